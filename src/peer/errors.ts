@@ -1,0 +1,75 @@
+import type { ErrorCode, ErrorValue } from '../shared/error-codes.ts';
+
+export interface SyncErrorOptions {
+  readonly details?: unknown;
+  readonly cause?: unknown;
+}
+
+/** Base of every error the peer throws: a stable `code`, a message for people, optional details. */
+export class SyncError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, options: SyncErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.details = options.details;
+  }
+
+  /** The error as a value, the only form in which it crosses a boundary. */
+  toValue(): ErrorValue {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** Where in a statement something was found: 1-based line and column, 0-based offset. */
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+  readonly offset: number;
+}
+
+/** A statement that is empty, malformed or names something unknown (`query/invalid`). */
+export class ParseError extends SyncError {
+  readonly position: SourcePosition | undefined;
+  constructor(message: string, position?: SourcePosition, details?: Record<string, unknown>) {
+    super('query/invalid', message, {
+      details: position === undefined ? details : { ...details, line: position.line, column: position.column },
+    });
+    this.position = position;
+  }
+}
+
+/** A valid statement that failed while it ran (`query/evaluation`). */
+export class QueryEvaluationError extends SyncError {
+  constructor(message: string, details?: unknown) {
+    super('query/evaluation', message, { details });
+  }
+}
+
+/** A valid statement used where it is not allowed (`query/unsupported`). */
+export class UnsupportedQueryError extends SyncError {
+  constructor(message: string, details?: unknown) {
+    super('query/unsupported', message, { details });
+  }
+}
+
+/** Statement arguments of an unsupported type (`query/arguments-invalid`). */
+export class InvalidArgumentsError extends SyncError {
+  constructor(message: string, details?: unknown) {
+    super('query/arguments-invalid', message, { details });
+  }
+}
+
+/** Errors of the persistence directory and its database. */
+export class StoreError extends SyncError {}
+
+/** Converts anything thrown into an error value, keeping the code of our own errors. */
+export function toErrorValue(error: unknown): ErrorValue {
+  if (error instanceof SyncError) return error.toValue();
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'store/io', message };
+}

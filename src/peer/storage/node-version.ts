@@ -1,0 +1,18 @@
+import { StoreError } from '../errors.ts';
+
+export const MINIMUM_NODE = { major: 22, minor: 12 } as const;
+
+/**
+ * better-sqlite3 13 ships Node-API binaries that crash older Node.js at load, so the version is
+ * checked before the module is loaded, with a message that says what to do.
+ */
+export function assertSupportedNode(version: string = process.versions.node): void {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (major > MINIMUM_NODE.major || (major === MINIMUM_NODE.major && minor >= MINIMUM_NODE.minor)) return;
+  throw new StoreError(
+    'store/node-unsupported',
+    `SyncMesh's store needs Node.js ${MINIMUM_NODE.major}.${MINIMUM_NODE.minor} or newer, and this is Node.js ${version}. ` +
+      'Run it through npm scripts or npx (npm install puts Node 24 first on their PATH), or install Node 24.',
+    { details: { version, minimum: `${MINIMUM_NODE.major}.${MINIMUM_NODE.minor}` } },
+  );
+}

@@ -1,0 +1,266 @@
+/**
+ * Translates a DQL condition and ORDER BY into SQLite SQL over the `body` JSON column, with the
+ * exact semantics of the reference evaluator (`evaluate.ts`): three-valued logic as SQL NULL,
+ * MISSING (json_type NULL) apart from null (json_type 'null'), and the cross-type order.
+ *
+ * Comparisons of a path with a scalar, IN lists of scalars, LIKE and `_id` lookups become plain
+ * SQL that SQLite runs without calling JavaScript (`_id` uses the primary key). Everything else
+ * is still filtered inside SQLite, through deterministic functions registered by
+ * `sql-functions.ts` that call the evaluator's own operators on JSON text.
+ */
+import type { Expr, OrderTerm, PathSegment } from '../dql/ast.ts';
+import { evaluate, truth, type Params } from '../dql/evaluate.ts';
+import { likeToGlob } from '../dql/like.ts';
+import { sortKey } from '../dql/sort-key.ts';
+import { MISSING, rankOf, type Value } from '../dql/values.ts';
+
+/** Raised for a condition SQLite cannot express exactly; the caller filters in JavaScript. */
+export class Untranslatable extends Error {}
+
+type Frag =
+  | { readonly k: 'path'; readonly jp: string; readonly isId: boolean }
+  | { readonly k: 'const'; readonly v: Value }
+  | { readonly k: 'bool'; readonly sql: string } // 1, 0 or NULL (unknown)
+  | { readonly k: 'json'; readonly sql: string }; // JSON text, NULL for MISSING
+
+/** json_type names by rank of the cross-type order (false, true, number, string, array, object). */
+const TYPES_BY_RANK: readonly (readonly string[])[] = [['false'], ['true'], ['integer', 'real'], ['text'], ['array'], ['object']];
+const SQL_OP: Readonly<Record<string, string>> = { '=': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+const FLIP: Readonly<Record<string, string>> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+function holds(op: string, c: number): boolean {
+  switch (op) {
+    case '=':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
+function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+function jsonPath(segments: readonly PathSegment[]): string {
+  let jp = '$';
+  for (const s of segments) {
+    if (typeof s === 'number') jp += `[${s}]`;
+    else if (s.includes('"') || s.includes('\\')) throw new Untranslatable(`key ${s} cannot be written as a JSON path`);
+    else jp += `."${s}"`;
+  }
+  return sqlString(jp);
+}
+
+function isConstant(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'literal':
+    case 'param':
+      return true;
+    case 'path':
+      return false;
+    case 'array':
+      return expr.items.every(isConstant);
+    case 'object':
+      return expr.entries.every((e) => isConstant(e.value));
+    case 'unary':
+      return isConstant(expr.operand);
+    case 'binary':
+      return isConstant(expr.left) && isConstant(expr.right);
+    case 'in':
+      return isConstant(expr.needle) && isConstant(expr.haystack);
+    case 'like':
+      return isConstant(expr.value) && isConstant(expr.pattern);
+    case 'between':
+      return isConstant(expr.value) && isConstant(expr.low) && isConstant(expr.high);
+    case 'is':
+      return isConstant(expr.value);
+    case 'call':
+      return !expr.star && expr.args.every(isConstant);
+  }
+}
+
+/** Builds SQL fragments; bound values are collected as named parameters `@b0`, `@b1`, …. */
+export class SqlTranslator {
+  readonly binds: Record<string, unknown> = {};
+  readonly #params: Params;
+  #next = 0;
+
+  constructor(params: Params) {
+    this.#params = params;
+  }
+
+  /** A WHERE condition: SQL that is 1 exactly where the DQL condition is true. */
+  condition(expr: Expr): string {
+    return this.#toBool(this.#frag(expr));
+  }
+
+  /** ORDER BY terms in the cross-type order, ending with `_id` as the tie-break. */
+  orderBy(terms: readonly OrderTerm[]): string {
+    const out: string[] = [];
+    let endsWithId = false;
+    for (const { expr, direction } of terms) {
+      const f = this.#frag(expr);
+      const dir = direction === 'DESC' ? ' DESC' : '';
+      endsWithId = false;
+      if (f.k === 'const') continue;
+      if (f.k === 'path' && f.isId) {
+        out.push(`id${dir}`);
+        endsWithId = true;
+      } else if (f.k === 'path') {
+        const t = `json_type(body, ${f.jp})`;
+        out.push(
+          `CASE ${t} WHEN 'false' THEN 0 WHEN 'true' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 WHEN 'null' THEN 6 ELSE 7 END${dir}`,
+          `CASE WHEN ${t} IN ('array', 'object') THEN dql_sortkey(body -> ${f.jp}) ELSE json_extract(body, ${f.jp}) END${dir}`,
+        );
+      } else {
+        out.push(`dql_sortkey(${this.#toJson(f)})${dir}`);
+      }
+    }
+    if (!endsWithId) out.push('id');
+    return out.join(', ');
+  }
+
+  #bind(value: unknown): string {
+    const name = `b${this.#next++}`;
+    this.binds[name] = value;
+    return `@${name}`;
+  }
+
+  #frag(expr: Expr): Frag {
+    if (isConstant(expr)) return { k: 'const', v: evaluate(expr, { doc: {}, params: this.#params }) };
+    switch (expr.kind) {
+      case 'path':
+        return { k: 'path', jp: jsonPath(expr.segments), isId: expr.segments.length === 1 && expr.segments[0] === '_id' };
+      case 'array':
+        return { k: 'json', sql: `dql_array(${expr.items.map((i) => this.#toJson(this.#frag(i))).join(', ')})` };
+      case 'object':
+        return {
+          k: 'json',
+          sql: `dql_object(${expr.entries.map((e) => `${this.#bind(e.key)}, ${this.#toJson(this.#frag(e.value))}`).join(', ')})`,
+        };
+      case 'unary':
+        if (expr.op === 'NOT') return { k: 'bool', sql: `(NOT ${this.#toBool(this.#frag(expr.operand))})` };
+        return { k: 'json', sql: `dql_apply('${expr.op === '-' ? 'neg' : 'pos'}', ${this.#toJson(this.#frag(expr.operand))})` };
+      case 'binary':
+        if (expr.op === 'AND' || expr.op === 'OR') {
+          return { k: 'bool', sql: `(${this.#toBool(this.#frag(expr.left))} ${expr.op} ${this.#toBool(this.#frag(expr.right))})` };
+        }
+        if (expr.op in SQL_OP) return { k: 'bool', sql: this.#compare(expr.op, this.#frag(expr.left), this.#frag(expr.right)) };
+        return { k: 'json', sql: `dql_apply(${sqlString(expr.op)}, ${this.#toJson(this.#frag(expr.left))}, ${this.#toJson(this.#frag(expr.right))})` };
+      case 'in': {
+        const sql = this.#in(this.#frag(expr.needle), this.#frag(expr.haystack));
+        return { k: 'bool', sql: expr.negated ? `(NOT ${sql})` : sql };
+      }
+      case 'like': {
+        const sql = this.#like(this.#frag(expr.value), this.#frag(expr.pattern), expr.caseInsensitive);
+        return { k: 'bool', sql: expr.negated ? `(NOT ${sql})` : sql };
+      }
+      case 'between': {
+        const v = this.#frag(expr.value);
+        const sql = `(${this.#compare('>=', v, this.#frag(expr.low))} AND ${this.#compare('<=', v, this.#frag(expr.high))})`;
+        return { k: 'bool', sql: expr.negated ? `(NOT ${sql})` : sql };
+      }
+      case 'is': {
+        const f = this.#frag(expr.value);
+        const subject = f.k === 'path' ? `json_type(body, ${f.jp})` : this.#toJson(f);
+        const test = expr.test === 'NULL' ? `'null'` : 'NULL';
+        return { k: 'bool', sql: `(${subject} IS ${expr.negated ? 'NOT ' : ''}${test})` };
+      }
+      case 'call':
+        if (expr.star) throw new Untranslatable(`${expr.name}(*) is an aggregate`);
+        return { k: 'json', sql: `dql_apply(${sqlString(expr.name)}, ${expr.args.map((a) => this.#toJson(this.#frag(a))).join(', ')})` };
+      default:
+        throw new Untranslatable(`${expr.kind} cannot be translated`);
+    }
+  }
+
+  #toJson(f: Frag): string {
+    switch (f.k) {
+      case 'path':
+        return `(body -> ${f.jp})`;
+      case 'const':
+        return f.v === MISSING ? 'NULL' : this.#bind(JSON.stringify(f.v));
+      case 'bool':
+        return `(CASE ${f.sql} WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE 'null' END)`;
+      case 'json':
+        return f.sql;
+    }
+  }
+
+  #toBool(f: Frag): string {
+    switch (f.k) {
+      case 'path':
+        return `(CASE json_type(body, ${f.jp}) WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
+      case 'const': {
+        const t = truth(f.v);
+        return t === null ? 'NULL' : t ? '1' : '0';
+      }
+      case 'bool':
+        return f.sql;
+      case 'json':
+        return `(CASE ${f.sql} WHEN 'true' THEN 1 WHEN 'false' THEN 0 END)`;
+    }
+  }
+
+  #compare(op: string, left: Frag, right: Frag): string {
+    if (left.k === 'path' && right.k === 'const') return this.#comparePathConst(op, left, right.v);
+    if (right.k === 'path' && left.k === 'const') return this.#comparePathConst(FLIP[op] as string, right, left.v);
+    return `dql_cmp(${sqlString(op)}, ${this.#toJson(left)}, ${this.#toJson(right)})`;
+  }
+
+  // `path op constant`: one json_type per row, json_extract only for a constant of the path's type.
+  #comparePathConst(op: string, path: Extract<Frag, { k: 'path' }>, c: Value): string {
+    if (c === null || c === MISSING) return 'NULL';
+    const rank = rankOf(c);
+    if (rank > 3) return `dql_cmp(${sqlString(op)}, ${this.#toJson(path)}, ${this.#toJson({ k: 'const', v: c })})`;
+    // A live document always has its _id, so `_id = c` is a primary-key lookup.
+    if (path.isId && (op === '=' || op === '!=')) return `(id ${SQL_OP[op]} ${this.#bind(sortKey(c))})`;
+    const branches: string[] = [];
+    TYPES_BY_RANK.forEach((types, r) => {
+      let result: string;
+      if (r === rank) result = rank <= 1 ? (holds(op, 0) ? '1' : '0') : `json_extract(body, ${path.jp}) ${SQL_OP[op]} ${this.#bind(c)}`;
+      else result = holds(op, r < rank ? -1 : 1) ? '1' : '0';
+      for (const t of types) branches.push(`WHEN '${t}' THEN ${result}`);
+    });
+    return `(CASE json_type(body, ${path.jp}) ${branches.join(' ')} END)`;
+  }
+
+  #in(needle: Frag, haystack: Frag): string {
+    if (needle.k === 'path' && haystack.k === 'const' && Array.isArray(haystack.v) && haystack.v.length > 0) {
+      const items = haystack.v;
+      const hasNull = items.includes(null);
+      const known = items.filter((v) => v !== null);
+      if (known.every((v) => rankOf(v) <= 3)) {
+        if (needle.isId) {
+          const sql = known.length === 0 ? '0' : `(id IN (${known.map((v) => this.#bind(sortKey(v))).join(', ')}))`;
+          return hasNull ? `NULLIF(${sql}, 0)` : sql;
+        }
+        const x = `json_extract(body, ${needle.jp})`;
+        const list = (vs: readonly Value[]): string => (vs.length === 0 ? '0' : `${x} IN (${vs.map((v) => this.#bind(v)).join(', ')})`);
+        const numbers = list(known.filter((v) => typeof v === 'number'));
+        const strings = list(known.filter((v) => typeof v === 'string'));
+        const sql =
+          `(CASE json_type(body, ${needle.jp}) WHEN 'false' THEN ${known.includes(false) ? 1 : 0} WHEN 'true' THEN ${known.includes(true) ? 1 : 0} ` +
+          `WHEN 'integer' THEN ${numbers} WHEN 'real' THEN ${numbers} WHEN 'text' THEN ${strings} WHEN 'array' THEN 0 WHEN 'object' THEN 0 END)`;
+        return hasNull ? `NULLIF(${sql}, 0)` : sql;
+      }
+    }
+    return `dql_in(${this.#toJson(needle)}, ${this.#toJson(haystack)})`;
+  }
+
+  #like(value: Frag, pattern: Frag, caseInsensitive: boolean): string {
+    if (!caseInsensitive && value.k === 'path' && pattern.k === 'const' && typeof pattern.v === 'string') {
+      const others = ['false', 'true', 'integer', 'real', 'array', 'object'].map((t) => `WHEN '${t}' THEN 0`).join(' ');
+      return `(CASE json_type(body, ${value.jp}) WHEN 'text' THEN json_extract(body, ${value.jp}) GLOB ${this.#bind(likeToGlob(pattern.v))} ${others} END)`;
+    }
+    return `dql_like(${caseInsensitive ? 1 : 0}, ${this.#toJson(value)}, ${this.#toJson(pattern)})`;
+  }
+}

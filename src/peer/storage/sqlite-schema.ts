@@ -1,0 +1,44 @@
+/**
+ * The SQLite schema, as numbered migrations. `PRAGMA user_version` holds the version applied; a
+ * store written by a newer SyncMesh is refused rather than misread.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { StoreError } from '../errors.ts';
+
+const MIGRATIONS: readonly string[] = [
+  // 1: documents keyed by collection and the order-preserving key of `_id`; a tombstone keeps
+  // `{"_id": …}` as its body and `deleted = 1`.
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+  CREATE TABLE clock (one INTEGER PRIMARY KEY CHECK (one = 1), txn_id INTEGER NOT NULL, hlc TEXT NOT NULL);
+  INSERT INTO clock (one, txn_id, hlc) VALUES (1, 0, '');
+  CREATE TABLE documents (
+    collection TEXT NOT NULL,
+    id BLOB NOT NULL,
+    body TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    txn_id INTEGER NOT NULL,
+    PRIMARY KEY (collection, id)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: BetterSqlite3.Database, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new StoreError(
+      'store/schema-too-new',
+      `the store at ${path} has schema version ${current}, newer than ${SCHEMA_VERSION} which this SyncMesh knows; open it with a newer SyncMesh`,
+      { details: { path, version: current, supported: SCHEMA_VERSION } },
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v] as string);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * The SQLite storage of a peer: one database file in the persistence directory (WAL,
+ * synchronous=NORMAL), a write connection for the one write transaction and a read connection
+ * whose statements see only committed data. Queries run inside SQLite (see sql-translate.ts).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import type { DocumentMeta } from '../crdt/document-meta.ts';
+import { sortKey } from '../dql/sort-key.ts';
+import { StoreError } from '../errors.ts';
+import { DirectoryLock, type DatabaseConstructor } from './directory-lock.ts';
+import { runQuery } from './js-query.ts';
+import { assertSupportedNode } from './node-version.ts';
+import { registerSqlFunctions } from './sql-functions.ts';
+import { SqlTranslator, Untranslatable } from './sql-translate.ts';
+import { migrate } from './sqlite-schema.ts';
+import type { ClockState, CollectionInfo, DocumentQuery, StorageEngine, StorageReader, StorageWriter, StoredDocument } from './types.ts';
+
+export const DATABASE_FILE = 'store.sqlite';
+
+interface Row {
+  readonly id: Buffer;
+  readonly body: string;
+  readonly meta: string;
+  readonly deleted: number;
+  readonly txn_id: number;
+}
+
+function loadDatabase(): DatabaseConstructor {
+  assertSupportedNode();
+  return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+}
+
+function toStored(row: Row): StoredDocument {
+  const body = JSON.parse(row.body) as JsonObject;
+  return { id: body._id as JsonValue, value: row.deleted === 1 ? null : body, meta: JSON.parse(row.meta) as DocumentMeta, txnId: row.txn_id };
+}
+
+function bodyOf(doc: StoredDocument): string {
+  return JSON.stringify(doc.value ?? { _id: doc.id });
+}
+
+/** Reads through one connection, with its prepared statements cached. */
+class SqliteReader implements StorageReader {
+  protected readonly db: BetterSqlite3.Database;
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(db: BetterSqlite3.Database) {
+    this.db = db;
+  }
+
+  protected statement(sql: string, pluck = false): BetterSqlite3.Statement {
+    const cacheKey = pluck ? `p:${sql}` : sql;
+    let stmt = this.#statements.get(cacheKey);
+    if (stmt === undefined) {
+      stmt = this.db.prepare(sql);
+      if (pluck) stmt.pluck(true);
+      if (this.#statements.size >= 256) this.#statements.clear();
+      this.#statements.set(cacheKey, stmt);
+    }
+    return stmt;
+  }
+
+  /** The SQL WHERE (after collection and liveness), ORDER BY and bound values of a query, or undefined when only JavaScript can filter it. */
+  protected translate(query: DocumentQuery): { where: string; order: string; binds: Record<string, unknown> } | undefined {
+    try {
+      const t = new SqlTranslator(query.params);
+      const where = query.where === undefined ? '' : ` AND ${t.condition(query.where)}`;
+      const order = t.orderBy(query.orderBy);
+      return { where, order, binds: { ...t.binds, col: query.collection, lim: query.limit ?? -1, off: query.offset } };
+    } catch (error) {
+      if (error instanceof Untranslatable) return undefined;
+      throw error;
+    }
+  }
+
+  protected rowsInJs(query: DocumentQuery): Row[] {
+    const rows = this.statement('SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND deleted = 0').all(query.collection) as Row[];
+    return runQuery(rows, (r) => JSON.parse(r.body) as JsonObject, (r) => r.id, query);
+  }
+
+  findValues(query: DocumentQuery): JsonObject[] {
+    const plan = this.translate(query);
+    if (plan === undefined) return this.rowsInJs(query).map((r) => JSON.parse(r.body) as JsonObject);
+    const sql = `SELECT body FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    const bodies = this.statement(sql, true).all(plan.binds) as string[];
+    const out = new Array<JsonObject>(bodies.length);
+    for (let i = 0; i < bodies.length; i++) out[i] = JSON.parse(bodies[i] as string) as JsonObject;
+    return out;
+  }
+
+  findDocuments(query: DocumentQuery): StoredDocument[] {
+    const plan = this.translate(query);
+    if (plan === undefined) return this.rowsInJs(query).map(toStored);
+    const sql = `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    return (this.statement(sql).all(plan.binds) as Row[]).map(toStored);
+  }
+
+  get(collection: string, id: JsonValue): StoredDocument | undefined {
+    const row = this.statement('SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND id = ?').get(collection, sortKey(id)) as
+      | Row
+      | undefined;
+    return row === undefined ? undefined : toStored(row);
+  }
+
+  collections(): CollectionInfo[] {
+    const rows = this.statement(
+      'SELECT collection AS name, SUM(deleted = 0) AS documents, SUM(deleted = 1) AS tombstones FROM documents GROUP BY collection ORDER BY collection',
+    ).all() as CollectionInfo[];
+    return rows;
+  }
+
+  clock(): ClockState {
+    const row = this.statement('SELECT txn_id, hlc FROM clock WHERE one = 1').get() as { txn_id: number; hlc: string };
+    return { lastTxnId: row.txn_id, lastHlc: row.hlc };
+  }
+
+  setting(key: string): string | undefined {
+    return this.statement('SELECT value FROM settings WHERE key = ?', true).get(key) as string | undefined;
+  }
+}
+
+class SqliteWriter extends SqliteReader implements StorageWriter {
+  insertIfAbsent(collection: string, doc: StoredDocument): boolean {
+    const info = this.statement(
+      'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+    ).run(collection, sortKey(doc.id), bodyOf(doc), JSON.stringify(doc.meta), doc.value === null ? 1 : 0, doc.txnId);
+    return info.changes === 1;
+  }
+
+  put(collection: string, doc: StoredDocument): void {
+    this.statement(
+      'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, meta = excluded.meta, deleted = excluded.deleted, txn_id = excluded.txn_id',
+    ).run(collection, sortKey(doc.id), bodyOf(doc), JSON.stringify(doc.meta), doc.value === null ? 1 : 0, doc.txnId);
+  }
+
+  evict(query: DocumentQuery): JsonValue[] {
+    const plan = this.translate(query);
+    let rows: { id: Buffer; doc_id: string }[];
+    if (plan === undefined) {
+      const remove = this.statement('DELETE FROM documents WHERE collection = ? AND id = ?');
+      rows = this.rowsInJs(query).map((r) => {
+        remove.run(query.collection, r.id);
+        return { id: r.id, doc_id: JSON.stringify((JSON.parse(r.body) as JsonObject)._id) };
+      });
+    } else {
+      const bounded = query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
+      const sql = bounded
+        ? `DELETE FROM documents WHERE collection = @col AND id IN (SELECT id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off) RETURNING id, body -> '$._id' AS doc_id`
+        : `DELETE FROM documents WHERE collection = @col AND deleted = 0${plan.where} RETURNING id, body -> '$._id' AS doc_id`;
+      const binds = bounded ? plan.binds : Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
+      rows = this.statement(sql).all(binds) as { id: Buffer; doc_id: string }[];
+      rows.sort((a, b) => Buffer.compare(a.id, b.id));
+    }
+    return rows.map((r) => JSON.parse(r.doc_id) as JsonValue);
+  }
+
+  setClock(state: ClockState): void {
+    this.statement('UPDATE clock SET txn_id = ?, hlc = ? WHERE one = 1').run(state.lastTxnId, state.lastHlc);
+  }
+
+  setSetting(key: string, value: string): void {
+    this.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
+  begin(): void {
+    this.statement('BEGIN IMMEDIATE').run();
+  }
+
+  commit(): void {
+    this.statement('COMMIT').run();
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.statement('ROLLBACK').run();
+  }
+}
+
+class SnapshotReader extends SqliteReader {
+  begin(): void {
+    this.statement('BEGIN DEFERRED').run();
+  }
+
+  end(): void {
+    if (this.db.inTransaction) this.statement('COMMIT').run();
+  }
+}
+
+function openConnection(Database: DatabaseConstructor, file: string): BetterSqlite3.Database {
+  const db = new Database(file, { timeout: 5000 });
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  registerSqlFunctions(db);
+  return db;
+}
+
+export class SqliteStorage implements StorageEngine {
+  readonly kind = 'sqlite' as const;
+  readonly directory: string;
+  readonly #lock: DirectoryLock;
+  readonly #writeDb: BetterSqlite3.Database;
+  readonly #readDb: BetterSqlite3.Database;
+  readonly #writer: SqliteWriter;
+  readonly #reader: SnapshotReader;
+  #writing = false;
+
+  private constructor(directory: string, lock: DirectoryLock, writeDb: BetterSqlite3.Database, readDb: BetterSqlite3.Database) {
+    this.directory = directory;
+    this.#lock = lock;
+    this.#writeDb = writeDb;
+    this.#readDb = readDb;
+    this.#writer = new SqliteWriter(writeDb);
+    this.#reader = new SnapshotReader(readDb);
+  }
+
+  /** Opens (creating if needed) the store in a persistence directory, holding it exclusively. */
+  static open(directory: string): SqliteStorage {
+    const Database = loadDatabase();
+    try {
+      mkdirSync(directory, { recursive: true });
+    } catch (error) {
+      throw new StoreError('store/io', `cannot create the store directory ${directory}: ${(error as Error).message}`, { cause: error });
+    }
+    const lock = DirectoryLock.acquire(Database, directory);
+    const opened: BetterSqlite3.Database[] = [];
+    try {
+      const file = join(directory, DATABASE_FILE);
+      const writeDb = openConnection(Database, file);
+      opened.push(writeDb);
+      migrate(writeDb, file);
+      const readDb = openConnection(Database, file);
+      opened.push(readDb);
+      return new SqliteStorage(directory, lock, writeDb, readDb);
+    } catch (error) {
+      for (const db of opened) db.close();
+      lock.release();
+      if (error instanceof StoreError) throw error;
+      throw new StoreError('store/io', `cannot open the store in ${directory}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  read<T>(fn: (reader: StorageReader) => T): T {
+    this.#reader.begin();
+    try {
+      return fn(this.#reader);
+    } finally {
+      this.#reader.end();
+    }
+  }
+
+  write<T>(fn: (writer: StorageWriter) => T): T {
+    if (this.#writing) throw new Error('a storage write transaction is already open');
+    this.#writing = true;
+    this.#writer.begin();
+    try {
+      const result = fn(this.#writer);
+      this.#writer.commit();
+      return result;
+    } catch (error) {
+      this.#writer.rollback();
+      throw error;
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  sizeOnDisk(): number {
+    let total = 0;
+    for (const suffix of ['', '-wal', '-shm']) {
+      try {
+        total += statSync(join(this.directory, DATABASE_FILE + suffix)).size;
+      } catch {
+        // the file does not exist (yet)
+      }
+    }
+    return total;
+  }
+
+  close(): void {
+    if (this.#readDb.open) this.#readDb.close();
+    if (this.#writeDb.open) this.#writeDb.close();
+    this.#lock.release();
+  }
+}

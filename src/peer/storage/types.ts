@@ -1,0 +1,74 @@
+/**
+ * The storage interface of a peer: what the store needs of a database, and nothing more. Two
+ * implementations pass one acceptance suite: SQLite (better-sqlite3, the real one) and an
+ * in-memory twin that evaluates queries in JavaScript with the reference evaluator.
+ */
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import type { Expr, OrderTerm } from '../dql/ast.ts';
+import type { Params } from '../dql/evaluate.ts';
+import type { DocumentMeta } from '../crdt/document-meta.ts';
+
+/** A document as stored: its value (`null` for a tombstone), merge metadata, last commit. */
+export interface StoredDocument {
+  readonly id: JsonValue;
+  readonly value: JsonObject | null;
+  readonly meta: DocumentMeta;
+  readonly txnId: number;
+}
+
+/** Which live documents, in which order: WHERE, ORDER BY (then `_id`), LIMIT, OFFSET. */
+export interface DocumentQuery {
+  readonly collection: string;
+  readonly where: Expr | undefined;
+  readonly params: Params;
+  readonly orderBy: readonly OrderTerm[];
+  readonly limit: number | undefined;
+  readonly offset: number;
+}
+
+export interface CollectionInfo {
+  readonly name: string;
+  readonly documents: number;
+  readonly tombstones: number;
+}
+
+/** The store's counters, persisted with every commit. */
+export interface ClockState {
+  readonly lastTxnId: number;
+  readonly lastHlc: string;
+}
+
+export interface StorageReader {
+  /** Values of the live documents matching the query, in order. */
+  findValues(query: DocumentQuery): JsonObject[];
+  /** The same documents with their metadata. */
+  findDocuments(query: DocumentQuery): StoredDocument[];
+  /** One document by `_id`, tombstones included. */
+  get(collection: string, id: JsonValue): StoredDocument | undefined;
+  /** Collections that hold at least one row, by name. */
+  collections(): CollectionInfo[];
+  clock(): ClockState;
+  setting(key: string): string | undefined;
+}
+
+export interface StorageWriter extends StorageReader {
+  /** Writes the document unless one with its `_id` (live or tombstone) exists; tells which. */
+  insertIfAbsent(collection: string, doc: StoredDocument): boolean;
+  /** Writes the document, replacing any with its `_id`. */
+  put(collection: string, doc: StoredDocument): void;
+  /** Removes the matching live documents and their metadata entirely; returns their `_id`s. */
+  evict(query: DocumentQuery): JsonValue[];
+  setClock(state: ClockState): void;
+  setSetting(key: string, value: string): void;
+}
+
+export interface StorageEngine {
+  readonly kind: 'sqlite' | 'memory';
+  /** Runs `fn` on a consistent snapshot of committed data. */
+  read<T>(fn: (reader: StorageReader) => T): T;
+  /** Runs `fn` in one atomic write transaction: all of it commits, or (if it throws) none of it. */
+  write<T>(fn: (writer: StorageWriter) => T): T;
+  /** Bytes the store occupies on disk (0 in memory). */
+  sizeOnDisk(): number;
+  close(): void;
+}

@@ -1,0 +1,166 @@
+/**
+ * INSERT, UPDATE, DELETE and EVICT inside one write transaction. Every document written gets
+ * the transaction's stamp (one hybrid-clock time and this peer's key) in its merge metadata.
+ */
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import type { ConflictPolicy, DeleteStatement, EvictStatement, InsertStatement, UpdateStatement } from '../dql/ast.ts';
+import { evaluate, type Params } from '../dql/evaluate.ts';
+import { sortKey } from '../dql/sort-key.ts';
+import { MISSING, isObject, typeName, valuesEqual, type Value } from '../dql/values.ts';
+import { DocumentEditor } from '../crdt/document-editor.ts';
+import type { Stamp } from '../crdt/document-meta.ts';
+import { ParseError, QueryEvaluationError } from '../errors.ts';
+import type { StorageWriter } from '../storage/types.ts';
+import type { IdGenerator } from './ids.ts';
+import type { PreparedStatement } from './prepare.ts';
+import { countOf } from './select.ts';
+
+export interface WriteContext {
+  readonly writer: StorageWriter;
+  readonly txnId: number;
+  readonly stamp: Stamp;
+  readonly newId: IdGenerator;
+}
+
+/** Runs a prepared mutation; returns the `_id`s of the documents it changed. */
+export function runMutation(ctx: WriteContext, prepared: PreparedStatement, params: Params): JsonValue[] {
+  const ast = prepared.ast;
+  switch (ast.kind) {
+    case 'insert':
+      return insertDocuments(ctx, ast.collection, documentsOf(ast, params), ast.onConflict);
+    case 'update':
+      return runUpdate(ctx, ast, params);
+    case 'delete':
+      return runDelete(ctx, ast, params);
+    case 'evict':
+      return runEvict(ctx, ast, params);
+    case 'select':
+      throw new Error('a SELECT is not a mutation');
+  }
+}
+
+function documentsOf(ast: InsertStatement, params: Params): JsonObject[] {
+  const docs: JsonObject[] = [];
+  for (const expr of ast.documents) {
+    const value = evaluate(expr, { doc: {}, params });
+    const items: readonly Value[] = expr.kind === 'param' && Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      if (!isObject(item)) {
+        throw new ParseError(`INSERT takes objects as documents, found ${typeName(item)} at line ${expr.pos.line} column ${expr.pos.column}`, expr.pos);
+      }
+      docs.push(item);
+    }
+  }
+  return docs;
+}
+
+/** The `_id` of a document to insert: given (string, number or object) or generated. */
+function withId(doc: JsonObject, ctx: WriteContext, index: number): JsonObject {
+  if (!Object.hasOwn(doc, '_id')) return { _id: ctx.newId(), ...doc };
+  const id = doc._id;
+  if (typeof id === 'string' || typeof id === 'number' || isObject(id)) return doc;
+  throw new ParseError(`document ${index + 1} of the INSERT has an _id of type ${typeName(id as JsonValue)}; an _id is a string, a number or an object`);
+}
+
+/** Inserts documents under a conflict policy; shared by INSERT and `upsert`. */
+export function insertDocuments(ctx: WriteContext, collection: string, docs: readonly JsonObject[], policy: ConflictPolicy): JsonValue[] {
+  const seen = new Set<string>();
+  const mutated: JsonValue[] = [];
+  docs.forEach((input, index) => {
+    const doc = withId(input, ctx, index);
+    const id = doc._id as JsonValue;
+    const key = sortKey(id).toString('latin1');
+    if (seen.has(key)) throw new ParseError(`the INSERT holds _id ${JSON.stringify(id)} more than once`);
+    seen.add(key);
+    if (ctx.writer.insertIfAbsent(collection, { id, value: doc, meta: { c: ctx.stamp }, txnId: ctx.txnId })) {
+      mutated.push(id);
+      return;
+    }
+    const existing = ctx.writer.get(collection, id);
+    if (existing === undefined) throw new Error('a document vanished inside its write transaction');
+    if (existing.value === null) {
+      // A deleted document: the insert starts a fresh one, after the tombstone.
+      const meta = existing.meta.d === undefined ? { c: ctx.stamp } : { c: ctx.stamp, d: existing.meta.d };
+      ctx.writer.put(collection, { id, value: doc, meta, txnId: ctx.txnId });
+      mutated.push(id);
+      return;
+    }
+    if (policy === 'FAIL') {
+      throw new QueryEvaluationError(`a document with _id ${JSON.stringify(id)} already exists in ${collection} (ON ID CONFLICT FAIL)`, {
+        collection,
+        id,
+      });
+    }
+    if (policy === 'DO NOTHING') return;
+    const editor = new DocumentEditor(existing.value, existing.meta, ctx.stamp);
+    let changed = false;
+    for (const [field, value] of Object.entries(doc)) {
+      if (field === '_id') continue;
+      if (policy === 'DO MERGE') {
+        changed = mergeInto(editor, [field], existing.value[field], value) || changed;
+      } else if (policy === 'DO UPDATE' || !valuesEqual(existing.value[field] ?? MISSING, value)) {
+        editor.set([field], value);
+        changed = true;
+      }
+    }
+    if (policy === 'DO UPDATE_LOCAL_DIFF' && !changed) return;
+    ctx.writer.put(collection, { id, value: editor.value, meta: editor.meta(), txnId: ctx.txnId });
+    mutated.push(id);
+  });
+  return mutated;
+}
+
+// DO MERGE: objects merge key by key at every depth; other values are set as given.
+function mergeInto(editor: DocumentEditor, path: (string | number)[], before: JsonValue | undefined, after: JsonValue): boolean {
+  if (isObject(before) && isObject(after)) {
+    let changed = false;
+    for (const [k, v] of Object.entries(after)) changed = mergeInto(editor, [...path, k], before[k], v) || changed;
+    return changed;
+  }
+  editor.set(path, after);
+  return true;
+}
+
+function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): JsonValue[] {
+  const docs = ctx.writer.findDocuments({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+  for (const doc of docs) {
+    const value = doc.value as JsonObject;
+    const env = { doc: value, params };
+    // Every right-hand side sees the document as it was before this statement.
+    const sets = ast.set.map((s) => evaluate(s.value, env));
+    const increments = ast.increments.map((inc) => {
+      const by = evaluate(inc.by, env);
+      if (typeof by !== 'number') {
+        throw new QueryEvaluationError(`PN_INCREMENT BY takes a number, found ${typeName(by)} at line ${inc.pos.line} column ${inc.pos.column}`);
+      }
+      return by;
+    });
+    const editor = new DocumentEditor(value, doc.meta, ctx.stamp);
+    ast.set.forEach((s, i) => {
+      const v = sets[i];
+      if (v === MISSING || v === undefined) editor.unset(s.path);
+      else editor.set(s.path, v);
+    });
+    for (const u of ast.unset) editor.unset(u.path);
+    ast.increments.forEach((inc, i) => editor.increment(inc.path, increments[i] as number));
+    ctx.writer.put(ast.collection, { id: doc.id, value: editor.value, meta: editor.meta(), txnId: ctx.txnId });
+  }
+  return docs.map((d) => d.id);
+}
+
+function runDelete(ctx: WriteContext, ast: DeleteStatement, params: Params): JsonValue[] {
+  const docs = ctx.writer.findDocuments({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+  for (const doc of docs) ctx.writer.put(ast.collection, { id: doc.id, value: null, meta: { c: doc.meta.c, d: ctx.stamp }, txnId: ctx.txnId });
+  return docs.map((d) => d.id);
+}
+
+function runEvict(ctx: WriteContext, ast: EvictStatement, params: Params): JsonValue[] {
+  return ctx.writer.evict({
+    collection: ast.collection,
+    where: ast.where,
+    params,
+    orderBy: ast.orderBy,
+    limit: countOf(ast.limit, 'LIMIT', params),
+    offset: countOf(ast.offset, 'OFFSET', params) ?? 0,
+  });
+}

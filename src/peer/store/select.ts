@@ -1,0 +1,150 @@
+/**
+ * Runs a SELECT: the storage filters, orders and limits where it can (in SQLite); projection,
+ * grouping, aggregates and DISTINCT happen here on what it returns.
+ */
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import type { CallExpr, Expr, OrderTerm, Projection, SelectStatement } from '../dql/ast.ts';
+import { evaluate, type EvalEnv, type Params } from '../dql/evaluate.ts';
+import { aggregate, type AggregateName } from '../dql/functions.ts';
+import { sortKey } from '../dql/sort-key.ts';
+import { MISSING, compareTotal, type Value } from '../dql/values.ts';
+import { QueryEvaluationError } from '../errors.ts';
+import type { StorageReader } from '../storage/types.ts';
+import type { PreparedStatement } from './prepare.ts';
+
+/** The value of LIMIT or OFFSET: a non-negative integer. */
+export function countOf(expr: Expr | undefined, clause: string, params: Params): number | undefined {
+  if (expr === undefined) return undefined;
+  const v = evaluate(expr, { doc: {}, params });
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    throw new QueryEvaluationError(`${clause} must be a non-negative integer, found ${v === MISSING ? 'nothing' : JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/** Output names: the alias, else a path's last field name, else `($n)` by position. */
+export function projectionNames(projections: readonly Projection[]): string[] {
+  return projections.map((p, i) => {
+    if (p.kind === 'star') return '*';
+    if (p.alias !== undefined) return p.alias;
+    if (p.expr.kind === 'path') {
+      const last = p.expr.segments[p.expr.segments.length - 1];
+      if (typeof last === 'string') return last;
+    }
+    return `($${i + 1})`;
+  });
+}
+
+function project(env: EvalEnv, projections: readonly Projection[], names: readonly string[]): JsonObject {
+  const out: JsonObject = {};
+  projections.forEach((p, i) => {
+    if (p.kind === 'star') {
+      Object.assign(out, env.doc);
+      return;
+    }
+    const v = evaluate(p.expr, env);
+    if (v !== MISSING) out[names[i] as string] = v;
+  });
+  return out;
+}
+
+// ORDER BY a projection's alias orders by that projection's expression.
+function resolveAliases(orderBy: readonly OrderTerm[], projections: readonly Projection[]): OrderTerm[] {
+  return orderBy.map((t) => {
+    if (t.expr.kind !== 'path' || t.expr.segments.length !== 1) return t;
+    const name = t.expr.segments[0];
+    const p = projections.find((q) => q.kind === 'expr' && q.alias === name);
+    return p?.kind === 'expr' ? { expr: p.expr, direction: t.direction } : t;
+  });
+}
+
+function distinct(rows: JsonObject[]): JsonObject[] {
+  const seen = new Set<string>();
+  return rows.filter((r) => {
+    const key = sortKey(r).toString('latin1');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function runSelect(reader: StorageReader, prepared: PreparedStatement, params: Params): JsonObject[] {
+  const ast = prepared.ast as SelectStatement;
+  const limit = countOf(ast.limit, 'LIMIT', params);
+  const offset = countOf(ast.offset, 'OFFSET', params) ?? 0;
+  const names = projectionNames(ast.projections);
+  const orderBy = resolveAliases(ast.orderBy, ast.projections);
+  const starOnly = ast.projections.length === 1 && ast.projections[0]?.kind === 'star';
+
+  if (!prepared.grouped && !ast.distinct) {
+    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit, offset });
+    return starOnly ? values : values.map((doc) => project({ doc, params }, ast.projections, names));
+  }
+  if (!prepared.grouped) {
+    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit: undefined, offset: 0 });
+    const rows = distinct(values.map((doc) => project({ doc, params }, ast.projections, names)));
+    return rows.slice(offset, limit === undefined ? undefined : offset + limit);
+  }
+  return runGrouped(reader, prepared, ast, params, names, limit, offset);
+}
+
+function runGrouped(
+  reader: StorageReader,
+  prepared: PreparedStatement,
+  ast: SelectStatement,
+  params: Params,
+  names: readonly string[],
+  limit: number | undefined,
+  offset: number,
+): JsonObject[] {
+  const docs = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+  const groups = new Map<string, { key: Buffer; docs: JsonObject[] }>();
+  for (const doc of docs) {
+    const keyValues = ast.groupBy.map((g) => evaluate(g, { doc, params }));
+    const key = Buffer.concat(keyValues.map((v) => sortKey(v)));
+    const hex = key.toString('latin1');
+    let group = groups.get(hex);
+    if (group === undefined) groups.set(hex, (group = { key, docs: [] }));
+    group.docs.push(doc);
+  }
+  // Aggregating without GROUP BY gives one row, also over no documents.
+  if (ast.groupBy.length === 0 && groups.size === 0) groups.set('', { key: Buffer.alloc(0), docs: [] });
+
+  const sorted = [...groups.values()].sort((a, b) => Buffer.compare(a.key, b.key));
+  const rows = sorted.map((group) => {
+    const aggregates = new Map<CallExpr, JsonValue>();
+    for (const call of prepared.aggregates) {
+      let values: Value[] = call.star ? group.docs : group.docs.map((doc) => evaluate(call.args[0] as Expr, { doc, params }));
+      if (call.distinct) values = distinctValues(values);
+      aggregates.set(call, aggregate(call.name as AggregateName, values, call.star));
+    }
+    const env: EvalEnv = { doc: group.docs[0] ?? {}, params, aggregates };
+    const row = project(env, ast.projections, names);
+    const sort = ast.orderBy.map((t) => {
+      const alias = t.expr.kind === 'path' && t.expr.segments.length === 1 ? names.indexOf(t.expr.segments[0] as string) : -1;
+      return alias >= 0 ? (row[names[alias] as string] ?? MISSING) : evaluate(t.expr, env);
+    });
+    return { row, sort };
+  });
+  rows.sort((a, b) => {
+    for (let i = 0; i < ast.orderBy.length; i++) {
+      const c = compareTotal(a.sort[i] as Value, b.sort[i] as Value);
+      if (c !== 0) return ast.orderBy[i]?.direction === 'DESC' ? -c : c;
+    }
+    return 0;
+  });
+  let out = rows.map((r) => r.row);
+  if (ast.distinct) out = distinct(out);
+  return out.slice(offset, limit === undefined ? undefined : offset + limit);
+}
+
+function distinctValues(values: Value[]): Value[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    if (v === null || v === MISSING) return true;
+    const key = sortKey(v).toString('latin1');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * Every error SyncMesh reports carries one of these stable codes. They cross IPC, HTTP and the
+ * CLI as `{ code, message, details? }`; the text beside each code is its one-line meaning.
+ */
+export const ERROR_CODES = {
+  'query/invalid': 'The statement is empty or malformed, or names something that does not exist (a ParseError).',
+  'query/evaluation': 'A valid statement failed while running: an id conflict under FAIL, a change of _id, a bad value.',
+  'query/unsupported': 'A valid statement used where it is not allowed, such as a non-SELECT as an observer.',
+  'query/arguments-invalid': 'The statement arguments are not a JSON object of supported values.',
+  'store/locked': 'The persistence directory is already opened by another store.',
+  'store/node-unsupported': 'This Node.js version cannot load the storage engine.',
+  'store/schema-too-new': 'The store was written by a newer SyncMesh and cannot be opened by this one.',
+  'store/closed': 'The store was closed; open a new one.',
+  'store/io': 'The persistence directory or its database file could not be read or written.',
+  'cli/usage': 'The command line is incomplete or malformed.',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An error as a plain value, the form errors take across every boundary. */
+export interface ErrorValue {
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly details?: unknown;
+}
