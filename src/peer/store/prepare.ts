@@ -133,6 +133,11 @@ function checkGrouped(expr: Expr, groupBy: readonly Expr[]): void {
   for (const c of directChildren(expr)) checkGrouped(c, groupBy);
 }
 
+/** Checks a statement built as a tree rather than parsed from text (the older query API). */
+export function prepareTree(text: string, ast: Statement): PreparedStatement {
+  return analyse(text, ast);
+}
+
 function analyse(text: string, ast: Statement): PreparedStatement {
   const params: ParamExpr[] = [];
   const all: Expr[] = [];

@@ -1,0 +1,23 @@
+/**
+ * The public surface of the small peer. Everything outside `src/peer` (the Big Peer, the CLI, the
+ * Electron main process) imports from here only.
+ */
+export { Sync, type SyncOptions } from './sync.ts';
+export { Store, BUILT_IN_COLLECTIONS, isInternalCollection, type QueryResult, type StoreWithCollections } from './store/store.ts';
+export { Collection, PendingCursorOperation, PendingIdSpecificOperation, type UpdateHelpers } from './store/collection.ts';
+export {
+  SyncError,
+  ParseError,
+  QueryEvaluationError,
+  UnsupportedQueryError,
+  InvalidArgumentsError,
+  StoreError,
+  toErrorValue,
+  type SourcePosition,
+} from './errors.ts';
+export { SqliteStorage } from './storage/sqlite-storage.ts';
+export { MemoryStorage } from './storage/memory-storage.ts';
+export type { StorageEngine, CollectionInfo } from './storage/types.ts';
+export { assertSupportedNode } from './storage/node-version.ts';
+export { parseStatement } from './dql/parser.ts';
+export type { JsonObject, JsonValue } from '../shared/json.ts';

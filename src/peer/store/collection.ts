@@ -1,0 +1,186 @@
+/**
+ * The older, per-collection API of section 4.6 of the spec: `collection(name).find(query)`,
+ * `findByID(id).update(fn)`, `upsert(doc)`. Each call runs through the same statements and
+ * transactions as DQL.
+ */
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import type { Expr, OrderTerm, PathSegment, SelectStatement } from '../dql/ast.ts';
+import { parseCondition } from '../dql/parser.ts';
+import { isObject, valuesEqual } from '../dql/values.ts';
+import { DocumentEditor } from '../crdt/document-editor.ts';
+import { QueryEvaluationError } from '../errors.ts';
+import { toParams } from './args.ts';
+import { checkBound, prepareTree } from './prepare.ts';
+import { runSelect } from './select.ts';
+import { assertWritable, type QueryResult, type Store } from './store.ts';
+
+const NO_POS = { line: 1, column: 1, offset: 0 } as const;
+
+function pathOf(path: string | readonly PathSegment[]): PathSegment[] {
+  return typeof path === 'string' ? path.split('.') : [...path];
+}
+
+/** A query on one collection, run by `exec()`. */
+export class PendingCursorOperation {
+  readonly #store: Store;
+  readonly #collection: string;
+  readonly #query: string | undefined;
+  readonly #where: Expr | undefined;
+  readonly #args: Record<string, unknown> | undefined;
+  #orderBy: OrderTerm[] = [];
+  #limit: number | undefined;
+  #offset: number | undefined;
+
+  constructor(store: Store, collection: string, query: string | undefined, args: Record<string, unknown> | undefined) {
+    this.#store = store;
+    this.#collection = collection;
+    this.#query = query;
+    this.#where = query === undefined ? undefined : parseCondition(query);
+    this.#args = args;
+  }
+
+  /** Orders by a field (dotted path), ascending unless told otherwise. */
+  sort(path: string, direction: 'ascending' | 'descending' = 'ascending'): this {
+    this.#orderBy.push({ expr: { kind: 'path', segments: pathOf(path), pos: NO_POS }, direction: direction === 'descending' ? 'DESC' : 'ASC' });
+    return this;
+  }
+
+  limit(n: number): this {
+    this.#limit = n;
+    return this;
+  }
+
+  offset(n: number): this {
+    this.#offset = n;
+    return this;
+  }
+
+  /** The matching documents. */
+  async exec(): Promise<JsonObject[]> {
+    const literal = (n: number | undefined): Expr | undefined => (n === undefined ? undefined : { kind: 'literal', value: n, pos: NO_POS });
+    const ast: SelectStatement = {
+      kind: 'select',
+      distinct: false,
+      projections: [{ kind: 'star', pos: NO_POS }],
+      collection: this.#collection,
+      alias: undefined,
+      where: this.#where,
+      groupBy: [],
+      orderBy: this.#orderBy,
+      limit: literal(this.#limit),
+      offset: literal(this.#offset),
+      pos: NO_POS,
+    };
+    const prepared = prepareTree(`find(${this.#query ?? ''})`, ast);
+    const params = toParams(this.#args);
+    checkBound(prepared, params);
+    return this.#store.readNow((reader) => runSelect(reader, prepared, params));
+  }
+}
+
+/** Helpers offered to an `update` callback besides the document itself. */
+export interface UpdateHelpers {
+  /** Adds `by` to the counter at `path` (a counter from 0 where there is none). */
+  increment(path: string | readonly PathSegment[], by: number): void;
+}
+
+/** Operations on the document with one `_id`. */
+export class PendingIdSpecificOperation {
+  readonly #store: Store;
+  readonly #collection: string;
+  readonly #id: JsonValue;
+
+  constructor(store: Store, collection: string, id: JsonValue) {
+    this.#store = store;
+    this.#collection = collection;
+    this.#id = id;
+  }
+
+  /** The document, or undefined when there is none (or it was deleted). */
+  async exec(): Promise<JsonObject | undefined> {
+    const doc = this.#store.readNow((r) => r.get(this.#collection, this.#id));
+    return doc?.value ?? undefined;
+  }
+
+  /**
+   * Changes the document inside one write transaction: `fn` edits a copy, and every field it
+   * changed, added or removed is written (counters through `helpers.increment`). Nothing is
+   * written when there is no such document.
+   */
+  async update(fn: (doc: JsonObject, helpers: UpdateHelpers) => void): Promise<QueryResult> {
+    assertWritable(this.#collection);
+    const { result, txnId } = this.#store.writeNow((ctx) => {
+      const stored = ctx.writer.get(this.#collection, this.#id);
+      if (stored?.value === null || stored === undefined) return [];
+      const before = stored.value;
+      const draft = JSON.parse(JSON.stringify(before)) as JsonObject;
+      const increments: [PathSegment[], number][] = [];
+      fn(draft, {
+        increment: (path, by) => {
+          if (typeof by !== 'number' || !Number.isFinite(by)) throw new QueryEvaluationError(`increment takes a finite number, found ${String(by)}`);
+          increments.push([pathOf(path), by]);
+        },
+      });
+      toParams({ document: draft });
+      if (!valuesEqual(draft._id ?? null, before._id ?? null)) throw new QueryEvaluationError('_id cannot be changed');
+      const editor = new DocumentEditor(JSON.parse(JSON.stringify(before)) as JsonObject, stored.meta, ctx.stamp);
+      diffInto(editor, [], before, draft);
+      for (const [path, by] of increments) editor.increment(path, by);
+      ctx.writer.put(this.#collection, { id: this.#id, value: editor.value, meta: editor.meta(), txnId: ctx.txnId });
+      return [this.#id];
+    });
+    return { items: [], mutatedDocumentIds: result, commitId: txnId };
+  }
+
+  /** Deletes the document (a replicated tombstone). */
+  async remove(): Promise<QueryResult> {
+    return this.#store.execute(`DELETE FROM \`${this.#collection}\` WHERE _id = :id`, { id: this.#id });
+  }
+
+  /** Removes this peer's copy only. */
+  async evict(): Promise<QueryResult> {
+    return this.#store.execute(`EVICT FROM \`${this.#collection}\` WHERE _id = :id`, { id: this.#id });
+  }
+}
+
+// Writes what changed between two versions of a document, field by field.
+function diffInto(editor: DocumentEditor, path: PathSegment[], before: JsonObject, after: JsonObject): void {
+  for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) editor.unset([...path, key]);
+  for (const [key, value] of Object.entries(after)) {
+    const old = before[key];
+    if (isObject(old) && isObject(value)) diffInto(editor, [...path, key], old, value);
+    else if (old === undefined || !valuesEqual(old, value)) editor.set([...path, key], value);
+  }
+}
+
+/** A named collection of documents. */
+export class Collection {
+  readonly name: string;
+  readonly #store: Store;
+
+  constructor(store: Store, name: string) {
+    this.#store = store;
+    this.name = name;
+  }
+
+  /** Documents matching a condition (`'isDeleted == false'`); an empty condition is a ParseError. */
+  find(query: string, args?: Record<string, unknown>): PendingCursorOperation {
+    return new PendingCursorOperation(this.#store, this.name, query, args);
+  }
+
+  /** Every document of the collection. */
+  findAll(): PendingCursorOperation {
+    return new PendingCursorOperation(this.#store, this.name, undefined, undefined);
+  }
+
+  findByID(id: JsonValue): PendingIdSpecificOperation {
+    return new PendingIdSpecificOperation(this.#store, this.name, id);
+  }
+
+  /** Writes a document: fields it names are set, others are kept (`ON ID CONFLICT DO UPDATE`). Returns its `_id`. */
+  async upsert(document: JsonObject): Promise<JsonValue> {
+    if (!isObject(toParams({ document }).document)) throw new QueryEvaluationError('upsert takes an object');
+    const { ids } = this.#store.insertNow(this.name, [document], 'DO UPDATE');
+    return ids[0] ?? (document._id as JsonValue);
+  }
+}
