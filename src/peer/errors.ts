@@ -71,5 +71,5 @@ export class StoreError extends SyncError {}
 export function toErrorValue(error: unknown): ErrorValue {
   if (error instanceof SyncError) return error.toValue();
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'store/io', message };
+  return { code: 'internal/unexpected', message };
 }

@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   'store/closed': 'The store was closed; open a new one.',
   'store/io': 'The persistence directory or its database file could not be read or written.',
   'cli/usage': 'The command line is incomplete or malformed.',
+  'cli/invalid-line': 'A line of JSON-lines input is not a JSON object with a string `statement`.',
+  'internal/unexpected': 'A fault inside SyncMesh; the message says what failed. Please report it.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,141 @@
+/**
+ * `syncmesh exec`: runs DQL against a store directory and prints JSON.
+ *
+ *   syncmesh exec --store DIR [--args JSON] "STATEMENT"   one result object; exit 0, or 1 on an error
+ *   syncmesh exec --store DIR --jsonl                     one {"statement","args"} per input line, one
+ *                                                          result or error per output line, in order
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import type { ErrorValue } from '../shared/error-codes.ts';
+import { Sync, toErrorValue, type QueryResult } from '../peer/index.ts';
+import { write, type CliIo } from './io.ts';
+
+export const EXEC_USAGE = `Usage:
+  syncmesh exec --store DIR [--args JSON] "STATEMENT"
+  syncmesh exec --store DIR --jsonl < statements.jsonl
+
+Runs DQL against the store in DIR (created if missing) and prints JSON:
+  {"items":[…],"mutatedDocumentIds":[…],"commitId":n|null}
+or, on an error, {"error":{"code":"…","message":"…"}} with exit status 1.
+
+Options:
+  --store DIR    the store's persistence directory (required)
+  --args JSON    the statement's named arguments, a JSON object: '{"ttl":"2026-11-18T00:00:00.000Z"}'
+  --jsonl        read one {"statement": "…", "args": {…}} object per line from standard input and
+                 write one result or error object per line, in order; blank lines are skipped;
+                 exit status 0 once every line is answered, whatever the answers
+  -h, --help     this text
+`;
+
+function resultLine(result: QueryResult): string {
+  return `${JSON.stringify({ items: result.items, mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId })}\n`;
+}
+
+function errorLine(error: ErrorValue): string {
+  const body = error.details === undefined ? { code: error.code, message: error.message } : error;
+  return `${JSON.stringify({ error: body })}\n`;
+}
+
+class UsageError extends Error {}
+
+function parse(argv: readonly string[]): { store: string | undefined; args: string | undefined; jsonl: boolean; help: boolean; statement: string | undefined } {
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...argv],
+      options: {
+        store: { type: 'string' },
+        args: { type: 'string' },
+        jsonl: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length > 1) throw new UsageError(`give the statement as one argument (quote it); found ${positionals.length} arguments`);
+    return { store: values.store, args: values.args, jsonl: values.jsonl, help: values.help, statement: positionals[0] };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Runs the command; resolves to the exit status. */
+export async function execCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(argv);
+    if (options.help) {
+      await write(io.stdout, EXEC_USAGE);
+      return 0;
+    }
+    if (options.store === undefined || options.store === '') throw new UsageError('--store DIR is required');
+    if (options.jsonl && (options.statement !== undefined || options.args !== undefined)) {
+      throw new UsageError('--jsonl reads statements from standard input; give no statement or --args');
+    }
+    if (!options.jsonl && options.statement === undefined) throw new UsageError('give a statement, or --jsonl');
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    await write(io.stdout, errorLine({ code: 'cli/usage', message: error.message }));
+    await write(io.stderr, `\n${EXEC_USAGE}`);
+    return 2;
+  }
+
+  let sync: Sync;
+  try {
+    sync = new Sync({ persistenceDirectory: options.store });
+  } catch (error) {
+    await write(io.stdout, errorLine(toErrorValue(error)));
+    return 1;
+  }
+  try {
+    return options.jsonl ? await runLines(sync, io) : await runOne(sync, options.statement as string, options.args, io);
+  } finally {
+    sync.close();
+  }
+}
+
+async function runOne(sync: Sync, statement: string, argsText: string | undefined, io: CliIo): Promise<number> {
+  let args: Record<string, unknown> | undefined;
+  if (argsText !== undefined) {
+    try {
+      args = JSON.parse(argsText) as Record<string, unknown>;
+    } catch (error) {
+      await write(io.stdout, errorLine({ code: 'query/arguments-invalid', message: `--args is not valid JSON: ${(error as Error).message}` }));
+      return 1;
+    }
+  }
+  try {
+    await write(io.stdout, resultLine(await sync.store.execute(statement, args)));
+    return 0;
+  } catch (error) {
+    await write(io.stdout, errorLine(toErrorValue(error)));
+    return 1;
+  }
+}
+
+async function runLines(sync: Sync, io: CliIo): Promise<number> {
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  let number = 0;
+  for await (const line of lines) {
+    number++;
+    if (line.trim() === '') continue;
+    let request: unknown;
+    try {
+      request = JSON.parse(line);
+    } catch (error) {
+      await write(io.stdout, errorLine({ code: 'cli/invalid-line', message: `line ${number} is not JSON: ${(error as Error).message}` }));
+      continue;
+    }
+    const { statement, args } = (typeof request === 'object' && request !== null ? request : {}) as { statement?: unknown; args?: unknown };
+    if (typeof statement !== 'string') {
+      await write(io.stdout, errorLine({ code: 'cli/invalid-line', message: `line ${number} has no string "statement"` }));
+      continue;
+    }
+    try {
+      await write(io.stdout, resultLine(await sync.store.execute(statement, args as Record<string, unknown> | undefined)));
+    } catch (error) {
+      await write(io.stdout, errorLine(toErrorValue(error)));
+    }
+  }
+  return 0;
+}
