@@ -1,0 +1,4 @@
+import { MemoryStorage } from './memory-storage.ts';
+import { runStorageAcceptanceTests } from './storage-acceptance.ts';
+
+runStorageAcceptanceTests('in-memory', () => ({ storage: new MemoryStorage(), cleanup: () => {} }));

@@ -1,0 +1,155 @@
+/**
+ * The acceptance suite every StorageEngine passes: SQLite and the in-memory twin run the same
+ * tests (`runStorageAcceptanceTests(name, open)`), so the twin can stand in for SQLite in fast
+ * tests of the layers above.
+ */
+import { describe, expect, it } from 'vitest';
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import type { Expr } from '../dql/ast.ts';
+import type { Hlc } from '../crdt/hlc.ts';
+import type { DocumentQuery, StorageEngine, StoredDocument } from './types.ts';
+
+const POS = { line: 1, column: 1, offset: 0 };
+const META = { c: ['0000000000010000' as Hlc, 'peer'] as const };
+
+function doc(value: JsonObject, txnId = 1): StoredDocument {
+  return { id: value._id as JsonValue, value, meta: META, txnId };
+}
+
+function query(collection: string, extra: Partial<DocumentQuery> = {}): DocumentQuery {
+  return { collection, where: undefined, params: {}, orderBy: [], limit: undefined, offset: 0, ...extra };
+}
+
+const gt = (field: string, value: number): Expr => ({
+  kind: 'binary',
+  op: '>',
+  left: { kind: 'path', segments: [field], pos: POS },
+  right: { kind: 'literal', value, pos: POS },
+  pos: POS,
+});
+
+export function runStorageAcceptanceTests(name: string, open: () => { storage: StorageEngine; cleanup: () => void }): void {
+  describe(`${name} storage`, () => {
+    function withStorage(fn: (s: StorageEngine) => void): void {
+      const { storage, cleanup } = open();
+      try {
+        fn(storage);
+      } finally {
+        storage.close();
+        cleanup();
+      }
+    }
+
+    it('gives back what was put, and nothing for an _id never written', () => {
+      withStorage((s) => {
+        s.write((w) => w.put('c', doc({ _id: 'a', n: 1, nested: { x: [1, 'two', null] } })));
+        expect(s.read((r) => r.get('c', 'a'))).toEqual(doc({ _id: 'a', n: 1, nested: { x: [1, 'two', null] } }));
+        expect(s.read((r) => r.get('c', 'b'))).toBeUndefined();
+        expect(s.read((r) => r.get('other', 'a'))).toBeUndefined();
+      });
+    });
+
+    it('finds object ids regardless of their key order', () => {
+      withStorage((s) => {
+        s.write((w) => w.put('c', doc({ _id: { a: 1, b: 2 }, n: 1 })));
+        expect(s.read((r) => r.get('c', { b: 2, a: 1 }))?.value).toEqual({ _id: { a: 1, b: 2 }, n: 1 });
+      });
+    });
+
+    it('inserts only where no document or tombstone has the _id', () => {
+      withStorage((s) => {
+        expect(s.write((w) => w.insertIfAbsent('c', doc({ _id: 'a', n: 1 })))).toBe(true);
+        expect(s.write((w) => w.insertIfAbsent('c', doc({ _id: 'a', n: 2 })))).toBe(false);
+        s.write((w) => w.put('c', { id: 'b', value: null, meta: META, txnId: 2 }));
+        expect(s.write((w) => w.insertIfAbsent('c', doc({ _id: 'b', n: 3 })))).toBe(false);
+        expect(s.read((r) => r.get('c', 'a'))?.value).toEqual({ _id: 'a', n: 1 });
+      });
+    });
+
+    it('keeps tombstones out of queries but gives them to get', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          w.put('c', doc({ _id: 'a' }));
+          w.put('c', { id: 'b', value: null, meta: META, txnId: 2 });
+        });
+        expect(s.read((r) => r.findValues(query('c')))).toEqual([{ _id: 'a' }]);
+        expect(s.read((r) => r.get('c', 'b'))).toEqual({ id: 'b', value: null, meta: META, txnId: 2 });
+        expect(s.read((r) => r.collections())).toEqual([{ name: 'c', documents: 1, tombstones: 1 }]);
+      });
+    });
+
+    it('returns documents in _id order across types: numbers, then strings, then objects', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          for (const id of ['b', 10, { k: 1 }, 'a', 2, -1.5, 'B']) w.put('c', doc({ _id: id }));
+        });
+        expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual([-1.5, 2, 10, 'B', 'a', 'b', { k: 1 }]);
+      });
+    });
+
+    it('filters, orders, limits and offsets', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          for (let i = 0; i < 10; i++) w.put('c', doc({ _id: `d${i}`, n: i % 4, m: i }));
+        });
+        const found = s.read((r) =>
+          r.findValues(query('c', { where: gt('n', 0), orderBy: [{ expr: { kind: 'path', segments: ['n'], pos: POS }, direction: 'DESC' }], limit: 4, offset: 1 })),
+        );
+        expect(found.map((d) => d._id)).toEqual(['d7', 'd2', 'd6', 'd1']);
+        expect(s.read((r) => r.findDocuments(query('c', { where: gt('m', 7) }))).map((d) => [d.id, d.txnId])).toEqual([
+          ['d8', 1],
+          ['d9', 1],
+        ]);
+      });
+    });
+
+    it('evicts matching live documents entirely, in _id order, and keeps tombstones', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          for (let i = 0; i < 6; i++) w.put('c', doc({ _id: `d${i}`, n: i }));
+          w.put('c', { id: 'gone', value: null, meta: META, txnId: 2 });
+        });
+        const evicted = s.write((w) => w.evict(query('c', { where: gt('n', 1), orderBy: [{ expr: { kind: 'path', segments: ['n'], pos: POS }, direction: 'DESC' }], limit: 3 })));
+        expect(evicted).toEqual(['d3', 'd4', 'd5']);
+        expect(s.read((r) => r.get('c', 'd5'))).toBeUndefined();
+        expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual(['d0', 'd1', 'd2']);
+        expect(s.write((w) => w.evict(query('c')))).toEqual(['d0', 'd1', 'd2']);
+        expect(s.read((r) => r.get('c', 'gone'))?.value).toBeNull();
+      });
+    });
+
+    it('undoes the whole write transaction when it throws', () => {
+      withStorage((s) => {
+        s.write((w) => w.put('c', doc({ _id: 'keep' })));
+        expect(() =>
+          s.write((w) => {
+            w.put('c', doc({ _id: 'a' }));
+            w.put('c', doc({ _id: 'keep', changed: true }));
+            w.setClock({ lastTxnId: 9, lastHlc: '0000000000090000' });
+            w.setSetting('k', 'v');
+            throw new Error('boom');
+          }),
+        ).toThrow('boom');
+        expect(s.read((r) => r.findValues(query('c')))).toEqual([{ _id: 'keep' }]);
+        expect(s.read((r) => r.clock())).toEqual({ lastTxnId: 0, lastHlc: '' });
+        expect(s.read((r) => r.setting('k'))).toBeUndefined();
+      });
+    });
+
+    it('keeps the clock and settings it is given', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          w.setClock({ lastTxnId: 3, lastHlc: '0000000000030001' });
+          w.setSetting('peer.key', 'abc');
+        });
+        expect(s.read((r) => [r.clock(), r.setting('peer.key')])).toEqual([{ lastTxnId: 3, lastHlc: '0000000000030001' }, 'abc']);
+      });
+    });
+
+    it('refuses to open a write transaction inside another', () => {
+      withStorage((s) => {
+        expect(() => s.write(() => s.write(() => 1))).toThrow('already open');
+      });
+    });
+  });
+}
