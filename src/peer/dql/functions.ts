@@ -107,7 +107,8 @@ export const AGGREGATE_FUNCTIONS: ReadonlySet<string> = new Set<AggregateName>([
 
 /**
  * Aggregates ignore null and MISSING. COUNT(*) counts rows; SUM and AVG take numbers only
- * (other types are skipped) and give null over no numbers; MIN and MAX use the cross-type order.
+ * (other types are skipped) and give null over no numbers, as SUM does beyond the largest
+ * number; MIN and MAX use the cross-type order.
  */
 export function aggregate(name: AggregateName, values: readonly Value[], star: boolean): JsonValue {
   if (name === 'count') return star ? values.length : values.filter((v) => v !== null && v !== MISSING).length;
@@ -122,5 +123,7 @@ export function aggregate(name: AggregateName, values: readonly Value[], star: b
   const numbers = present.filter((v): v is number => typeof v === 'number');
   if (numbers.length === 0) return null;
   const sum = numbers.reduce((a, b) => a + b, 0);
-  return name === 'sum' ? sum : sum / numbers.length;
+  // As arithmetic does, a sum beyond the largest number is null; an average stays in range.
+  if (name === 'sum') return normalise(sum);
+  return Number.isFinite(sum) ? normalise(sum / numbers.length) : normalise(numbers.reduce((a, b) => a + b / numbers.length, 0));
 }

@@ -63,6 +63,17 @@ function codePointWeight(unit: number): number {
   return unit - 0x800;
 }
 
+// In a `u` regular expression the halves of a pair form one code point, so only lone ones match.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * Does the string hold a lone surrogate? Such a string is UTF-16 but not Unicode text: it has no
+ * UTF-8 form, so it could neither be stored nor ordered byte-wise, and is refused where it enters.
+ */
+export function hasLoneSurrogate(s: string): boolean {
+  return LONE_SURROGATE.test(s);
+}
+
 /** Sorted keys of an object, in code-point order. */
 export function sortedKeys(object: JsonObject): string[] {
   return Object.keys(object).sort(compareStrings);

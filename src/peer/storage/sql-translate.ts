@@ -12,7 +12,7 @@ import type { Expr, OrderTerm, PathSegment } from '../dql/ast.ts';
 import { evaluate, truth, type Params } from '../dql/evaluate.ts';
 import { likeToGlob } from '../dql/like.ts';
 import { sortKey } from '../dql/sort-key.ts';
-import { MISSING, rankOf, type Value } from '../dql/values.ts';
+import { MISSING, RANK, rankOf, type Value } from '../dql/values.ts';
 
 /** Raised for a condition SQLite cannot express exactly; the caller filters in JavaScript. */
 export class Untranslatable extends Error {}
@@ -53,10 +53,20 @@ function jsonPath(segments: readonly PathSegment[]): string {
   let jp = '$';
   for (const s of segments) {
     if (typeof s === 'number') jp += `[${s}]`;
-    else if (s.includes('"') || s.includes('\\')) throw new Untranslatable(`key ${s} cannot be written as a JSON path`);
+    // SQLite reads SQL text only up to a NUL, so a key holding one cannot be inlined either.
+    else if (s.includes('"') || s.includes('\\') || s.includes('\0')) throw new Untranslatable(`key ${JSON.stringify(s)} cannot be written as a JSON path`);
     else jp += `."${s}"`;
   }
   return sqlString(jp);
+}
+
+/**
+ * The value at a path, known to be of the given rank, as SQL compares it with a bound constant.
+ * Numbers are read as REAL: SQLite reads an integer such as 1152921504606847000 (how JSON writes
+ * the double 2^60) exactly as a 64-bit integer, which differs from the double JavaScript reads.
+ */
+function extracted(jp: string, rank: number): string {
+  return rank === RANK.number ? `CAST(json_extract(body, ${jp}) AS REAL)` : `json_extract(body, ${jp})`;
 }
 
 function isConstant(expr: Expr): boolean {
@@ -226,7 +236,7 @@ export class SqlTranslator {
     const branches: string[] = [];
     TYPES_BY_RANK.forEach((types, r) => {
       let result: string;
-      if (r === rank) result = rank <= 1 ? (holds(op, 0) ? '1' : '0') : `json_extract(body, ${path.jp}) ${SQL_OP[op]} ${this.#bind(c)}`;
+      if (r === rank) result = rank <= 1 ? (holds(op, 0) ? '1' : '0') : `${extracted(path.jp, rank)} ${SQL_OP[op]} ${this.#bind(c)}`;
       else result = holds(op, r < rank ? -1 : 1) ? '1' : '0';
       for (const t of types) branches.push(`WHEN '${t}' THEN ${result}`);
     });
@@ -243,10 +253,10 @@ export class SqlTranslator {
           const sql = known.length === 0 ? '0' : `(id IN (${known.map((v) => this.#bind(sortKey(v))).join(', ')}))`;
           return hasNull ? `NULLIF(${sql}, 0)` : sql;
         }
-        const x = `json_extract(body, ${needle.jp})`;
-        const list = (vs: readonly Value[]): string => (vs.length === 0 ? '0' : `${x} IN (${vs.map((v) => this.#bind(v)).join(', ')})`);
-        const numbers = list(known.filter((v) => typeof v === 'number'));
-        const strings = list(known.filter((v) => typeof v === 'string'));
+        const list = (vs: readonly Value[], rank: number): string =>
+          vs.length === 0 ? '0' : `${extracted(needle.jp, rank)} IN (${vs.map((v) => this.#bind(v)).join(', ')})`;
+        const numbers = list(known.filter((v) => typeof v === 'number'), RANK.number);
+        const strings = list(known.filter((v) => typeof v === 'string'), RANK.string);
         const sql =
           `(CASE json_type(body, ${needle.jp}) WHEN 'false' THEN ${known.includes(false) ? 1 : 0} WHEN 'true' THEN ${known.includes(true) ? 1 : 0} ` +
           `WHEN 'integer' THEN ${numbers} WHEN 'real' THEN ${numbers} WHEN 'text' THEN ${strings} WHEN 'array' THEN 0 WHEN 'object' THEN 0 END)`;
@@ -257,9 +267,12 @@ export class SqlTranslator {
   }
 
   #like(value: Frag, pattern: Frag, caseInsensitive: boolean): string {
-    if (!caseInsensitive && value.k === 'path' && pattern.k === 'const' && typeof pattern.v === 'string') {
+    // GLOB reads text only up to its first NUL character, so text holding one goes to dql_like.
+    if (!caseInsensitive && value.k === 'path' && pattern.k === 'const' && typeof pattern.v === 'string' && !pattern.v.includes('\0')) {
       const others = ['false', 'true', 'integer', 'real', 'array', 'object'].map((t) => `WHEN '${t}' THEN 0`).join(' ');
-      return `(CASE json_type(body, ${value.jp}) WHEN 'text' THEN json_extract(body, ${value.jp}) GLOB ${this.#bind(likeToGlob(pattern.v))} ${others} END)`;
+      const text = `json_extract(body, ${value.jp})`;
+      const glob = `CASE WHEN instr(CAST(${text} AS BLOB), X'00') > 0 THEN dql_like(0, ${this.#toJson(value)}, ${this.#toJson(pattern)}) ELSE ${text} GLOB ${this.#bind(likeToGlob(pattern.v))} END`;
+      return `(CASE json_type(body, ${value.jp}) WHEN 'text' THEN ${glob} ${others} END)`;
     }
     return `dql_like(${caseInsensitive ? 1 : 0}, ${this.#toJson(value)}, ${this.#toJson(pattern)})`;
   }

@@ -1,16 +1,18 @@
 /**
  * Statement arguments: a plain object whose values are JSON (null, booleans, finite numbers,
- * strings, arrays, plain objects). Anything else is refused with `query/arguments-invalid`
- * rather than silently converted.
+ * strings of Unicode text, arrays, plain objects). Anything else is refused with
+ * `query/arguments-invalid` rather than silently converted.
  */
 import type { JsonValue } from '../../shared/json.ts';
 import type { Params } from '../dql/evaluate.ts';
+import { hasLoneSurrogate } from '../dql/values.ts';
 import { InvalidArgumentsError } from '../errors.ts';
 
 function describe(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (value instanceof Date) return 'a Date (pass an ISO 8601 string instead)';
   if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return 'a string holding a lone surrogate (UTF-16 that is not Unicode text)';
   if (typeof value === 'object') return `an instance of ${(value as object).constructor?.name ?? 'an unknown class'}`;
   return `a ${typeof value}`;
 }
@@ -18,6 +20,8 @@ function describe(value: unknown): string {
 function check(value: unknown, where: string): void {
   switch (typeof value) {
     case 'string':
+      if (!hasLoneSurrogate(value)) return;
+      break;
     case 'boolean':
       return;
     case 'number':
@@ -31,7 +35,12 @@ function check(value: unknown, where: string): void {
       }
       const proto = Object.getPrototypeOf(value) as unknown;
       if (proto === Object.prototype || proto === null) {
-        for (const [k, v] of Object.entries(value)) check(v, `${where}.${k}`);
+        for (const [k, v] of Object.entries(value)) {
+          if (hasLoneSurrogate(k)) {
+            throw new InvalidArgumentsError(`argument ${where} has a key holding a lone surrogate (UTF-16 that is not Unicode text)`, { path: where });
+          }
+          check(v, `${where}.${k}`);
+        }
         return;
       }
       break;

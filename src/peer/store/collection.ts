@@ -6,9 +6,9 @@
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { Expr, OrderTerm, PathSegment, SelectStatement } from '../dql/ast.ts';
 import { parseCondition } from '../dql/parser.ts';
-import { isObject, valuesEqual } from '../dql/values.ts';
+import { hasLoneSurrogate, isObject, typeName, valuesEqual } from '../dql/values.ts';
 import { DocumentEditor } from '../crdt/document-editor.ts';
-import { QueryEvaluationError } from '../errors.ts';
+import { ParseError, QueryEvaluationError } from '../errors.ts';
 import { toParams } from './args.ts';
 import { checkBound, prepareTree } from './prepare.ts';
 import { runSelect } from './select.ts';
@@ -159,6 +159,7 @@ export class Collection {
   readonly #store: Store;
 
   constructor(store: Store, name: string) {
+    if (hasLoneSurrogate(name)) throw new ParseError('the collection name holds a lone surrogate, which is not Unicode text');
     this.#store = store;
     this.name = name;
   }
@@ -179,7 +180,10 @@ export class Collection {
 
   /** Writes a document: fields it names are set, others are kept (`ON ID CONFLICT DO UPDATE`). Returns its `_id`. */
   async upsert(document: JsonObject): Promise<JsonValue> {
-    if (!isObject(toParams({ document }).document)) throw new QueryEvaluationError('upsert takes an object');
+    if (!isObject(toParams({ document }).document)) {
+      // As for INSERT: a document that is not an object is an invalid statement (dql.md, Errors).
+      throw new ParseError(`upsert takes an object as its document, found ${typeName(document as JsonValue)}`);
+    }
     const { ids } = this.#store.insertNow(this.name, [document], 'DO UPDATE');
     return ids[0] ?? (document._id as JsonValue);
   }

@@ -4,9 +4,10 @@
  * ORDER BY, grouped projections that use a field neither grouped nor aggregated, paths in
  * INSERT documents, edits of `_id`. Each error points at the statement text.
  */
-import type { CallExpr, Expr, ParamExpr, Statement } from '../dql/ast.ts';
+import type { CallExpr, Expr, ParamExpr, PathSegment, Statement } from '../dql/ast.ts';
 import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from '../dql/functions.ts';
 import { parseStatement } from '../dql/parser.ts';
+import { hasLoneSurrogate } from '../dql/values.ts';
 import { ParseError, QueryEvaluationError, type SourcePosition } from '../errors.ts';
 import type { Params } from '../dql/evaluate.ts';
 
@@ -138,6 +139,31 @@ export function prepareTree(text: string, ast: Statement): PreparedStatement {
   return analyse(text, ast);
 }
 
+/** A ParseError for a string of the statement that is not Unicode text (see `hasLoneSurrogate`). */
+function loneSurrogateError(what: string, pos: SourcePosition): ParseError {
+  return new ParseError(`${what} ${at(pos)} holds a lone surrogate, which is not Unicode text`, pos);
+}
+
+// Lone surrogates in the names of a statement and in the strings, keys and paths an escape
+// (`'\uD800'`) or a backtick name put there.
+function checkUnicode(ast: Statement, exprs: readonly Expr[]): void {
+  if (hasLoneSurrogate(ast.collection)) throw loneSurrogateError('the collection name', ast.pos);
+  const segments = (path: readonly PathSegment[], pos: SourcePosition): void => {
+    if (path.some((s) => typeof s === 'string' && hasLoneSurrogate(s))) throw loneSurrogateError('the path', pos);
+  };
+  if (ast.kind === 'select') {
+    for (const p of ast.projections) if (p.kind === 'expr' && hasLoneSurrogate(p.alias ?? '')) throw loneSurrogateError('the alias', p.pos);
+  }
+  if (ast.kind === 'update') for (const t of [...ast.set, ...ast.unset, ...ast.increments]) segments(t.path, t.pos);
+  for (const expr of exprs) {
+    visit(expr, (e) => {
+      if (e.kind === 'literal' && typeof e.value === 'string' && hasLoneSurrogate(e.value)) throw loneSurrogateError('the string', e.pos);
+      if (e.kind === 'object' && e.entries.some((entry) => hasLoneSurrogate(entry.key))) throw loneSurrogateError('a key of the object', e.pos);
+      if (e.kind === 'path') segments(e.segments, e.pos);
+    });
+  }
+}
+
 function analyse(text: string, ast: Statement): PreparedStatement {
   const params: ParamExpr[] = [];
   const all: Expr[] = [];
@@ -154,6 +180,12 @@ function analyse(text: string, ast: Statement): PreparedStatement {
         const star = ast.projections.find((p) => p.kind === 'star');
         if (star !== undefined) throw new ParseError(`SELECT * cannot be used with GROUP BY or aggregate functions ${at(star.pos)}`, star.pos);
         for (const e of outputs) checkGrouped(e, ast.groupBy);
+        // ORDER BY may also name a projection (its alias or field name).
+        const names = new Set(ast.projections.flatMap((p) => (p.kind !== 'expr' ? [] : p.alias !== undefined ? [p.alias] : p.expr.kind === 'path' ? [p.expr.segments.at(-1)] : [])));
+        for (const { expr } of ast.orderBy) {
+          if (expr.kind === 'path' && expr.segments.length === 1 && names.has(expr.segments[0])) continue;
+          checkGrouped(expr, ast.groupBy);
+        }
       }
       all.push(...outputs, ...ast.orderBy.map((o) => o.expr), ...ast.groupBy);
       for (const e of [ast.where, ast.limit, ast.offset]) if (e !== undefined) all.push(e);
@@ -193,6 +225,7 @@ function analyse(text: string, ast: Statement): PreparedStatement {
       break;
     }
   }
+  checkUnicode(ast, all);
   for (const e of all) visit(e, (x) => x.kind === 'param' && params.push(x));
   return { text, ast, params, grouped, aggregates };
 }

@@ -12,14 +12,15 @@ import { QueryEvaluationError } from '../errors.ts';
 import type { StorageReader } from '../storage/types.ts';
 import type { PreparedStatement } from './prepare.ts';
 
-/** The value of LIMIT or OFFSET: a non-negative integer. */
+/** The value of LIMIT or OFFSET: a non-negative integer (one beyond 2^53 counts as 2^53 - 1). */
 export function countOf(expr: Expr | undefined, clause: string, params: Params): number | undefined {
   if (expr === undefined) return undefined;
   const v = evaluate(expr, { doc: {}, params });
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
     throw new QueryEvaluationError(`${clause} must be a non-negative integer, found ${v === MISSING ? 'nothing' : JSON.stringify(v)}`);
   }
-  return v;
+  // No collection holds 2^53 documents, and SQLite takes no LIMIT beyond a 64-bit integer.
+  return Math.min(v, Number.MAX_SAFE_INTEGER);
 }
 
 /** Output names: the alias, else a path's last field name, else `($n)` by position. */
@@ -122,7 +123,9 @@ function runGrouped(
     const row = project(env, ast.projections, names);
     const sort = ast.orderBy.map((t) => {
       const alias = t.expr.kind === 'path' && t.expr.segments.length === 1 ? names.indexOf(t.expr.segments[0] as string) : -1;
-      return alias >= 0 ? (row[names[alias] as string] ?? MISSING) : evaluate(t.expr, env);
+      if (alias < 0) return evaluate(t.expr, env);
+      const name = names[alias] as string;
+      return Object.hasOwn(row, name) ? (row[name] as JsonValue) : MISSING; // a null value stays null
     });
     return { row, sort };
   });
