@@ -124,10 +124,22 @@ class SqliteReader implements StorageReader {
 }
 
 class SqliteWriter extends SqliteReader implements StorageWriter {
+  #lastMeta: DocumentMeta | undefined;
+  #lastMetaJson = '';
+
+  // A statement's documents share one metadata object: serialise it once.
+  #metaJson(meta: DocumentMeta): string {
+    if (meta !== this.#lastMeta) {
+      this.#lastMeta = meta;
+      this.#lastMetaJson = JSON.stringify(meta);
+    }
+    return this.#lastMetaJson;
+  }
+
   insertIfAbsent(collection: string, doc: StoredDocument): boolean {
     const info = this.statement(
       'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    ).run(collection, sortKey(doc.id), bodyOf(doc), JSON.stringify(doc.meta), doc.value === null ? 1 : 0, doc.txnId);
+    ).run(collection, sortKey(doc.id), bodyOf(doc), this.#metaJson(doc.meta), doc.value === null ? 1 : 0, doc.txnId);
     return info.changes === 1;
   }
 

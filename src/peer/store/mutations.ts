@@ -64,15 +64,22 @@ function withId(doc: JsonObject, ctx: WriteContext, index: number): JsonObject {
 
 /** Inserts documents under a conflict policy; shared by INSERT and `upsert`. */
 export function insertDocuments(ctx: WriteContext, collection: string, docs: readonly JsonObject[], policy: ConflictPolicy): JsonValue[] {
-  const seen = new Set<string>();
+  // String and number ids are their own keys (no encoding, no allocation); object ids go by
+  // their sort key, in a set of their own so that no key can pass for a string id.
+  const seenIds = new Set<string | number>();
+  const seenObjectIds = new Set<string>();
+  const firstTime = (id: JsonValue): boolean => {
+    if (typeof id === 'string' || typeof id === 'number') return seenIds.size !== seenIds.add(id).size;
+    const key = sortKey(id).toString('latin1');
+    return seenObjectIds.size !== seenObjectIds.add(key).size;
+  };
   const mutated: JsonValue[] = [];
+  const created = { c: ctx.stamp };
   docs.forEach((input, index) => {
     const doc = withId(input, ctx, index);
     const id = doc._id as JsonValue;
-    const key = sortKey(id).toString('latin1');
-    if (seen.has(key)) throw new ParseError(`the INSERT holds _id ${JSON.stringify(id)} more than once`);
-    seen.add(key);
-    if (ctx.writer.insertIfAbsent(collection, { id, value: doc, meta: { c: ctx.stamp }, txnId: ctx.txnId })) {
+    if (!firstTime(id)) throw new ParseError(`the INSERT holds _id ${JSON.stringify(id)} more than once`);
+    if (ctx.writer.insertIfAbsent(collection, { id, value: doc, meta: created, txnId: ctx.txnId })) {
       mutated.push(id);
       return;
     }

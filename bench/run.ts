@@ -1,0 +1,70 @@
+/**
+ * `npm run bench [-- suite …]`: runs every benchmark suite in order (or the ones named) and prints
+ * one table per suite on stdout, progress on stderr. Exits 0 when everything ran, targets missed
+ * or not (a MISS is a finding, not a failure); non-zero when a suite crashed. Temporary
+ * directories live under one root in os.tmpdir(), removed at the end.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatTable, verdictOf, type Suite, type SuiteContext } from './harness.ts';
+import { storeSuite } from './store.bench.ts';
+
+/** Every suite, in the order they run. Adding a suite is adding it here. */
+const SUITES: readonly Suite[] = [storeSuite];
+
+function machine(): string {
+  const db = new Database(':memory:');
+  const sqlite = db.prepare('SELECT sqlite_version()').pluck().get() as string;
+  db.close();
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  return `${new Date().toISOString()} · Node ${process.versions.node} · SQLite ${sqlite} · ${availableParallelism()} cores (${cpu})`;
+}
+
+function selectedSuites(names: readonly string[]): readonly Suite[] {
+  if (names.length === 0) return SUITES;
+  const unknown = names.filter((n) => !SUITES.some((s) => s.name === n));
+  if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')}; suites: ${SUITES.map((s) => s.name).join(', ')}`);
+  return SUITES.filter((s) => names.includes(s.name));
+}
+
+const root = mkdtempSync(join(tmpdir(), 'syncmesh-bench-'));
+const removeRoot = (): void => rmSync(root, { recursive: true, force: true });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    removeRoot();
+    process.exit(130);
+  });
+}
+
+let nextDir = 0;
+const context: SuiteContext = {
+  tempDir(label) {
+    const dir = join(root, `${String(nextDir++).padStart(3, '0')}-${label}`);
+    mkdirSync(dir);
+    return dir;
+  },
+  log(message) {
+    process.stderr.write(`  ${message}\n`);
+  },
+};
+
+try {
+  const suites = selectedSuites(process.argv.slice(2));
+  console.log(machine());
+  const started = performance.now();
+  const misses: string[] = [];
+  for (const suite of suites) {
+    process.stderr.write(`suite ${suite.name}\n`);
+    const rows = await suite.run(context);
+    console.log(`\n${formatTable(suite.title, rows)}`);
+    for (const row of rows) if (verdictOf(row) === 'MISS') misses.push(`${suite.name}: ${row.name}`);
+  }
+  console.log(`\n${misses.length === 0 ? 'every target met' : `${misses.length} target(s) missed`} in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+} finally {
+  removeRoot();
+}
