@@ -6,5 +6,6 @@ export default defineConfig({
     exclude: ['node_modules', 'out', 'e2e'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    reporters: ['default', './scripts/plain-summary-reporter.ts'],
   },
 });
