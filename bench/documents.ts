@@ -4,6 +4,7 @@
  * about 200 bytes of JSON, shaped like the field data the issue describes: `createdAt` spread
  * over ten days with millisecond precision, `evictionFlag` true for about one in ten.
  */
+import { seededRandom } from '../src/shared/seeded-random.ts';
 
 /** A benchmark document. A type alias (not an interface) so that it is assignable to JsonObject. */
 export type BenchDocument = {
@@ -27,18 +28,6 @@ export const EVICTION_FLAG_SHARE = 0.1;
 
 const WORDS = ['pallet', 'crate', 'valve', 'sensor', 'filter', 'gasket', 'bracket', 'hose', 'pump', 'relay', 'fuse', 'cable'];
 const STATUSES = ['open', 'picked', 'packed', 'shipped', 'returned'];
-
-/** mulberry32: a small seeded PRNG with uniform output in [0, 1). Never Math.random. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface GenerateOptions {
   /** PRNG seed; the same seed gives the same documents. */

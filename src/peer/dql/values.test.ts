@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../shared/json.ts';
+import { seededRandom as prng } from '../../shared/seeded-random.ts';
 import { sortKey } from './sort-key.ts';
 import { MISSING, compareForPredicate, compareStrings, compareTotal, valuesEqual, type Value } from './values.ts';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STRINGS = ['', 'a', 'a\u0000', 'a\u0000b', 'ab', 'B', '\uffff', '\u{1F600}', '\u{10FFFF}', 'é', 'e\u0301'];
 

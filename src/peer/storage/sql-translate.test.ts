@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { ComparisonOp, Expr, OrderTerm } from '../dql/ast.ts';
 import { sortKey } from '../dql/sort-key.ts';
+import { seededRandom as prng } from '../../shared/seeded-random.ts';
 import { runQuery } from './js-query.ts';
 import { SqlTranslator } from './sql-translate.ts';
 import { SqliteStorage } from './sqlite-storage.ts';
@@ -16,17 +17,6 @@ import type { DocumentQuery } from './types.ts';
 
 const POS = { line: 1, column: 1, offset: 0 };
 
-/** A small seeded PRNG (mulberry32), so every failure is reproducible from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STRINGS = ['', 'a', 'A', 'ab', 'b', 'abc', 'é', 'z', '\uffff', '\u{1F600}', 'a%b', 'a_b', "it's", '10', 'true', 'null'];
 const FIELDS = ['x', 'y', 'z'];
