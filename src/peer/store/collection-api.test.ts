@@ -167,6 +167,15 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
     });
   });
 
+  it('removes and evicts in a collection whose name needs quoting', async () => {
+    const odd = peer().store.collection('odd `name` here');
+    await odd.upsert({ _id: 'a' });
+    await odd.upsert({ _id: 'b' });
+    expect((await odd.findByID('a').remove()).mutatedDocumentIds).toEqual(['a']);
+    expect((await odd.findByID('b').evict()).mutatedDocumentIds).toEqual(['b']);
+    expect(peer().store.collections().find((c) => c.name === 'odd `name` here')).toEqual({ name: 'odd `name` here', documents: 0, tombstones: 1 });
+  });
+
   describe('upsert', () => {
     it('inserts a new document and returns its _id, generating one when absent', async () => {
       expect(await cars().upsert({ _id: 'x', make: 'Kia' })).toBe('x');

@@ -16,6 +16,11 @@ import { assertWritable, type QueryResult, type Store } from './store.ts';
 
 const NO_POS = { line: 1, column: 1, offset: 0 } as const;
 
+/** A name as a DQL quoted identifier: backticks, with a backtick inside doubled. */
+function quoteName(name: string): string {
+  return `\`${name.replaceAll('`', '``')}\``;
+}
+
 function pathOf(path: string | readonly PathSegment[]): PathSegment[] {
   return typeof path === 'string' ? path.split('.') : [...path];
 }
@@ -134,12 +139,12 @@ export class PendingIdSpecificOperation {
 
   /** Deletes the document (a replicated tombstone). */
   async remove(): Promise<QueryResult> {
-    return this.#store.execute(`DELETE FROM \`${this.#collection}\` WHERE _id = :id`, { id: this.#id });
+    return this.#store.execute(`DELETE FROM ${quoteName(this.#collection)} WHERE _id = :id`, { id: this.#id });
   }
 
   /** Removes this peer's copy only. */
   async evict(): Promise<QueryResult> {
-    return this.#store.execute(`EVICT FROM \`${this.#collection}\` WHERE _id = :id`, { id: this.#id });
+    return this.#store.execute(`EVICT FROM ${quoteName(this.#collection)} WHERE _id = :id`, { id: this.#id });
   }
 }
 
