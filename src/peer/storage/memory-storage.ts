@@ -1,13 +1,25 @@
 /**
  * The in-memory twin of the SQLite storage: same interface, same acceptance suite, queries run
- * by the reference evaluator. Values are kept as JSON text so that callers never share objects
- * with the store, exactly as with SQLite. A write that throws is undone.
+ * by the reference evaluator. It keeps SQLite's isolation: committed state is copied on write,
+ * so a reader holds an unchanging snapshot, and an open write transaction collects its changes
+ * apart until commit. Values are kept as JSON text so that callers never share objects with it.
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { DocumentMeta } from '../crdt/document-meta.ts';
 import { sortKey } from '../dql/sort-key.ts';
+import { StoreError } from '../errors.ts';
 import { runQuery } from './js-query.ts';
-import type { ClockState, CollectionInfo, DocumentQuery, StorageEngine, StorageReader, StorageWriter, StoredDocument } from './types.ts';
+import type {
+  ClockState,
+  CollectionInfo,
+  DocumentQuery,
+  ReadTransaction,
+  StorageEngine,
+  StorageReader,
+  StorageWriter,
+  StoredDocument,
+  WriteTransaction,
+} from './types.ts';
 
 interface Entry {
   readonly key: Buffer;
@@ -15,6 +27,12 @@ interface Entry {
   readonly body: string | null;
   readonly meta: string;
   readonly txnId: number;
+}
+
+interface State {
+  readonly collections: ReadonlyMap<string, ReadonlyMap<string, Entry>>;
+  readonly settings: ReadonlyMap<string, string>;
+  readonly clock: ClockState;
 }
 
 function toStored(e: Entry): StoredDocument {
@@ -26,109 +44,177 @@ function toStored(e: Entry): StoredDocument {
   };
 }
 
+function toEntry(doc: StoredDocument): Entry {
+  return {
+    key: sortKey(doc.id),
+    id: JSON.stringify(doc.id),
+    body: doc.value === null ? null : JSON.stringify(doc.value),
+    meta: JSON.stringify(doc.meta),
+    txnId: doc.txnId,
+  };
+}
+
+/** Reads a state, through an optional overlay of uncommitted changes (`null` = removed). */
+class MemoryReader implements StorageReader {
+  protected readonly base: State;
+  protected readonly changes = new Map<string, Map<string, Entry | null>>();
+  protected settingChanges = new Map<string, string>();
+  protected clockChange: ClockState | undefined;
+
+  constructor(base: State) {
+    this.base = base;
+  }
+
+  protected entries(collection: string): Entry[] {
+    const merged = new Map(this.base.collections.get(collection) ?? []);
+    for (const [hex, e] of this.changes.get(collection) ?? []) {
+      if (e === null) merged.delete(hex);
+      else merged.set(hex, e);
+    }
+    return [...merged.values()];
+  }
+
+  protected entry(collection: string, hex: string): Entry | undefined {
+    const changed = this.changes.get(collection)?.get(hex);
+    if (changed !== undefined) return changed ?? undefined;
+    return this.base.collections.get(collection)?.get(hex);
+  }
+
+  protected find(query: DocumentQuery): Entry[] {
+    const live = this.entries(query.collection).filter((e) => e.body !== null);
+    return runQuery(live, (e) => JSON.parse(e.body as string) as JsonObject, (e) => e.key, query);
+  }
+
+  findValues(query: DocumentQuery): JsonObject[] {
+    return this.find(query).map((e) => JSON.parse(e.body as string) as JsonObject);
+  }
+
+  findDocuments(query: DocumentQuery): StoredDocument[] {
+    return this.find(query).map(toStored);
+  }
+
+  get(collection: string, id: JsonValue): StoredDocument | undefined {
+    const e = this.entry(collection, sortKey(id).toString('hex'));
+    return e === undefined ? undefined : toStored(e);
+  }
+
+  collections(): CollectionInfo[] {
+    const names = new Set([...this.base.collections.keys(), ...this.changes.keys()]);
+    const out: CollectionInfo[] = [];
+    for (const name of [...names].sort()) {
+      const entries = this.entries(name);
+      const documents = entries.filter((e) => e.body !== null).length;
+      if (entries.length > 0) out.push({ name, documents, tombstones: entries.length - documents });
+    }
+    return out;
+  }
+
+  clock(): ClockState {
+    return this.clockChange ?? this.base.clock;
+  }
+
+  setting(key: string): string | undefined {
+    return this.settingChanges.get(key) ?? this.base.settings.get(key);
+  }
+}
+
+class MemoryWriter extends MemoryReader implements StorageWriter {
+  #set(collection: string, hex: string, entry: Entry | null): void {
+    let map = this.changes.get(collection);
+    if (map === undefined) this.changes.set(collection, (map = new Map()));
+    map.set(hex, entry);
+  }
+
+  insertIfAbsent(collection: string, doc: StoredDocument): boolean {
+    const entry = toEntry(doc);
+    if (this.entry(collection, entry.key.toString('hex')) !== undefined) return false;
+    this.#set(collection, entry.key.toString('hex'), entry);
+    return true;
+  }
+
+  put(collection: string, doc: StoredDocument): void {
+    const entry = toEntry(doc);
+    this.#set(collection, entry.key.toString('hex'), entry);
+  }
+
+  evict(query: DocumentQuery): JsonValue[] {
+    const found = this.find(query).sort((a, b) => Buffer.compare(a.key, b.key));
+    for (const e of found) this.#set(query.collection, e.key.toString('hex'), null);
+    return found.map((e) => JSON.parse(e.id) as JsonValue);
+  }
+
+  setClock(state: ClockState): void {
+    this.clockChange = state;
+  }
+
+  setSetting(key: string, value: string): void {
+    this.settingChanges.set(key, value);
+  }
+
+  /** The state with this transaction's changes applied (collections copied on write). */
+  applied(): State {
+    const collections = new Map(this.base.collections);
+    for (const [name, changes] of this.changes) {
+      const map = new Map(collections.get(name) ?? []);
+      for (const [hex, e] of changes) {
+        if (e === null) map.delete(hex);
+        else map.set(hex, e);
+      }
+      if (map.size === 0) collections.delete(name);
+      else collections.set(name, map);
+    }
+    const settings = new Map(this.base.settings);
+    for (const [k, v] of this.settingChanges) settings.set(k, v);
+    return { collections, settings, clock: this.clockChange ?? this.base.clock };
+  }
+}
+
 export class MemoryStorage implements StorageEngine {
   readonly kind = 'memory' as const;
-  readonly #collections = new Map<string, Map<string, Entry>>();
-  readonly #settings = new Map<string, string>();
-  #clock: ClockState = { lastTxnId: 0, lastHlc: '' };
-  #undo: (() => void)[] | undefined;
+  #state: State = { collections: new Map(), settings: new Map(), clock: { lastTxnId: 0, lastHlc: '' } };
+  #writing = false;
   #closed = false;
 
-  #live(collection: string): Entry[] {
-    const entries = [...(this.#collections.get(collection)?.values() ?? [])].filter((e) => e.body !== null);
-    return entries;
+  beginRead(): ReadTransaction {
+    this.#assertOpen();
+    return { reader: new MemoryReader(this.#state), end: () => {} };
   }
 
-  #find(query: DocumentQuery): Entry[] {
-    return runQuery(this.#live(query.collection), (e) => JSON.parse(e.body as string) as JsonObject, (e) => e.key, query);
+  beginWrite(): WriteTransaction {
+    this.#assertOpen();
+    if (this.#writing) throw new Error('a storage write transaction is already open');
+    this.#writing = true;
+    const writer = new MemoryWriter(this.#state);
+    let open = true;
+    return {
+      writer,
+      commit: () => {
+        if (!open) return;
+        open = false;
+        this.#state = writer.applied();
+        this.#writing = false;
+      },
+      rollback: () => {
+        if (!open) return;
+        open = false;
+        this.#writing = false;
+      },
+    };
   }
-
-  #set(collection: string, entry: Entry | undefined, hex: string): void {
-    let map = this.#collections.get(collection);
-    if (map === undefined) {
-      map = new Map();
-      this.#collections.set(collection, map);
-    }
-    const before = map.get(hex);
-    const target = map;
-    this.#undo?.push(() => (before === undefined ? target.delete(hex) : target.set(hex, before)));
-    if (entry === undefined) map.delete(hex);
-    else map.set(hex, entry);
-  }
-
-  readonly #reader: StorageReader = {
-    findValues: (q) => this.#find(q).map((e) => JSON.parse(e.body as string) as JsonObject),
-    findDocuments: (q) => this.#find(q).map(toStored),
-    get: (collection, id) => {
-      const e = this.#collections.get(collection)?.get(sortKey(id).toString('hex'));
-      return e === undefined ? undefined : toStored(e);
-    },
-    collections: () => {
-      const out: CollectionInfo[] = [];
-      for (const [name, map] of [...this.#collections].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        let documents = 0;
-        for (const e of map.values()) if (e.body !== null) documents++;
-        if (map.size > 0) out.push({ name, documents, tombstones: map.size - documents });
-      }
-      return out;
-    },
-    clock: () => this.#clock,
-    setting: (key) => this.#settings.get(key),
-  };
-
-  readonly #writer: StorageWriter = {
-    ...this.#reader,
-    insertIfAbsent: (collection, doc) => {
-      const key = sortKey(doc.id);
-      if (this.#collections.get(collection)?.has(key.toString('hex')) === true) return false;
-      this.#writer.put(collection, doc);
-      return true;
-    },
-    put: (collection, doc) => {
-      const key = sortKey(doc.id);
-      const entry: Entry = {
-        key,
-        id: JSON.stringify(doc.id),
-        body: doc.value === null ? null : JSON.stringify(doc.value),
-        meta: JSON.stringify(doc.meta),
-        txnId: doc.txnId,
-      };
-      this.#set(collection, entry, key.toString('hex'));
-    },
-    evict: (query) => {
-      const found = this.#find(query).sort((a, b) => Buffer.compare(a.key, b.key));
-      for (const e of found) this.#set(query.collection, undefined, e.key.toString('hex'));
-      return found.map((e) => JSON.parse(e.id) as JsonValue);
-    },
-    setClock: (state) => {
-      const before = this.#clock;
-      this.#undo?.push(() => (this.#clock = before));
-      this.#clock = state;
-    },
-    setSetting: (key, value) => {
-      const before = this.#settings.get(key);
-      this.#undo?.push(() => (before === undefined ? this.#settings.delete(key) : this.#settings.set(key, before)));
-      this.#settings.set(key, value);
-    },
-  };
 
   read<T>(fn: (reader: StorageReader) => T): T {
-    this.#assertOpen();
-    return fn(this.#reader);
+    return fn(this.beginRead().reader);
   }
 
   write<T>(fn: (writer: StorageWriter) => T): T {
-    this.#assertOpen();
-    if (this.#undo !== undefined) throw new Error('a storage write transaction is already open');
-    const undo: (() => void)[] = [];
-    this.#undo = undo;
+    const tx = this.beginWrite();
     try {
-      return fn(this.#writer);
+      const result = fn(tx.writer);
+      tx.commit();
+      return result;
     } catch (error) {
-      for (let i = undo.length - 1; i >= 0; i--) (undo[i] as () => void)();
+      tx.rollback();
       throw error;
-    } finally {
-      this.#undo = undefined;
     }
   }
 
@@ -141,6 +227,6 @@ export class MemoryStorage implements StorageEngine {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new Error('the in-memory storage is closed');
+    if (this.#closed) throw new StoreError('store/closed', 'the store is closed; open a new one');
   }
 }

@@ -17,7 +17,17 @@ import { assertSupportedNode } from './node-version.ts';
 import { registerSqlFunctions } from './sql-functions.ts';
 import { SqlTranslator, Untranslatable } from './sql-translate.ts';
 import { migrate } from './sqlite-schema.ts';
-import type { ClockState, CollectionInfo, DocumentQuery, StorageEngine, StorageReader, StorageWriter, StoredDocument } from './types.ts';
+import type {
+  ClockState,
+  CollectionInfo,
+  DocumentQuery,
+  ReadTransaction,
+  StorageEngine,
+  StorageReader,
+  StorageWriter,
+  StoredDocument,
+  WriteTransaction,
+} from './types.ts';
 
 export const DATABASE_FILE = 'store.sqlite';
 
@@ -200,6 +210,10 @@ class SnapshotReader extends SqliteReader {
   end(): void {
     if (this.db.inTransaction) this.statement('COMMIT').run();
   }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
 }
 
 function openConnection(Database: DatabaseConstructor, file: string): BetterSqlite3.Database {
@@ -210,23 +224,29 @@ function openConnection(Database: DatabaseConstructor, file: string): BetterSqli
   return db;
 }
 
+const MAX_IDLE_READERS = 4;
+
 export class SqliteStorage implements StorageEngine {
   readonly kind = 'sqlite' as const;
   readonly directory: string;
+  readonly #Database: DatabaseConstructor;
+  readonly #file: string;
   readonly #lock: DirectoryLock;
   readonly #writeDb: BetterSqlite3.Database;
-  readonly #readDb: BetterSqlite3.Database;
   readonly #writer: SqliteWriter;
-  readonly #reader: SnapshotReader;
+  /** Read connections not in use; more are opened while several read transactions overlap. */
+  readonly #idleReaders: SnapshotReader[] = [];
+  readonly #allReaders = new Set<SnapshotReader>();
   #writing = false;
+  #closed = false;
 
-  private constructor(directory: string, lock: DirectoryLock, writeDb: BetterSqlite3.Database, readDb: BetterSqlite3.Database) {
+  private constructor(Database: DatabaseConstructor, file: string, directory: string, lock: DirectoryLock, writeDb: BetterSqlite3.Database) {
+    this.#Database = Database;
+    this.#file = file;
     this.directory = directory;
     this.#lock = lock;
     this.#writeDb = writeDb;
-    this.#readDb = readDb;
     this.#writer = new SqliteWriter(writeDb);
-    this.#reader = new SnapshotReader(readDb);
   }
 
   /** Opens (creating if needed) the store in a persistence directory, holding it exclusively. */
@@ -238,45 +258,88 @@ export class SqliteStorage implements StorageEngine {
       throw new StoreError('store/io', `cannot create the store directory ${directory}: ${(error as Error).message}`, { cause: error });
     }
     const lock = DirectoryLock.acquire(Database, directory);
-    const opened: BetterSqlite3.Database[] = [];
+    let writeDb: BetterSqlite3.Database | undefined;
     try {
       const file = join(directory, DATABASE_FILE);
-      const writeDb = openConnection(Database, file);
-      opened.push(writeDb);
+      writeDb = openConnection(Database, file);
       migrate(writeDb, file);
-      const readDb = openConnection(Database, file);
-      opened.push(readDb);
-      return new SqliteStorage(directory, lock, writeDb, readDb);
+      const storage = new SqliteStorage(Database, file, directory, lock, writeDb);
+      storage.beginRead().end(); // one read connection ready, and the file proven readable
+      return storage;
     } catch (error) {
-      for (const db of opened) db.close();
+      writeDb?.close();
       lock.release();
       if (error instanceof StoreError) throw error;
       throw new StoreError('store/io', `cannot open the store in ${directory}: ${(error as Error).message}`, { cause: error });
     }
   }
 
+  beginRead(): ReadTransaction {
+    this.#assertOpen();
+    let reader = this.#idleReaders.pop();
+    if (reader === undefined) {
+      reader = new SnapshotReader(openConnection(this.#Database, this.#file));
+      this.#allReaders.add(reader);
+    }
+    const session = reader;
+    session.begin();
+    let ended = false;
+    return {
+      reader: session,
+      end: () => {
+        if (ended) return;
+        ended = true;
+        session.end();
+        if (this.#closed || this.#idleReaders.length >= MAX_IDLE_READERS) {
+          this.#allReaders.delete(session);
+          session.close();
+        } else {
+          this.#idleReaders.push(session);
+        }
+      },
+    };
+  }
+
+  beginWrite(): WriteTransaction {
+    this.#assertOpen();
+    if (this.#writing) throw new Error('a storage write transaction is already open');
+    this.#writing = true;
+    this.#writer.begin();
+    let open = true;
+    const finish = (action: () => void): void => {
+      if (!open) return;
+      open = false;
+      try {
+        action();
+      } finally {
+        this.#writing = false;
+      }
+    };
+    return {
+      writer: this.#writer,
+      commit: () => finish(() => this.#writer.commit()),
+      rollback: () => finish(() => this.#writer.rollback()),
+    };
+  }
+
   read<T>(fn: (reader: StorageReader) => T): T {
-    this.#reader.begin();
+    const tx = this.beginRead();
     try {
-      return fn(this.#reader);
+      return fn(tx.reader);
     } finally {
-      this.#reader.end();
+      tx.end();
     }
   }
 
   write<T>(fn: (writer: StorageWriter) => T): T {
-    if (this.#writing) throw new Error('a storage write transaction is already open');
-    this.#writing = true;
-    this.#writer.begin();
+    const tx = this.beginWrite();
     try {
-      const result = fn(this.#writer);
-      this.#writer.commit();
+      const result = fn(tx.writer);
+      tx.commit();
       return result;
     } catch (error) {
-      this.#writer.rollback();
+      tx.rollback();
       throw error;
-    } finally {
-      this.#writing = false;
     }
   }
 
@@ -293,8 +356,16 @@ export class SqliteStorage implements StorageEngine {
   }
 
   close(): void {
-    if (this.#readDb.open) this.#readDb.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const reader of this.#allReaders) reader.close();
+    this.#allReaders.clear();
+    this.#idleReaders.length = 0;
     if (this.#writeDb.open) this.#writeDb.close();
     this.#lock.release();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreError('store/closed', 'the store is closed; open a new one');
   }
 }

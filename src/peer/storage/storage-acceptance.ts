@@ -146,6 +146,44 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
       });
     });
 
+    it('keeps an open read transaction on its snapshot while a write commits', () => {
+      withStorage((s) => {
+        s.write((w) => w.put('c', doc({ _id: 'a', v: 1 })));
+        const read = s.beginRead();
+        try {
+          s.write((w) => w.put('c', doc({ _id: 'a', v: 2 })));
+          expect(read.reader.get('c', 'a')?.value).toEqual({ _id: 'a', v: 1 });
+          expect(s.read((r) => r.get('c', 'a'))?.value).toEqual({ _id: 'a', v: 2 });
+        } finally {
+          read.end();
+        }
+      });
+    });
+
+    it('shows an open write only to its own writer, and nothing of it after a rollback', () => {
+      withStorage((s) => {
+        const tx = s.beginWrite();
+        tx.writer.put('c', doc({ _id: 'a' }));
+        expect(tx.writer.findValues(query('c'))).toEqual([{ _id: 'a' }]);
+        expect(s.read((r) => r.findValues(query('c')))).toEqual([]);
+        tx.rollback();
+        expect(s.read((r) => r.findValues(query('c')))).toEqual([]);
+        const again = s.beginWrite();
+        again.writer.put('c', doc({ _id: 'b' }));
+        again.commit();
+        expect(s.read((r) => r.findValues(query('c')))).toEqual([{ _id: 'b' }]);
+      });
+    });
+
+    it('lets several read transactions be open at once', () => {
+      withStorage((s) => {
+        s.write((w) => w.put('c', doc({ _id: 'a' })));
+        const reads = [s.beginRead(), s.beginRead(), s.beginRead()];
+        for (const r of reads) expect(r.reader.findValues(query('c'))).toEqual([{ _id: 'a' }]);
+        for (const r of reads) r.end();
+      });
+    });
+
     it('refuses to open a write transaction inside another', () => {
       withStorage((s) => {
         expect(() => s.write(() => s.write(() => 1))).toThrow('already open');

@@ -62,12 +62,29 @@ export interface StorageWriter extends StorageReader {
   setSetting(key: string, value: string): void;
 }
 
+/** An open write transaction: its writer sees its own changes; nobody else does until commit. */
+export interface WriteTransaction {
+  readonly writer: StorageWriter;
+  commit(): void;
+  rollback(): void;
+}
+
+/** An open read transaction: a snapshot of committed data that stays the same until `end()`. */
+export interface ReadTransaction {
+  readonly reader: StorageReader;
+  end(): void;
+}
+
 export interface StorageEngine {
   readonly kind: 'sqlite' | 'memory';
   /** Runs `fn` on a consistent snapshot of committed data. */
   read<T>(fn: (reader: StorageReader) => T): T;
   /** Runs `fn` in one atomic write transaction: all of it commits, or (if it throws) none of it. */
   write<T>(fn: (writer: StorageWriter) => T): T;
+  /** Opens a snapshot that may stay open across awaits; several may be open at once. */
+  beginRead(): ReadTransaction;
+  /** Opens the one write transaction; it may stay open across awaits. A second is refused. */
+  beginWrite(): WriteTransaction;
   /** Bytes the store occupies on disk (0 in memory). */
   sizeOnDisk(): number;
   close(): void;

@@ -1,0 +1,35 @@
+/**
+ * The text of each log event, rendered from its fields. The spec's exact wording lives here and
+ * nowhere else (sections 3.5, 6 and 8).
+ */
+import { LOG_EVENTS, type LogFieldValue } from '../../shared/log.ts';
+
+type Fields = Readonly<Record<string, LogFieldValue>>;
+
+const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
+  [LOG_EVENTS.storeOpened]: (f) => `Store opened; path = ${f.path}; peer_key = ${f.peer_key}; last_txn_id = ${f.last_txn_id}`,
+  [LOG_EVENTS.loggerConfigured]: (f) => `Logging at ${f.level}${f.file === undefined ? '' : ` to ${f.file}`}`,
+  [LOG_EVENTS.writeTxnCommitted]: (f) => `Write txn committed; txn_id = ${f.txn_id}; originator = ${f.originator}`,
+  [LOG_EVENTS.writeTxnRolledBack]: (f) => `Write txn rolled back; txn_id = ${f.txn_id}; originator = ${f.originator}; reason = ${f.reason}`,
+  [LOG_EVENTS.databaseChangeNotified]: (f) => `Notifying a database change; transaction = ${f.transaction}`,
+  [LOG_EVENTS.writeTxnBlocked]: (f) =>
+    `Write txn blocked; ${f.hint === null ? `position = ${f.position}` : `hint = ${f.hint}`}; originator = ${f.originator}; ` +
+    `blocked_by = ${f.blocked_by}; blocking_txn_id = ${f.blocking_txn_id}; blocked_for = ${f.blocked_for_s} s`,
+  [LOG_EVENTS.observerRegistered]: (f) => `Observer registered; id = ${f.id}; statement = ${f.statement}`,
+  [LOG_EVENTS.observerCancelled]: (f) => `Observer cancelled; id = ${f.id}`,
+  [LOG_EVENTS.observerFailed]: (f) => `Observer failed; id = ${f.id}; error = ${f.error}`,
+  [LOG_EVENTS.shuttingDown]: () => 'Shutting down',
+  [LOG_EVENTS.peerShuttingDown]: () => 'Peer shutting down',
+  [LOG_EVENTS.httpServerStopping]: (f) => `Stopping the HTTP server${f.running === false ? ' (none running)' : ''}`,
+  [LOG_EVENTS.tcpServerStopping]: (f) => `Stopping the TCP server${f.running === false ? ' (none running)' : ''}`,
+  [LOG_EVENTS.peerShutdownDone]: () => 'Peer shutdown done',
+  [LOG_EVENTS.shutdownComplete]: () => 'shutdown complete',
+  [LOG_EVENTS.deallocating]: () => 'Deallocating',
+  [LOG_EVENTS.garbageCollectedWhileOpen]: (f) =>
+    `A Sync object was garbage collected without close(); path = ${f.path}. Keep it in a long-lived variable while sync should run, and close() it when done`,
+};
+
+export function renderMessage(event: string, fields: Fields): string {
+  const render = MESSAGES[event];
+  return render === undefined ? `${event} ${JSON.stringify(fields)}` : render(fields);
+}

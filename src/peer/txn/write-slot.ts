@@ -1,0 +1,143 @@
+/**
+ * The store's one write-transaction slot (spec 1.8, 3.3, 8). Writers get it first come, first
+ * served. A writer that finds it taken waits, is never failed for waiting, and needs no code to
+ * be unblocked. While it waits, a line names it, who blocks it and for how long, every 10 s: at
+ * DEBUG up to 30 s, WARN over 30 s up to 120 s, ERROR over 120 s.
+ */
+import { LOG_EVENTS, type LogLevel } from '../../shared/log.ts';
+import type { Originator } from '../../shared/transactions.ts';
+import type { Logger } from '../log/log-hub.ts';
+import type { TimerHandle, Timers } from '../time.ts';
+
+export const BLOCKED_LOG_INTERVAL_MS = 10_000;
+
+/** The level of a blocked-writer line after `ms` of waiting. */
+export function blockedLevel(ms: number): LogLevel {
+  if (ms <= 30_000) return 'DEBUG';
+  if (ms <= 120_000) return 'WARN';
+  return 'ERROR';
+}
+
+export interface WriteRequest {
+  readonly originator: Originator;
+  readonly hint: string | undefined;
+}
+
+/** The writer holding the slot. */
+export interface SlotHolder extends WriteRequest {
+  readonly txnId: number;
+  readonly since: number;
+}
+
+/** A granted slot: the txn id it will commit as, and the way to give it back. */
+export interface Lease {
+  readonly txnId: number;
+  release(): void;
+}
+
+/** A writer that waited, for the timeline: who, for how long, behind whom. */
+export interface BlockedWait extends WriteRequest {
+  readonly waitedMs: number;
+  readonly blockedBy: Originator;
+  readonly blockingTxnId: number;
+}
+
+interface Waiter {
+  readonly request: WriteRequest;
+  readonly since: number;
+  readonly grant: (lease: Lease) => void;
+  timer: TimerHandle | undefined;
+}
+
+export interface WriteSlotOptions {
+  readonly timers: Timers;
+  readonly logger: Logger;
+  /** The txn id the next holder will commit as. */
+  readonly nextTxnId: () => number;
+  /** Told about every writer that had to wait, once it gets the slot. */
+  readonly onWaited?: (wait: BlockedWait) => void;
+}
+
+export class WriteSlot {
+  readonly #timers: Timers;
+  readonly #log: Logger;
+  readonly #nextTxnId: () => number;
+  readonly #onWaited: ((wait: BlockedWait) => void) | undefined;
+  readonly #queue: Waiter[] = [];
+  #holder: SlotHolder | undefined;
+
+  constructor(options: WriteSlotOptions) {
+    this.#timers = options.timers;
+    this.#log = options.logger;
+    this.#nextTxnId = options.nextTxnId;
+    this.#onWaited = options.onWaited;
+  }
+
+  get holder(): SlotHolder | undefined {
+    return this.#holder;
+  }
+
+  /** Writers waiting, in order. */
+  get waiting(): readonly WriteRequest[] {
+    return this.#queue.map((w) => w.request);
+  }
+
+  /** Resolves with the slot once every earlier writer has released it. */
+  acquire(request: WriteRequest): Promise<Lease> {
+    if (this.#holder === undefined && this.#queue.length === 0) return Promise.resolve(this.#grant(request));
+    return new Promise<Lease>((resolve) => {
+      const waiter: Waiter = { request, since: this.#timers.now(), grant: resolve, timer: undefined };
+      this.#queue.push(waiter);
+      this.#schedule(waiter);
+    });
+  }
+
+  #grant(request: WriteRequest): Lease {
+    const txnId = this.#nextTxnId();
+    const holder: SlotHolder = { ...request, txnId, since: this.#timers.now() };
+    this.#holder = holder;
+    let released = false;
+    return {
+      txnId,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.#release(holder);
+      },
+    };
+  }
+
+  #release(holder: SlotHolder): void {
+    if (this.#holder !== holder) return;
+    this.#holder = undefined;
+    const next = this.#queue.shift();
+    if (next === undefined) return;
+    if (next.timer !== undefined) this.#timers.clearTimeout(next.timer);
+    const blocker = holder;
+    const lease = this.#grant(next.request);
+    this.#onWaited?.({ ...next.request, waitedMs: this.#timers.now() - next.since, blockedBy: blocker.originator, blockingTxnId: blocker.txnId });
+    next.grant(lease);
+  }
+
+  #schedule(waiter: Waiter): void {
+    waiter.timer = this.#timers.setTimeout(() => {
+      waiter.timer = undefined;
+      if (!this.#queue.includes(waiter)) return;
+      this.#logBlocked(waiter);
+      this.#schedule(waiter);
+    }, BLOCKED_LOG_INTERVAL_MS);
+  }
+
+  #logBlocked(waiter: Waiter): void {
+    const ms = this.#timers.now() - waiter.since;
+    const holder = this.#holder;
+    this.#log.log(blockedLevel(ms), LOG_EVENTS.writeTxnBlocked, {
+      hint: waiter.request.hint ?? null,
+      position: this.#queue.indexOf(waiter) + 1,
+      originator: waiter.request.originator,
+      blocked_by: holder?.originator ?? null,
+      blocking_txn_id: holder?.txnId ?? null,
+      blocked_for_s: Math.round(ms / 100) / 10,
+    });
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Structured log entries, as the peer emits them and the inspector receives them. Their text
+ * form is `[<LEVEL>] <ISO 8601 timestamp with milliseconds>: <message>` (spec section 6).
+ */
+
+/** Levels from most to least severe; VERBOSE is below DEBUG. */
+export const LOG_LEVELS = ['ERROR', 'WARN', 'INFO', 'DEBUG', 'VERBOSE'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Is an entry of `level` shown when the minimum level is `minimum`? */
+export function isLevelEnabled(level: LogLevel, minimum: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(level) <= LOG_LEVELS.indexOf(minimum);
+}
+
+export type LogFieldValue = string | number | boolean | null | readonly string[];
+
+export interface LogEntry {
+  /** Position in the stream of this log hub, from 1; gaps mean nothing, counts of drops are separate. */
+  readonly seq: number;
+  readonly level: LogLevel;
+  /** ISO 8601, UTC, with milliseconds. */
+  readonly timestamp: string;
+  /** The part of the peer that logged it: `store`, `txn`, `auth`, `replication`, … */
+  readonly component: string;
+  /** A name from LOG_EVENTS. */
+  readonly event: string;
+  readonly fields: Readonly<Record<string, LogFieldValue>>;
+  /** The spec's text for this event. */
+  readonly message: string;
+}
+
+/** The text form of an entry. */
+export function renderLogLine(entry: Pick<LogEntry, 'level' | 'timestamp' | 'message'>): string {
+  return `[${entry.level}] ${entry.timestamp}: ${entry.message}`;
+}
+
+/** Event names: one constant per kind of entry, so that tools filter on names, not on text. */
+export const LOG_EVENTS = {
+  storeOpened: 'store.opened',
+  loggerConfigured: 'log.configured',
+  writeTxnCommitted: 'txn.committed',
+  writeTxnRolledBack: 'txn.rolled-back',
+  writeTxnBlocked: 'txn.blocked',
+  databaseChangeNotified: 'txn.change-notified',
+  observerRegistered: 'observer.registered',
+  observerCancelled: 'observer.cancelled',
+  observerFailed: 'observer.failed',
+  shuttingDown: 'shutdown.shutting-down',
+  peerShuttingDown: 'shutdown.peer-shutting-down',
+  httpServerStopping: 'shutdown.http-server-stopping',
+  tcpServerStopping: 'shutdown.tcp-server-stopping',
+  peerShutdownDone: 'shutdown.peer-shutdown-done',
+  shutdownComplete: 'shutdown.complete',
+  deallocating: 'shutdown.deallocating',
+  garbageCollectedWhileOpen: 'sync.garbage-collected-while-open',
+} as const;
+
+export type LogEvent = (typeof LOG_EVENTS)[keyof typeof LOG_EVENTS];
