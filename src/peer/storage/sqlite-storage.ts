@@ -203,8 +203,11 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
 }
 
 class SnapshotReader extends SqliteReader {
+  // A deferred transaction takes its WAL snapshot at its first read, so read at once: the
+  // snapshot is then the data committed when the read transaction began.
   begin(): void {
     this.statement('BEGIN DEFERRED').run();
+    this.statement('SELECT txn_id FROM clock WHERE one = 1', true).get();
   }
 
   end(): void {
