@@ -1,23 +1,57 @@
 /**
  * `Sync`: the composition root of a small peer. It opens the storage in the persistence
  * directory (or in memory), loads or creates the peer's identity, and exposes the store as
- * `sync.store`. Later layers (transactions, observers, replication, transports) attach here.
+ * `sync.store`. Later layers (replication, transports, discovery, auth) attach here.
+ *
+ * Keep a `Sync` in a long-lived variable and `close()` it when done: closing logs the spec's
+ * shutdown sequence; a `Sync` garbage collected while open logs an ERROR saying so, then the
+ * same sequence, and releases its directory.
  */
+import { LOG_EVENTS } from '../shared/log.ts';
 import { SyncError } from './errors.ts';
 import { loadOrCreateIdentity } from './identity.ts';
+import type { LogHub, Logger } from './log/log-hub.ts';
+import { SyncLogger } from './log/sync-logger.ts';
 import { MemoryStorage } from './storage/memory-storage.ts';
 import { SqliteStorage } from './storage/sqlite-storage.ts';
 import type { StorageEngine } from './storage/types.ts';
 import { Store, withCollectionProperties, type StoreWithCollections } from './store/store.ts';
+import { systemTimers, type Timers } from './time.ts';
 
 export interface SyncOptions {
   /** The directory of this peer's store; created if needed, held exclusively while open. */
   readonly persistenceDirectory?: string;
   /** Keep everything in memory instead (tests, throwaway peers). */
   readonly inMemory?: boolean;
-  /** Wall-clock milliseconds; injected so that tests control time. Defaults to `Date.now`. */
-  readonly now?: () => number;
+  /** Where log entries go; defaults to the process-wide `SyncLogger`. */
+  readonly logHub?: LogHub;
+  /** Time and timers; injected so that tests control time. Defaults to the system clock. */
+  readonly timers?: Timers;
 }
+
+/** What must be shut down, held apart from the Sync object so that it can outlive it. */
+interface Resources {
+  readonly log: Logger;
+  readonly store: Store;
+  readonly path: string;
+}
+
+function logShutdown(log: Logger): void {
+  log.info(LOG_EVENTS.shuttingDown);
+  log.info(LOG_EVENTS.peerShuttingDown);
+  // The peer serves no HTTP or TCP listener yet (they arrive with LAN sync and the inspector).
+  log.info(LOG_EVENTS.httpServerStopping, { running: false });
+  log.info(LOG_EVENTS.tcpServerStopping, { running: false });
+  log.info(LOG_EVENTS.peerShutdownDone);
+  log.info(LOG_EVENTS.shutdownComplete);
+  log.info(LOG_EVENTS.deallocating);
+}
+
+const forgotten = new FinalizationRegistry<Resources>((resources) => {
+  resources.log.error(LOG_EVENTS.garbageCollectedWhileOpen, { path: resources.path });
+  logShutdown(resources.log);
+  resources.store.close();
+});
 
 export class Sync {
   /** The store: `sync.store.execute(…)`, `sync.store.collection(name)`, `sync.store[name]`. */
@@ -25,29 +59,45 @@ export class Sync {
   /** This peer's public key, base64url. */
   readonly peerKey: string;
   readonly persistenceDirectory: string | undefined;
+  readonly #resources: Resources;
   #closed = false;
 
   constructor(options: SyncOptions) {
     if (options.persistenceDirectory === undefined && options.inMemory !== true) {
       throw new SyncError('store/io', 'a Sync needs a persistenceDirectory, or inMemory: true');
     }
+    const hub = options.logHub ?? SyncLogger.hub;
+    const log = hub.logger('sync');
+    const timers = options.timers ?? systemTimers;
     const storage: StorageEngine =
       options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory);
+    let store: Store;
     try {
       const identity = loadOrCreateIdentity(storage);
       this.peerKey = identity.peerKey;
-      this.store = withCollectionProperties(new Store({ storage, peerKey: identity.peerKey, now: options.now ?? Date.now }));
+      store = new Store({ storage, peerKey: identity.peerKey, timers, logger: hub.logger('store') });
     } catch (error) {
       storage.close();
       throw error;
     }
+    this.store = withCollectionProperties(store);
     this.persistenceDirectory = options.persistenceDirectory;
+    const path = options.persistenceDirectory ?? ':memory:';
+    hub.logger('store').debug(LOG_EVENTS.storeOpened, { path, peer_key: this.peerKey, last_txn_id: store.lastTxnId });
+    this.#resources = { log, store, path };
+    forgotten.register(this, this.#resources, this);
   }
 
-  /** Closes the store and releases the persistence directory. Safe to call twice. */
+  /** Closes the store, logs the shutdown sequence and releases the persistence directory. Safe to call twice. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.store.close();
+    forgotten.unregister(this);
+    logShutdown(this.#resources.log);
+    this.#resources.store.close();
+  }
+
+  get isClosed(): boolean {
+    return this.#closed;
   }
 }

@@ -4,12 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Sync } from '../sync.ts';
+import { LogHub } from '../log/log-hub.ts';
+import { Sync, type SyncOptions } from '../sync.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { DATABASE_FILE, SqliteStorage } from './sqlite-storage.ts';
 import { runStorageAcceptanceTests } from './storage-acceptance.ts';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => BetterSqlite3.Database;
+
+const quietSync = (options: SyncOptions): Sync => new Sync({ logHub: new LogHub(), ...options });
 
 runStorageAcceptanceTests('SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-acc-'));
@@ -37,12 +40,12 @@ describe('the SQLite store on disk', () => {
   });
 
   it('gives back documents, txn ids and the peer key after a reopen', async () => {
-    const first = new Sync({ persistenceDirectory: dir });
+    const first = quietSync({ persistenceDirectory: dir });
     await first.store.execute("INSERT INTO orders DOCUMENTS ({_id: 'o1', total: 5})");
     await first.store.execute("UPDATE orders SET total = 6 WHERE _id = 'o1'");
     const peerKey = first.peerKey;
     first.close();
-    const second = new Sync({ persistenceDirectory: dir });
+    const second = quietSync({ persistenceDirectory: dir });
     try {
       expect(second.peerKey).toBe(peerKey);
       expect((await second.store.execute('SELECT * FROM orders')).items).toEqual([{ _id: 'o1', total: 6 }]);
@@ -53,10 +56,10 @@ describe('the SQLite store on disk', () => {
   });
 
   it('refuses a second open store on the same directory with store/locked, until the first closes', () => {
-    const first = new Sync({ persistenceDirectory: dir });
-    expect(() => new Sync({ persistenceDirectory: dir })).toThrow(expect.objectContaining({ code: 'store/locked' }));
+    const first = quietSync({ persistenceDirectory: dir });
+    expect(() => quietSync({ persistenceDirectory: dir })).toThrow(expect.objectContaining({ code: 'store/locked' }));
     first.close();
-    new Sync({ persistenceDirectory: dir }).close();
+    quietSync({ persistenceDirectory: dir }).close();
   });
 
   it('refuses a store written by a newer schema with store/schema-too-new', () => {
@@ -86,13 +89,13 @@ describe('the SQLite store on disk', () => {
   });
 
   it('writes none of a failing multi-document INSERT, also after a reopen', async () => {
-    const sync = new Sync({ persistenceDirectory: dir });
+    const sync = quietSync({ persistenceDirectory: dir });
     await sync.store.execute("INSERT INTO c DOCUMENTS ({_id: 'taken'})");
     await expect(sync.store.execute("INSERT INTO c DOCUMENTS ({_id: 'n1'}), ({_id: 'n2'}), ({_id: 'taken'})")).rejects.toMatchObject({
       code: 'query/evaluation',
     });
     sync.close();
-    const again = new Sync({ persistenceDirectory: dir });
+    const again = quietSync({ persistenceDirectory: dir });
     try {
       expect((await again.store.execute('SELECT _id FROM c')).items).toEqual([{ _id: 'taken' }]);
       expect((await again.store.execute("INSERT INTO c DOCUMENTS ({_id: 'n1'})")).commitId).toBe(2);

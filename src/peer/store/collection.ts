@@ -114,7 +114,8 @@ export class PendingIdSpecificOperation {
    */
   async update(fn: (doc: JsonObject, helpers: UpdateHelpers) => void): Promise<QueryResult> {
     assertWritable(this.#collection);
-    const { result, txnId } = this.#store.writeNow((ctx) => {
+    const { result, txnId } = await this.#store.writeAsUser(undefined, (ctx) => {
+      ctx.touched.add(this.#collection);
       const stored = ctx.writer.get(this.#collection, this.#id);
       if (stored?.value === null || stored === undefined) return [];
       const before = stored.value;
@@ -189,7 +190,7 @@ export class Collection {
       // As for INSERT: a document that is not an object is an invalid statement (dql.md, Errors).
       throw new ParseError(`upsert takes an object as its document, found ${typeName(document as JsonValue)}`);
     }
-    const { ids } = this.#store.insertNow(this.name, [document], 'DO UPDATE');
+    const { ids } = await this.#store.insert(this.name, [document], 'DO UPDATE');
     return ids[0] ?? (document._id as JsonValue);
   }
 }

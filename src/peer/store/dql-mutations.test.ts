@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { STORAGES, failureOf, freshPeer, seed } from './dql-test-peers.ts';
+import { ManualTimers } from '../time.ts';
 
 describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
   const { peer, open: openPeer } = freshPeer(open);
@@ -21,10 +22,13 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     });
 
     it('generates ids that sort in insertion order as the clock advances', async () => {
-      let ms = Date.UTC(2030, 0, 1);
-      const sync = openPeer({ now: () => (ms += 1) });
+      const timers = new ManualTimers(Date.UTC(2030, 0, 1));
+      const sync = openPeer({ timers });
       const ids: JsonValue[] = [];
-      for (const n of [1, 2, 3, 4]) ids.push(...(await sync.store.execute('INSERT INTO t DOCUMENTS ({n: :n})', { n })).mutatedDocumentIds);
+      for (const n of [1, 2, 3, 4]) {
+        timers.advance(1);
+        ids.push(...(await sync.store.execute('INSERT INTO t DOCUMENTS ({n: :n})', { n })).mutatedDocumentIds);
+      }
       expect([...ids].sort()).toEqual(ids);
       expect((await sync.store.execute('SELECT n FROM t')).items).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
     });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import type { JsonObject } from '../../shared/json.ts';
 import { SyncError } from '../errors.ts';
+import { LogHub } from '../log/log-hub.ts';
 import { Sync, type SyncOptions } from '../sync.ts';
 
 type Options = Omit<SyncOptions, 'persistenceDirectory' | 'inMemory'>;
@@ -15,7 +16,7 @@ type Options = Omit<SyncOptions, 'persistenceDirectory' | 'inMemory'>;
 function openSqlite(options?: Options): Sync {
   const dir = mkdtempSync(join(tmpdir(), 'dql-'));
   try {
-    return new Sync({ ...options, persistenceDirectory: dir });
+    return new Sync({ logHub: new LogHub(), ...options, persistenceDirectory: dir });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true }); // e.g. on a Node the storage engine refuses
     throw error;
@@ -25,7 +26,7 @@ function openSqlite(options?: Options): Sync {
 /** `[name, open]` for `describe.each`: each call of `open` gives a fresh, empty peer. */
 export const STORAGES: [string, (options?: Options) => Sync][] = [
   ['sqlite', openSqlite],
-  ['memory', (options) => new Sync({ ...options, inMemory: true })],
+  ['memory', (options) => new Sync({ logHub: new LogHub(), ...options, inMemory: true })],
 ];
 
 /**

@@ -1,27 +1,31 @@
 /**
- * The store of a peer: `sync.store`. Every statement runs as one atomic transaction; a mutation
- * commits with the store's next `txn_id` (its `commitId`), also when it matched nothing.
+ * The store of a peer: `sync.store`. Reads run on a snapshot of committed data and never wait.
+ * Every write runs in the store's one write slot (first come, first served) as one atomic
+ * transaction that commits with the store's next `txn_id` and an originator: `User` for every
+ * public API, `Internal` and `Replication` only for the peer's own jobs, which reach the store
+ * through `internalWrites` rather than by saying who they are.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import type { Originator } from '../../shared/transactions.ts';
 import type { ConflictPolicy } from '../dql/ast.ts';
 import { HybridClock } from '../crdt/hlc.ts';
 import type { Stamp } from '../crdt/document-meta.ts';
 import { StoreError, UnsupportedQueryError } from '../errors.ts';
+import type { Logger } from '../log/log-hub.ts';
+import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type StoreObserver } from '../observers/observer-registry.ts';
 import type { CollectionInfo, StorageEngine, StorageReader } from '../storage/types.ts';
-import { toParams } from './args.ts';
+import type { Timers } from '../time.ts';
+import { ROLLBACK, TransactionHandle, prepareWithArgs, type Transaction, type TransactionOptions } from '../txn/transaction.ts';
+import { WriteSlot, type BlockedWait, type SlotHolder } from '../txn/write-slot.ts';
 import { Collection } from './collection.ts';
 import { createIdGenerator, type IdGenerator } from './ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
-import { checkBound, prepare } from './prepare.ts';
+import type { QueryResult } from './query-result.ts';
 import { runSelect } from './select.ts';
 
-/** What `execute` answers: the items a SELECT found, and what a mutation changed and committed. */
-export interface QueryResult {
-  readonly items: JsonObject[];
-  readonly mutatedDocumentIds: JsonValue[];
-  /** The `txn_id` a mutation committed; null for a SELECT. */
-  readonly commitId: number | null;
-}
+export type { QueryResult } from './query-result.ts';
 
 /** Collections every peer has from the start. */
 export const BUILT_IN_COLLECTIONS: readonly string[] = ['__presence'];
@@ -37,13 +41,40 @@ export function assertWritable(collection: string): void {
   }
 }
 
+/** A write transaction as the timeline shows it. */
+export interface CommittedTransaction {
+  readonly txnId: number;
+  readonly originator: Originator;
+  readonly hint: string | undefined;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly collections: readonly string[];
+}
+
+/** A write inside the slot: the context mutations need, and the collections written. */
+export interface OpenWrite extends WriteContext {
+  readonly touched: Set<string>;
+}
+
+/** Writes on behalf of the peer itself, with the originator of the job that writes. */
+export interface InternalWrites {
+  write<T>(originator: Exclude<Originator, 'User'>, hint: string | undefined, fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }>;
+}
+
 export interface StoreOptions {
   readonly storage: StorageEngine;
   /** This peer's key: the writer named in merge metadata. */
   readonly peerKey: string;
-  /** Wall-clock milliseconds; injected so that tests control time. */
-  readonly now: () => number;
+  readonly timers: Timers;
+  readonly logger: Logger;
   readonly newId?: IdGenerator;
+  /** Runs a function after the current turn; observers re-run there (default: setImmediate). */
+  readonly schedule?: (fn: () => void) => void;
+}
+
+interface StoreEvents {
+  committed: ((txn: CommittedTransaction) => void)[];
+  waited: ((wait: BlockedWait) => void)[];
 }
 
 export class Store {
@@ -51,40 +82,118 @@ export class Store {
   readonly #peerKey: string;
   readonly #clock: HybridClock;
   readonly #newId: IdGenerator;
+  readonly #timers: Timers;
+  readonly #log: Logger;
+  readonly #slot: WriteSlot;
+  readonly #observers: ObserverRegistry;
+  readonly #insideWrite = new AsyncLocalStorage<Store>();
+  readonly #events: StoreEvents = { committed: [], waited: [] };
   #lastTxnId: number;
+  #readers = 0;
   #closed = false;
+
+  /** Writes with the `Internal` or `Replication` originator: for the peer's composition root only. */
+  readonly internalWrites: InternalWrites;
 
   constructor(options: StoreOptions) {
     this.#storage = options.storage;
     this.#peerKey = options.peerKey;
+    this.#timers = options.timers;
+    this.#log = options.logger;
     const state = options.storage.read((r) => r.clock());
     this.#lastTxnId = state.lastTxnId;
-    this.#clock = new HybridClock(options.now, state.lastHlc);
-    this.#newId = options.newId ?? createIdGenerator(options.now);
+    this.#clock = new HybridClock(() => options.timers.now(), state.lastHlc);
+    this.#newId = options.newId ?? createIdGenerator(() => options.timers.now());
+    this.#slot = new WriteSlot({
+      timers: options.timers,
+      logger: options.logger.child('txn'),
+      nextTxnId: () => this.#lastTxnId + 1,
+      onWaited: (wait) => this.#events.waited.forEach((f) => f(wait)),
+    });
+    this.#observers = new ObserverRegistry({
+      read: (fn) => this.#read(fn),
+      lastTxnId: () => this.#lastTxnId,
+      logger: options.logger.child('observers'),
+      schedule: options.schedule,
+    });
+    this.internalWrites = { write: (originator, hint, fn) => this.#write(originator, hint, fn) };
   }
 
   /**
-   * Runs one DQL statement with its named arguments. A SELECT returns `items`; INSERT, UPDATE,
-   * DELETE and EVICT return `mutatedDocumentIds` and `commitId`. Errors are `SyncError`s with
-   * stable codes; a failing mutation changes nothing.
+   * Runs one DQL statement with its named arguments. A SELECT returns `items` at once from
+   * committed data; INSERT, UPDATE, DELETE and EVICT wait for the write slot, run as one
+   * transaction, and return `mutatedDocumentIds` and `commitId`. A failing mutation changes nothing.
    */
   async execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult> {
-    return this.executeNow(statement, args);
+    this.#assertOpen();
+    const { prepared, params } = prepareWithArgs(statement, args);
+    if (prepared.ast.kind === 'select') return { items: this.#read((r) => runSelect(r, prepared, params)), mutatedDocumentIds: [], commitId: null };
+    assertWritable(prepared.ast.collection);
+    const { result, txnId } = await this.#write('User', undefined, (w) => {
+      w.touched.add(prepared.ast.collection);
+      return runMutation(w, prepared, params);
+    });
+    return { items: [], mutatedDocumentIds: result, commitId: txnId };
   }
 
-  /** `execute` without the promise, for callers already inside the store's turn. */
-  executeNow(statement: string, args?: Record<string, unknown>): QueryResult {
+  /**
+   * Runs `fn` as one transaction. A write transaction commits when `fn` returns, and rolls back
+   * when it throws (rethrowing) or returns `'rollback'`. Resolves to what `fn` returned.
+   */
+  async transaction<T>(fn: (tx: Transaction) => Promise<T> | T, options: TransactionOptions = {}): Promise<T> {
     this.#assertOpen();
-    const prepared = prepare(statement);
-    const params = toParams(args);
-    checkBound(prepared, params);
-    if (prepared.ast.kind === 'select') {
-      const items = this.#storage.read((r) => runSelect(r, prepared, params));
-      return { items, mutatedDocumentIds: [], commitId: null };
+    if (options.isReadOnly === true) {
+      const read = this.#storage.beginRead();
+      this.#readers++;
+      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, touched: undefined, assertWritable });
+      try {
+        return await fn(tx);
+      } finally {
+        tx.finish();
+        this.#readers--;
+        read.end();
+      }
     }
-    assertWritable(prepared.ast.collection);
-    const { result, txnId } = this.#write((ctx) => runMutation(ctx, prepared, params));
-    return { items: [], mutatedDocumentIds: result, commitId: txnId };
+    let outcome: T | undefined;
+    try {
+      await this.#write('User', options.hint, async (w) => {
+        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, touched: w.touched, assertWritable });
+        try {
+          outcome = await fn(tx);
+        } finally {
+          tx.finish();
+        }
+        return outcome === ROLLBACK ? RolledBack : undefined;
+      });
+    } catch (error) {
+      if (error === RolledBack) return outcome as T;
+      throw error;
+    }
+    return outcome as T;
+  }
+
+  /** A live query: `handler` gets the result now, then after each commit that changes it. */
+  registerObserver(statement: string, handler: ObserverHandler, args?: Record<string, unknown>): StoreObserver {
+    return this.#register(statement, (event) => handler(event), args, false);
+  }
+
+  /** Like `registerObserver`, but `handler` is called again only after it calls `signalNext()`. */
+  registerObserverWithSignalNext(statement: string, handler: SignalNextHandler, args?: Record<string, unknown>): StoreObserver {
+    return this.#register(statement, handler, args, true);
+  }
+
+  /** The live observers. */
+  get observers(): StoreObserver[] {
+    return this.#observers.list();
+  }
+
+  #register(statement: string, handler: SignalNextHandler, args: Record<string, unknown> | undefined, signal: boolean): StoreObserver {
+    this.#assertOpen();
+    const { prepared, params } = prepareWithArgs(statement, args);
+    if (prepared.ast.kind !== 'select') {
+      throw new UnsupportedQueryError(`an observer takes a SELECT, not ${prepared.ast.kind.toUpperCase()}`, { statement });
+    }
+    return this.#observers.register(prepared, params, handler, signal);
   }
 
   /** The collection of that name; `sync.store[name]` is the same. */
@@ -94,8 +203,7 @@ export class Store {
 
   /** Collections with their live document and tombstone counts, the built-in ones included. */
   collections(): CollectionInfo[] {
-    this.#assertOpen();
-    const found = this.#storage.read((r) => r.collections());
+    const found = this.#read((r) => r.collections());
     for (const name of BUILT_IN_COLLECTIONS) {
       if (!found.some((c) => c.name === name)) found.push({ name, documents: 0, tombstones: 0 });
     }
@@ -107,6 +215,29 @@ export class Store {
     return this.#lastTxnId;
   }
 
+  /** The writer holding the write slot, if any, and those waiting for it. */
+  get writeSlot(): { holder: SlotHolder | undefined; waiting: number; openReadTransactions: number } {
+    return { holder: this.#slot.holder, waiting: this.#slot.waiting.length, openReadTransactions: this.#readers };
+  }
+
+  /** Called after every commit (for the inspector's timeline). Returns an unsubscribe function. */
+  onCommit(listener: (txn: CommittedTransaction) => void): () => void {
+    return this.#listen(this.#events.committed, listener);
+  }
+
+  /** Called for every writer that had to wait for the slot, once it gets it. */
+  onBlockedWait(listener: (wait: BlockedWait) => void): () => void {
+    return this.#listen(this.#events.waited, listener);
+  }
+
+  #listen<F>(list: F[], listener: F): () => void {
+    list.push(listener);
+    return () => {
+      const i = list.indexOf(listener);
+      if (i >= 0) list.splice(i, 1);
+    };
+  }
+
   /** Bytes the store occupies on disk. */
   sizeOnDisk(): number {
     return this.#storage.sizeOnDisk();
@@ -115,52 +246,101 @@ export class Store {
   /** @internal Runs `fn` on a snapshot of committed data. */
   readNow<T>(fn: (reader: StorageReader) => T): T {
     this.#assertOpen();
-    return this.#storage.read(fn);
+    return this.#read(fn);
   }
 
-  /** @internal Inserts documents under a conflict policy in its own transaction (used by `upsert`). */
-  insertNow(collection: string, docs: readonly JsonObject[], policy: ConflictPolicy): { ids: JsonValue[]; txnId: number } {
+  /** @internal Inserts documents under a conflict policy as one User transaction (used by `upsert`). */
+  async insert(collection: string, docs: readonly JsonObject[], policy: ConflictPolicy): Promise<{ ids: JsonValue[]; txnId: number }> {
     this.#assertOpen();
     assertWritable(collection);
-    const { result, txnId } = this.#write((ctx) => insertDocuments(ctx, collection, docs, policy));
+    const { result, txnId } = await this.#write('User', undefined, (w) => {
+      w.touched.add(collection);
+      return insertDocuments(w, collection, docs, policy);
+    });
     return { ids: result, txnId };
   }
 
-  /** @internal Runs `fn` in one write transaction with a fresh stamp and the next txn_id. */
-  writeNow<T>(fn: (ctx: WriteContext) => T): { result: T; txnId: number } {
+  /** @internal Runs `fn` as one User write transaction (used by the collection API). */
+  async writeAsUser<T>(hint: string | undefined, fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }> {
     this.#assertOpen();
-    return this.#write(fn);
+    return this.#write('User', hint, fn);
   }
 
-  #write<T>(fn: (ctx: WriteContext) => T): { result: T; txnId: number } {
-    const txnId = this.#lastTxnId + 1;
-    const stamp: Stamp = [this.#clock.tick(), this.#peerKey];
-    const result = this.#storage.write((writer) => {
-      const r = fn({ writer, txnId, stamp, newId: this.#newId });
-      writer.setClock({ lastTxnId: txnId, lastHlc: stamp[0] });
-      return r;
-    });
-    this.#lastTxnId = txnId;
-    return { result, txnId };
+  #read<T>(fn: (reader: StorageReader) => T): T {
+    this.#readers++;
+    try {
+      return this.#storage.read(fn);
+    } finally {
+      this.#readers--;
+    }
   }
 
-  /** Closes the storage; later calls fail with `store/closed`. */
+  // The one way to write: wait for the slot, run `fn` in a storage transaction, commit with the
+  // slot's txn id, log the commit, wake observers. A throw (or RolledBack) rolls everything back.
+  async #write<T>(originator: Originator, hint: string | undefined, fn: (write: OpenWrite) => T | Promise<T>): Promise<{ result: T; txnId: number }> {
+    if (this.#insideWrite.getStore() === this) {
+      throw new UnsupportedQueryError(
+        'this write would wait for the write transaction it runs inside; inside store.transaction, use the transaction’s execute',
+      );
+    }
+    const lease = await this.#slot.acquire({ originator, hint });
+    const startedAt = this.#timers.now();
+    let storageTxn;
+    try {
+      this.#assertOpen();
+      storageTxn = this.#storage.beginWrite();
+      const txnId = lease.txnId;
+      const stamp: Stamp = [this.#clock.tick(), this.#peerKey];
+      const write: OpenWrite = { writer: storageTxn.writer, txnId, stamp, newId: this.#newId, touched: new Set() };
+      const result = await this.#insideWrite.run(this, () => fn(write));
+      if (result === RolledBack) throw RolledBack;
+      storageTxn.writer.setClock({ lastTxnId: txnId, lastHlc: this.#clock.last });
+      storageTxn.commit();
+      this.#lastTxnId = txnId;
+      this.#afterCommit({ txnId, originator, hint, startedAt, durationMs: this.#timers.now() - startedAt, collections: [...write.touched] });
+      return { result, txnId };
+    } catch (error) {
+      if (storageTxn !== undefined) {
+        storageTxn.rollback();
+        this.#log.child('txn').debug(LOG_EVENTS.writeTxnRolledBack, {
+          txn_id: lease.txnId,
+          originator,
+          reason: error === RolledBack ? 'rollback requested' : error instanceof Error ? error.message : String(error),
+        });
+      }
+      throw error;
+    } finally {
+      lease.release();
+    }
+  }
+
+  #afterCommit(txn: CommittedTransaction): void {
+    const log = this.#log.child('txn');
+    log.debug(LOG_EVENTS.writeTxnCommitted, { txn_id: txn.txnId, originator: txn.originator });
+    log.debug(LOG_EVENTS.databaseChangeNotified, { transaction: txn.txnId });
+    this.#observers.changed(txn.collections);
+    for (const listener of this.#events.committed) listener(txn);
+  }
+
+  /** Cancels the observers and closes the storage; later calls fail with `store/closed`. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#observers.close();
     this.#storage.close();
   }
 
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
   #assertOpen(): void {
-    if (this.#closed) throw new StoreClosedError();
+    if (this.#closed) throw new StoreError('store/closed', 'the store is closed; open a new one');
   }
 }
 
-class StoreClosedError extends StoreError {
-  constructor() {
-    super('store/closed', 'the store is closed; open a new one');
-  }
-}
+/** Thrown inside the write pipeline to roll back without an error. */
+const RolledBack: unique symbol = Symbol('rolled back');
 
 /** `sync.store`: the store, whose unknown properties are collections (`sync.store.orders`). */
 export type StoreWithCollections = Store & { readonly [collection: string]: Collection };

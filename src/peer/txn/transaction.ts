@@ -1,0 +1,83 @@
+/**
+ * `store.transaction(fn, { hint, isReadOnly })`: several statements in one atomic transaction.
+ * A write transaction holds the store's write slot from its first moment to its end; it commits
+ * when `fn` returns and rolls back when `fn` throws (the error is rethrown) or returns
+ * `'rollback'`. A read-only transaction reads one snapshot and never waits for the slot.
+ */
+import type { JsonValue } from '../../shared/json.ts';
+import type { Params } from '../dql/evaluate.ts';
+import { UnsupportedQueryError } from '../errors.ts';
+import type { StorageReader } from '../storage/types.ts';
+import { toParams } from '../store/args.ts';
+import { runMutation, type WriteContext } from '../store/mutations.ts';
+import { checkBound, prepare, type PreparedStatement } from '../store/prepare.ts';
+import { runSelect } from '../store/select.ts';
+import type { QueryResult } from '../store/query-result.ts';
+
+export const ROLLBACK = 'rollback' as const;
+
+export interface TransactionOptions {
+  /** A name for the transaction in logs and the inspector's timeline. */
+  readonly hint?: string;
+  /** Reads only: a snapshot, no write slot; a mutating statement is refused. */
+  readonly isReadOnly?: boolean;
+}
+
+/** What a transaction's function receives. */
+export interface Transaction {
+  readonly isReadOnly: boolean;
+  readonly hint: string | undefined;
+  /** Runs a statement inside this transaction; a SELECT sees the transaction's own writes. */
+  execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult>;
+}
+
+/** @internal A statement's parts after checks, shared by every way of running statements. */
+export function prepareWithArgs(statement: string, args: unknown): { prepared: PreparedStatement; params: Params } {
+  const prepared = prepare(statement);
+  const params = toParams(args);
+  checkBound(prepared, params);
+  return { prepared, params };
+}
+
+/** @internal The transaction handle given to `fn`; it refuses use once the transaction is over. */
+export class TransactionHandle implements Transaction {
+  readonly isReadOnly: boolean;
+  readonly hint: string | undefined;
+  readonly #reader: StorageReader;
+  readonly #write: WriteContext | undefined;
+  readonly #touched: Set<string> | undefined;
+  readonly #assertWritable: (collection: string) => void;
+  #finished = false;
+
+  constructor(options: {
+    hint: string | undefined;
+    reader: StorageReader;
+    write: WriteContext | undefined;
+    touched: Set<string> | undefined;
+    assertWritable: (collection: string) => void;
+  }) {
+    this.hint = options.hint;
+    this.isReadOnly = options.write === undefined;
+    this.#reader = options.reader;
+    this.#write = options.write;
+    this.#touched = options.touched;
+    this.#assertWritable = options.assertWritable;
+  }
+
+  async execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult> {
+    if (this.#finished) throw new UnsupportedQueryError('this transaction is over: its statements can no longer run');
+    const { prepared, params } = prepareWithArgs(statement, args);
+    if (prepared.ast.kind === 'select') return { items: runSelect(this.#reader, prepared, params), mutatedDocumentIds: [], commitId: null };
+    if (this.#write === undefined) {
+      throw new UnsupportedQueryError(`a read-only transaction cannot run ${prepared.ast.kind.toUpperCase()}; open it without isReadOnly to write`);
+    }
+    this.#assertWritable(prepared.ast.collection);
+    const mutated: JsonValue[] = runMutation(this.#write, prepared, params);
+    this.#touched?.add(prepared.ast.collection);
+    return { items: [], mutatedDocumentIds: mutated, commitId: this.#write.txnId };
+  }
+
+  finish(): void {
+    this.#finished = true;
+  }
+}
