@@ -8,7 +8,8 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { ErrorValue } from '../shared/error-codes.ts';
-import { Sync, toErrorValue, type QueryResult } from '../peer/index.ts';
+import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
+import { LogHub, Sync, toErrorValue, type QueryResult } from '../peer/index.ts';
 import { write, type CliIo } from './io.ts';
 
 export const EXEC_USAGE = `Usage:
@@ -22,6 +23,8 @@ or, on an error, {"error":{"code":"…","message":"…"}} with exit status 1.
 Options:
   --store DIR    the store's persistence directory (required)
   --args JSON    the statement's named arguments, a JSON object: '{"ttl":"2026-11-18T00:00:00.000Z"}'
+  --log-level L  show the peer's log lines at L and above on standard error
+                 (ERROR, WARN, INFO, DEBUG or VERBOSE; default: no log lines)
   --jsonl        read one {"statement": "…", "args": {…}} object per line from standard input and
                  write one result or error object per line, in order; blank lines are skipped;
                  exit status 0 once every line is answered, whatever the answers
@@ -39,7 +42,16 @@ function errorLine(error: ErrorValue): string {
 
 class UsageError extends Error {}
 
-function parse(argv: readonly string[]): { store: string | undefined; args: string | undefined; jsonl: boolean; help: boolean; statement: string | undefined } {
+interface ExecOptions {
+  readonly store: string | undefined;
+  readonly args: string | undefined;
+  readonly jsonl: boolean;
+  readonly help: boolean;
+  readonly statement: string | undefined;
+  readonly logLevel: LogLevel | undefined;
+}
+
+function parse(argv: readonly string[]): ExecOptions {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
@@ -47,13 +59,18 @@ function parse(argv: readonly string[]): { store: string | undefined; args: stri
         store: { type: 'string' },
         args: { type: 'string' },
         jsonl: { type: 'boolean', default: false },
+        'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
       strict: true,
     });
     if (positionals.length > 1) throw new UsageError(`give the statement as one argument (quote it); found ${positionals.length} arguments`);
-    return { store: values.store, args: values.args, jsonl: values.jsonl, help: values.help, statement: positionals[0] };
+    const logLevel = values['log-level']?.toUpperCase();
+    if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+      throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(', ')}, not ${values['log-level']}`);
+    }
+    return { store: values.store, args: values.args, jsonl: values.jsonl, help: values.help, statement: positionals[0], logLevel: logLevel as LogLevel | undefined };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -61,7 +78,7 @@ function parse(argv: readonly string[]): { store: string | undefined; args: stri
 
 /** Runs the command; resolves to the exit status. */
 export async function execCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let options: ReturnType<typeof parse>;
+  let options: ExecOptions;
   try {
     options = parse(argv);
     if (options.help) {
@@ -80,9 +97,13 @@ export async function execCommand(argv: readonly string[], io: CliIo): Promise<n
     return 2;
   }
 
+  // Standard output carries only JSON; log lines go to standard error, and only when asked for.
+  const logHub = new LogHub({ minimumLogLevel: options.logLevel ?? 'ERROR' });
+  if (options.logLevel !== undefined) logHub.setConsole((line) => io.stderr.write(`${line}\n`));
+  else logHub.enabled = false;
   let sync: Sync;
   try {
-    sync = new Sync({ persistenceDirectory: options.store });
+    sync = new Sync({ persistenceDirectory: options.store, logHub });
   } catch (error) {
     await write(io.stdout, errorLine(toErrorValue(error)));
     return 1;

@@ -3,7 +3,20 @@
  * Electron main process) imports from here only.
  */
 export { Sync, type SyncOptions } from './sync.ts';
-export { Store, BUILT_IN_COLLECTIONS, isInternalCollection, type QueryResult, type StoreWithCollections } from './store/store.ts';
+export { LogHub, Logger, type LogBatch, type LogSubscription, type LogHubOptions } from './log/log-hub.ts';
+export { SyncLogger } from './log/sync-logger.ts';
+export { systemTimers, ManualTimers, type Timers } from './time.ts';
+export type { Transaction, TransactionOptions } from './txn/transaction.ts';
+export type { SlotHolder, BlockedWait } from './txn/write-slot.ts';
+export type { ObserverEvent, ObserverHandler, SignalNextHandler, StoreObserver } from './observers/observer-registry.ts';
+export {
+  Store,
+  BUILT_IN_COLLECTIONS,
+  isInternalCollection,
+  type QueryResult,
+  type StoreWithCollections,
+  type CommittedTransaction,
+} from './store/store.ts';
 export { Collection, PendingCursorOperation, PendingIdSpecificOperation, type UpdateHelpers } from './store/collection.ts';
 export {
   SyncError,

@@ -70,7 +70,7 @@ export class Sync {
     const log = hub.logger('sync');
     const timers = options.timers ?? systemTimers;
     const storage: StorageEngine =
-      options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory);
+      options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory, hub.logger('store'));
     let store: Store;
     try {
       const identity = loadOrCreateIdentity(storage);

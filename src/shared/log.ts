@@ -36,6 +36,9 @@ export function renderLogLine(entry: Pick<LogEntry, 'level' | 'timestamp' | 'mes
 
 /** Event names: one constant per kind of entry, so that tools filter on names, not on text. */
 export const LOG_EVENTS = {
+  storeOpening: 'store.opening',
+  storeLocked: 'store.directory-locked',
+  storeMigrated: 'store.schema',
   storeOpened: 'store.opened',
   loggerConfigured: 'log.configured',
   writeTxnCommitted: 'txn.committed',

@@ -7,6 +7,10 @@ import { LOG_EVENTS, type LogFieldValue } from '../../shared/log.ts';
 type Fields = Readonly<Record<string, LogFieldValue>>;
 
 const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
+  [LOG_EVENTS.storeOpening]: (f) => `Opening store; directory = ${f.directory}`,
+  [LOG_EVENTS.storeLocked]: (f) => `Store directory locked; lock_file = ${f.lock_file}`,
+  [LOG_EVENTS.storeMigrated]: (f) =>
+    `Store database ready; file = ${f.file}; schema_version = ${f.schema_version}${f.migrated_from === f.schema_version ? '' : `; migrated_from = ${f.migrated_from}`}`,
   [LOG_EVENTS.storeOpened]: (f) => `Store opened; path = ${f.path}; peer_key = ${f.peer_key}; last_txn_id = ${f.last_txn_id}`,
   [LOG_EVENTS.loggerConfigured]: (f) => `Logging at ${f.level}${f.file === undefined ? '' : ` to ${f.file}`}`,
   [LOG_EVENTS.writeTxnCommitted]: (f) => `Write txn committed; txn_id = ${f.txn_id}; originator = ${f.originator}`,

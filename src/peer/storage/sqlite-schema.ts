@@ -26,7 +26,8 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: BetterSqlite3.Database, path: string): void {
+/** Brings the schema up to date; returns the version it found. */
+export function migrate(db: BetterSqlite3.Database, path: string): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
     throw new StoreError(
@@ -41,4 +42,5 @@ export function migrate(db: BetterSqlite3.Database, path: string): void {
       db.pragma(`user_version = ${v + 1}`);
     }).immediate();
   }
+  return current;
 }

@@ -16,7 +16,9 @@ import { runQuery } from './js-query.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { registerSqlFunctions } from './sql-functions.ts';
 import { SqlTranslator, Untranslatable } from './sql-translate.ts';
-import { migrate } from './sqlite-schema.ts';
+import { SCHEMA_VERSION, migrate } from './sqlite-schema.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import type { Logger } from '../log/log-hub.ts';
 import type {
   ClockState,
   CollectionInfo,
@@ -253,7 +255,8 @@ export class SqliteStorage implements StorageEngine {
   }
 
   /** Opens (creating if needed) the store in a persistence directory, holding it exclusively. */
-  static open(directory: string): SqliteStorage {
+  static open(directory: string, logger?: Logger): SqliteStorage {
+    logger?.debug(LOG_EVENTS.storeOpening, { directory });
     const Database = loadDatabase();
     try {
       mkdirSync(directory, { recursive: true });
@@ -261,11 +264,13 @@ export class SqliteStorage implements StorageEngine {
       throw new StoreError('store/io', `cannot create the store directory ${directory}: ${(error as Error).message}`, { cause: error });
     }
     const lock = DirectoryLock.acquire(Database, directory);
+    logger?.debug(LOG_EVENTS.storeLocked, { lock_file: join(directory, 'lock') });
     let writeDb: BetterSqlite3.Database | undefined;
     try {
       const file = join(directory, DATABASE_FILE);
       writeDb = openConnection(Database, file);
-      migrate(writeDb, file);
+      const foundVersion = migrate(writeDb, file);
+      logger?.debug(LOG_EVENTS.storeMigrated, { file, schema_version: SCHEMA_VERSION, migrated_from: foundVersion });
       const storage = new SqliteStorage(Database, file, directory, lock, writeDb);
       storage.beginRead().end(); // one read connection ready, and the file proven readable
       return storage;

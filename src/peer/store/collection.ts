@@ -10,7 +10,9 @@ import { hasLoneSurrogate, isObject, typeName, valuesEqual } from '../dql/values
 import { DocumentEditor } from '../crdt/document-editor.ts';
 import { ParseError, QueryEvaluationError } from '../errors.ts';
 import { toParams } from './args.ts';
-import { checkBound, prepareTree } from './prepare.ts';
+import { checkBound, prepareTree, type PreparedStatement } from './prepare.ts';
+import type { Params } from '../dql/evaluate.ts';
+import type { ObserverEvent } from '../observers/observer-registry.ts';
 import { runSelect } from './select.ts';
 import { assertWritable, type QueryResult, type Store } from './store.ts';
 
@@ -62,6 +64,21 @@ export class PendingCursorOperation {
 
   /** The matching documents. */
   async exec(): Promise<JsonObject[]> {
+    const { prepared, params } = this.#prepare();
+    return this.#store.readNow((reader) => runSelect(reader, prepared, params));
+  }
+
+  /**
+   * A live query on the local store: `handler` gets the matching documents now and after every
+   * commit that changes them. `cancel()` (or `stop()`) the returned object when done.
+   */
+  observeLocal(handler: (documents: JsonObject[], event: ObserverEvent) => void): LiveQuery {
+    const { prepared, params } = this.#prepare();
+    const observer = this.#store.observePrepared(prepared, params, (event) => handler(event.items, event), false);
+    return { cancel: () => observer.cancel(), stop: () => observer.cancel(), get isCancelled() { return observer.isCancelled; } };
+  }
+
+  #prepare(): { prepared: PreparedStatement; params: Params } {
     const literal = (n: number | undefined): Expr | undefined => (n === undefined ? undefined : { kind: 'literal', value: n, pos: NO_POS });
     const ast: SelectStatement = {
       kind: 'select',
@@ -79,8 +96,15 @@ export class PendingCursorOperation {
     const prepared = prepareTree(`find(${this.#query ?? ''})`, ast);
     const params = toParams(this.#args);
     checkBound(prepared, params);
-    return this.#store.readNow((reader) => runSelect(reader, prepared, params));
+    return { prepared, params };
   }
+}
+
+/** A live query of the older API: stop it with `cancel()` or `stop()`. */
+export interface LiveQuery {
+  readonly isCancelled: boolean;
+  cancel(): void;
+  stop(): void;
 }
 
 /** Helpers offered to an `update` callback besides the document itself. */

@@ -24,6 +24,8 @@ import { createIdGenerator, type IdGenerator } from './ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
 import type { QueryResult } from './query-result.ts';
 import { runSelect } from './select.ts';
+import type { PreparedStatement } from './prepare.ts';
+import type { Params } from '../dql/evaluate.ts';
 
 export type { QueryResult } from './query-result.ts';
 
@@ -190,8 +192,14 @@ export class Store {
   #register(statement: string, handler: SignalNextHandler, args: Record<string, unknown> | undefined, signal: boolean): StoreObserver {
     this.#assertOpen();
     const { prepared, params } = prepareWithArgs(statement, args);
+    return this.observePrepared(prepared, params, handler, signal);
+  }
+
+  /** @internal Registers an observer of a statement already prepared (the collection API's `observeLocal`). */
+  observePrepared(prepared: PreparedStatement, params: Params, handler: SignalNextHandler, signal: boolean): StoreObserver {
+    this.#assertOpen();
     if (prepared.ast.kind !== 'select') {
-      throw new UnsupportedQueryError(`an observer takes a SELECT, not ${prepared.ast.kind.toUpperCase()}`, { statement });
+      throw new UnsupportedQueryError(`an observer takes a SELECT, not ${prepared.ast.kind.toUpperCase()}`, { statement: prepared.text });
     }
     return this.#observers.register(prepared, params, handler, signal);
   }
