@@ -36,12 +36,18 @@ interface Resources {
   readonly path: string;
 }
 
-function logShutdown(log: Logger): void {
+/**
+ * The spec's shutdown sequence around the actual shutdown: the store (and with it its observers
+ * and the directory lock) is closed before the peer says its shutdown is done, so that nothing
+ * is logged after `Deallocating` and `shutdown complete` is true when logged.
+ */
+function shutDown({ log, store }: Resources): void {
   log.info(LOG_EVENTS.shuttingDown);
   log.info(LOG_EVENTS.peerShuttingDown);
   // The peer serves no HTTP or TCP listener yet (they arrive with LAN sync and the inspector).
   log.info(LOG_EVENTS.httpServerStopping, { running: false });
   log.info(LOG_EVENTS.tcpServerStopping, { running: false });
+  store.close();
   log.info(LOG_EVENTS.peerShutdownDone);
   log.info(LOG_EVENTS.shutdownComplete);
   log.info(LOG_EVENTS.deallocating);
@@ -49,8 +55,7 @@ function logShutdown(log: Logger): void {
 
 const forgotten = new FinalizationRegistry<Resources>((resources) => {
   resources.log.error(LOG_EVENTS.garbageCollectedWhileOpen, { path: resources.path });
-  logShutdown(resources.log);
-  resources.store.close();
+  shutDown(resources);
 });
 
 export class Sync {
@@ -93,8 +98,7 @@ export class Sync {
     if (this.#closed) return;
     this.#closed = true;
     forgotten.unregister(this);
-    logShutdown(this.#resources.log);
-    this.#resources.store.close();
+    shutDown(this.#resources);
   }
 
   get isClosed(): boolean {

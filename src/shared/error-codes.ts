@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   'store/locked': 'The persistence directory is already opened by another store.',
   'store/node-unsupported': 'This Node.js version cannot load the storage engine.',
   'store/schema-too-new': 'The store was written by a newer SyncMesh and cannot be opened by this one.',
+  'store/busy': 'Another program holds the store database file; the write was not made. Try again.',
   'store/closed': 'The store was closed; open a new one.',
   'store/io': 'The persistence directory or its database file could not be read or written.',
   'cli/usage': 'The command line is incomplete or malformed.',

@@ -48,6 +48,7 @@ export const LOG_EVENTS = {
   observerRegistered: 'observer.registered',
   observerCancelled: 'observer.cancelled',
   observerFailed: 'observer.failed',
+  listenerFailed: 'listener.failed',
   shuttingDown: 'shutdown.shutting-down',
   peerShuttingDown: 'shutdown.peer-shutting-down',
   httpServerStopping: 'shutdown.http-server-stopping',

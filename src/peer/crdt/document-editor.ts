@@ -32,11 +32,14 @@ export class DocumentEditor {
     this.#n = meta.n === undefined ? undefined : { ...meta.n };
   }
 
-  /** `SET path = value`: creates missing objects on the way; replaces a scalar in the way by an object. */
+  /**
+   * `SET path = value`: creates missing objects on the way; replaces a scalar in the way by an
+   * object. The value is copied, so the document never shares objects with the caller.
+   */
   set(path: Path, value: JsonValue): void {
     const { container, register } = this.#walk(path, true);
     const last = path[path.length - 1] as string | number;
-    (container as Record<string | number, JsonValue>)[last] = value;
+    (container as Record<string | number, JsonValue>)[last] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
     this.#stampRegister(path.slice(0, register));
   }
 

@@ -98,7 +98,7 @@ export function evaluate(expr: Expr, env: EvalEnv): Value {
     case 'call': {
       const agg = env.aggregates?.get(expr);
       if (agg !== undefined) return agg;
-      const fn = SCALAR_FUNCTIONS[expr.name];
+      const fn = Object.hasOwn(SCALAR_FUNCTIONS, expr.name) ? SCALAR_FUNCTIONS[expr.name] : undefined;
       if (fn === undefined) throw new QueryEvaluationError(`function ${expr.name} cannot be used here`);
       return fn.fn(expr.args.map((a) => evaluate(a, env)));
     }

@@ -14,7 +14,7 @@ export function likeToRegExp(pattern: string, caseInsensitive: boolean): RegExp 
   for (const ch of caseInsensitive ? pattern.toLowerCase() : pattern) {
     if (ch === '%') source += '.*';
     else if (ch === '_') source += '.';
-    else source += ch.replace(/[\\^$.*+?()[\]{}|/-]/gu, '\\$&');
+    else source += ch.replace(/[\\^$.*+?()[\]{}|/]/gu, '\\$&');
   }
   const re = new RegExp(`^${source}$`, 'su');
   if (cache.size > 500) cache.clear();

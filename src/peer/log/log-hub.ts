@@ -43,6 +43,7 @@ class Subscriber implements LogSubscription {
   readonly #listener: ((batch: LogBatch) => void) | undefined;
   readonly #hub: LogHub;
   #scheduled = false;
+  #closed = false;
   #dropped = 0;
 
   constructor(hub: LogHub, capacity: number, listener: ((batch: LogBatch) => void) | undefined) {
@@ -56,14 +57,24 @@ class Subscriber implements LogSubscription {
   }
 
   push(entry: LogEntry): void {
+    if (this.#closed) return;
     this.ring.push(entry);
     if (this.#listener !== undefined && !this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(() => {
-        this.#scheduled = false;
-        const batch = this.take();
-        if (batch.entries.length > 0 || batch.dropped > 0) this.#listener?.(batch);
-      });
+      setImmediate(() => this.#deliver());
+    }
+  }
+
+  #deliver(): void {
+    this.#scheduled = false;
+    // A batch still pending when the subscription closed is not delivered: close() means no more calls.
+    if (this.#closed) return;
+    const batch = this.take();
+    if (batch.entries.length === 0 && batch.dropped === 0) return;
+    try {
+      this.#listener?.(batch);
+    } catch {
+      // A failing listener must not crash the process (this runs on its own turn) or stop later batches.
     }
   }
 
@@ -74,6 +85,7 @@ class Subscriber implements LogSubscription {
   }
 
   close(): void {
+    this.#closed = true;
     this.#hub.unsubscribe(this);
   }
 }
@@ -119,8 +131,17 @@ export class LogHub {
     this.#recent.push(entry);
     if (this.#console !== undefined || this.#file !== undefined) {
       const line = renderLogLine(entry);
-      this.#console?.(line);
-      this.#file?.append(line);
+      // A failing sink (a closed pipe, a full disk) must not break the code that logged, nor the other sinks.
+      try {
+        this.#console?.(line);
+      } catch {
+        // the line is lost to this sink only
+      }
+      try {
+        this.#file?.append(line);
+      } catch {
+        // the line is lost to this sink only
+      }
     }
     if (this.#callback !== undefined) {
       try {

@@ -22,6 +22,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.observerRegistered]: (f) => `Observer registered; id = ${f.id}; statement = ${f.statement}`,
   [LOG_EVENTS.observerCancelled]: (f) => `Observer cancelled; id = ${f.id}`,
   [LOG_EVENTS.observerFailed]: (f) => `Observer failed; id = ${f.id}; error = ${f.error}`,
+  [LOG_EVENTS.listenerFailed]: (f) => `Listener failed; listener = ${f.listener}; error = ${f.error}`,
   [LOG_EVENTS.shuttingDown]: () => 'Shutting down',
   [LOG_EVENTS.peerShuttingDown]: () => 'Peer shutting down',
   [LOG_EVENTS.httpServerStopping]: (f) => `Stopping the HTTP server${f.running === false ? ' (none running)' : ''}`,

@@ -14,6 +14,7 @@ import type {
   CollectionInfo,
   DocumentQuery,
   ReadTransaction,
+  Savepoint,
   StorageEngine,
   StorageReader,
   StorageWriter,
@@ -149,6 +150,26 @@ class MemoryWriter extends MemoryReader implements StorageWriter {
 
   setSetting(key: string, value: string): void {
     this.settingChanges.set(key, value);
+  }
+
+  savepoint(): Savepoint {
+    const changes = new Map([...this.changes].map(([name, map]) => [name, new Map(map)] as const));
+    const settings = new Map(this.settingChanges);
+    const clock = this.clockChange;
+    let done = false;
+    return {
+      release: () => {
+        done = true;
+      },
+      rollback: () => {
+        if (done) return;
+        done = true;
+        this.changes.clear();
+        for (const [name, map] of changes) this.changes.set(name, map);
+        this.settingChanges = settings;
+        this.clockChange = clock;
+      },
+    };
   }
 
   /** The state with this transaction's changes applied (collections copied on write). */

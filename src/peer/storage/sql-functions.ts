@@ -31,7 +31,7 @@ export function registerSqlFunctions(db: BetterSqlite3.Database): void {
   db.function('dql_apply', { deterministic: true, varargs: true }, (name: unknown, ...args: unknown[]) => {
     const values = args.map(fromSql);
     if (name === 'neg' || name === 'pos') return toSql(negate(name === 'neg' ? '-' : '+', values[0] as Value));
-    const fn = SCALAR_FUNCTIONS[name as string];
+    const fn = Object.hasOwn(SCALAR_FUNCTIONS, name as string) ? SCALAR_FUNCTIONS[name as string] : undefined;
     if (fn !== undefined) return toSql(fn.fn(values));
     return toSql(operate(name as string, values[0] as Value, values[1] as Value));
   });

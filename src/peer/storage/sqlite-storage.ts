@@ -24,6 +24,7 @@ import type {
   CollectionInfo,
   DocumentQuery,
   ReadTransaction,
+  Savepoint,
   StorageEngine,
   StorageReader,
   StorageWriter,
@@ -191,6 +192,26 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
     this.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
+  #savepoints = 0;
+
+  savepoint(): Savepoint {
+    const name = `s${++this.#savepoints}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    let done = false;
+    return {
+      release: () => {
+        if (done) return;
+        done = true;
+        this.db.exec(`RELEASE ${name}`);
+      },
+      rollback: () => {
+        if (done) return;
+        done = true;
+        this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      },
+    };
+  }
+
   begin(): void {
     this.statement('BEGIN IMMEDIATE').run();
   }
@@ -222,7 +243,8 @@ class SnapshotReader extends SqliteReader {
 }
 
 function openConnection(Database: DatabaseConstructor, file: string): BetterSqlite3.Database {
-  const db = new Database(file, { timeout: 5000 });
+  // A busy database (held by another program) is waited for at most this long: the wait blocks.
+  const db = new Database(file, { timeout: 1000 });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   registerSqlFunctions(db);
@@ -311,8 +333,16 @@ export class SqliteStorage implements StorageEngine {
   beginWrite(): WriteTransaction {
     this.#assertOpen();
     if (this.#writing) throw new Error('a storage write transaction is already open');
+    try {
+      this.#writer.begin();
+    } catch (error) {
+      // Another program (a backup, the sqlite3 shell) holds the database file.
+      if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY') === true) {
+        throw new StoreError('store/busy', `the store database in ${this.directory} is held by another program; the write was not made`, { cause: error });
+      }
+      throw error;
+    }
     this.#writing = true;
-    this.#writer.begin();
     let open = true;
     const finish = (action: () => void): void => {
       if (!open) return;

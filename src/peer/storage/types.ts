@@ -60,6 +60,14 @@ export interface StorageWriter extends StorageReader {
   evict(query: DocumentQuery): JsonValue[];
   setClock(state: ClockState): void;
   setSetting(key: string, value: string): void;
+  /** Marks a point inside the transaction that its changes since can be undone to. */
+  savepoint(): Savepoint;
+}
+
+/** A point inside a write transaction: `rollback()` undoes what came after it, `release()` keeps it. */
+export interface Savepoint {
+  release(): void;
+  rollback(): void;
 }
 
 /** An open write transaction: its writer sees its own changes; nobody else does until commit. */

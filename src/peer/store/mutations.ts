@@ -13,6 +13,7 @@ import { ParseError, QueryEvaluationError } from '../errors.ts';
 import type { StorageWriter } from '../storage/types.ts';
 import type { IdGenerator } from './ids.ts';
 import type { PreparedStatement } from './prepare.ts';
+import { MAX_JSON_DEPTH, findJsonFault } from './args.ts';
 import { countOf } from './select.ts';
 
 export interface WriteContext {
@@ -45,6 +46,9 @@ function documentsOf(ast: InsertStatement, params: Params): JsonObject[] {
     const value = evaluate(expr, { doc: {}, params });
     const items: readonly Value[] = expr.kind === 'param' && Array.isArray(value) ? value : [value];
     for (const item of items) {
+      // Arguments were checked on the way in; a document written as a literal is checked here.
+      const fault = expr.kind === 'param' ? undefined : findJsonFault(item);
+      if (fault !== undefined) throw new ParseError(`the INSERT document at line ${expr.pos.line} column ${expr.pos.column}${fault.path} is ${fault.problem}`, expr.pos);
       if (!isObject(item)) {
         throw new ParseError(`INSERT takes objects as documents, found ${typeName(item)} at line ${expr.pos.line} column ${expr.pos.column}`, expr.pos);
       }
@@ -105,7 +109,7 @@ export function insertDocuments(ctx: WriteContext, collection: string, docs: rea
       if (field === '_id') continue;
       if (policy === 'DO MERGE') {
         changed = mergeInto(editor, [field], existing.value[field], value) || changed;
-      } else if (policy === 'DO UPDATE' || !valuesEqual(existing.value[field] ?? MISSING, value)) {
+      } else if (policy === 'DO UPDATE' || !valuesEqual(Object.hasOwn(existing.value, field) ? (existing.value[field] as JsonValue) : MISSING, value)) {
         editor.set([field], value);
         changed = true;
       }
@@ -121,7 +125,7 @@ export function insertDocuments(ctx: WriteContext, collection: string, docs: rea
 function mergeInto(editor: DocumentEditor, path: (string | number)[], before: JsonValue | undefined, after: JsonValue): boolean {
   if (isObject(before) && isObject(after)) {
     let changed = false;
-    for (const [k, v] of Object.entries(after)) changed = mergeInto(editor, [...path, k], before[k], v) || changed;
+    for (const [k, v] of Object.entries(after)) changed = mergeInto(editor, [...path, k], Object.hasOwn(before, k) ? before[k] : undefined, v) || changed;
     return changed;
   }
   editor.set(path, after);
@@ -145,8 +149,11 @@ function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): Jso
     const editor = new DocumentEditor(value, doc.meta, ctx.stamp);
     ast.set.forEach((s, i) => {
       const v = sets[i];
-      if (v === MISSING || v === undefined) editor.unset(s.path);
-      else editor.set(s.path, v);
+      if (v === MISSING || v === undefined) return editor.unset(s.path);
+      // A value set below a path must not make the document nest deeper than documents may.
+      const fault = findJsonFault(v, MAX_JSON_DEPTH - s.path.length);
+      if (fault !== undefined) throw new QueryEvaluationError(`cannot SET ${s.path.join('.')}: the value${fault.path} is ${fault.problem}`);
+      editor.set(s.path, v);
     });
     for (const u of ast.unset) editor.unset(u.path);
     ast.increments.forEach((inc, i) => editor.increment(inc.path, increments[i] as number));

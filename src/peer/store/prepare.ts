@@ -8,6 +8,7 @@ import type { CallExpr, Expr, ParamExpr, PathSegment, Statement } from '../dql/a
 import { AGGREGATE_FUNCTIONS, SCALAR_FUNCTIONS } from '../dql/functions.ts';
 import { parseStatement } from '../dql/parser.ts';
 import { hasLoneSurrogate } from '../dql/values.ts';
+import { FORBIDDEN_KEY, MAX_JSON_DEPTH } from './args.ts';
 import { ParseError, QueryEvaluationError, type SourcePosition } from '../errors.ts';
 import type { Params } from '../dql/evaluate.ts';
 
@@ -80,7 +81,7 @@ function checkCalls(expr: Expr, allowAggregates: boolean, aggregates: CallExpr[]
     for (const a of expr.args) checkCalls(a, allowAggregates, aggregates, true);
     return;
   }
-  const fn = SCALAR_FUNCTIONS[expr.name];
+  const fn = Object.hasOwn(SCALAR_FUNCTIONS, expr.name) ? SCALAR_FUNCTIONS[expr.name] : undefined;
   if (fn === undefined) {
     const known = [...Object.keys(SCALAR_FUNCTIONS), ...AGGREGATE_FUNCTIONS].sort().join(', ');
     throw new ParseError(`unknown function ${expr.name} ${at(expr.pos)}; expected one of ${known}`, expr.pos);
@@ -144,21 +145,32 @@ function loneSurrogateError(what: string, pos: SourcePosition): ParseError {
   return new ParseError(`${what} ${at(pos)} holds a lone surrogate, which is not Unicode text`, pos);
 }
 
-// Lone surrogates in the names of a statement and in the strings, keys and paths an escape
-// (`'\uD800'`) or a backtick name put there.
+function forbiddenKeyError(what: string, pos: SourcePosition): ParseError {
+  return new ParseError(`${what} ${at(pos)} uses the name ${FORBIDDEN_KEY}, which cannot be stored as data`, pos);
+}
+
+// Names a statement may not use: lone surrogates (from an escape like `'\uD800'` or a backtick
+// name), `__proto__` as a field, key or alias, and paths deeper than a document may be.
 function checkUnicode(ast: Statement, exprs: readonly Expr[]): void {
   if (hasLoneSurrogate(ast.collection)) throw loneSurrogateError('the collection name', ast.pos);
   const segments = (path: readonly PathSegment[], pos: SourcePosition): void => {
     if (path.some((s) => typeof s === 'string' && hasLoneSurrogate(s))) throw loneSurrogateError('the path', pos);
+    if (path.includes(FORBIDDEN_KEY)) throw forbiddenKeyError('the path', pos);
+    if (path.length > MAX_JSON_DEPTH) throw new ParseError(`the path ${at(pos)} is ${path.length} steps long; documents nest at most ${MAX_JSON_DEPTH} deep`, pos);
   };
   if (ast.kind === 'select') {
-    for (const p of ast.projections) if (p.kind === 'expr' && hasLoneSurrogate(p.alias ?? '')) throw loneSurrogateError('the alias', p.pos);
+    for (const p of ast.projections) {
+      if (p.kind !== 'expr') continue;
+      if (hasLoneSurrogate(p.alias ?? '')) throw loneSurrogateError('the alias', p.pos);
+      if (p.alias === FORBIDDEN_KEY) throw forbiddenKeyError('the alias', p.pos);
+    }
   }
   if (ast.kind === 'update') for (const t of [...ast.set, ...ast.unset, ...ast.increments]) segments(t.path, t.pos);
   for (const expr of exprs) {
     visit(expr, (e) => {
       if (e.kind === 'literal' && typeof e.value === 'string' && hasLoneSurrogate(e.value)) throw loneSurrogateError('the string', e.pos);
       if (e.kind === 'object' && e.entries.some((entry) => hasLoneSurrogate(entry.key))) throw loneSurrogateError('a key of the object', e.pos);
+      if (e.kind === 'object' && e.entries.some((entry) => entry.key === FORBIDDEN_KEY)) throw forbiddenKeyError('a key of the object', e.pos);
       if (e.kind === 'path') segments(e.segments, e.pos);
     });
   }

@@ -110,7 +110,15 @@ export class Store {
       timers: options.timers,
       logger: options.logger.child('txn'),
       nextTxnId: () => this.#lastTxnId + 1,
-      onWaited: (wait) => this.#events.waited.forEach((f) => f(wait)),
+      onWaited: (wait) => {
+        for (const listener of this.#events.waited) {
+          try {
+            listener(wait);
+          } catch (error) {
+            this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onBlockedWait', error: error instanceof Error ? error.message : String(error) });
+          }
+        }
+      },
     });
     this.#observers = new ObserverRegistry({
       read: (fn) => this.#read(fn),
@@ -294,6 +302,7 @@ export class Store {
     const lease = await this.#slot.acquire({ originator, hint });
     const startedAt = this.#timers.now();
     let storageTxn;
+    let committed: CommittedTransaction | undefined;
     try {
       this.#assertOpen();
       storageTxn = this.#storage.beginWrite();
@@ -305,7 +314,7 @@ export class Store {
       storageTxn.writer.setClock({ lastTxnId: txnId, lastHlc: this.#clock.last });
       storageTxn.commit();
       this.#lastTxnId = txnId;
-      this.#afterCommit({ txnId, originator, hint, startedAt, durationMs: this.#timers.now() - startedAt, collections: [...write.touched] });
+      committed = { txnId, originator, hint, startedAt, durationMs: this.#timers.now() - startedAt, collections: [...write.touched] };
       return { result, txnId };
     } catch (error) {
       if (storageTxn !== undefined) {
@@ -319,6 +328,8 @@ export class Store {
       throw error;
     } finally {
       lease.release();
+      // After the slot is free: what follows a commit can never turn it into a failure.
+      if (committed !== undefined) this.#afterCommit(committed);
     }
   }
 
@@ -327,7 +338,13 @@ export class Store {
     log.debug(LOG_EVENTS.writeTxnCommitted, { txn_id: txn.txnId, originator: txn.originator });
     log.debug(LOG_EVENTS.databaseChangeNotified, { transaction: txn.txnId });
     this.#observers.changed(txn.collections);
-    for (const listener of this.#events.committed) listener(txn);
+    for (const listener of this.#events.committed) {
+      try {
+        listener(txn);
+      } catch (error) {
+        log.warn(LOG_EVENTS.listenerFailed, { listener: 'onCommit', error: error instanceof Error ? error.message : String(error) });
+      }
+    }
   }
 
   /** Cancels the observers and closes the storage; later calls fail with `store/closed`. */

@@ -72,7 +72,17 @@ export class TransactionHandle implements Transaction {
       throw new UnsupportedQueryError(`a read-only transaction cannot run ${prepared.ast.kind.toUpperCase()}; open it without isReadOnly to write`);
     }
     this.#assertWritable(prepared.ast.collection);
-    const mutated: JsonValue[] = runMutation(this.#write, prepared, params);
+    // Each statement is atomic on its own too: one that fails leaves nothing, even when the
+    // caller catches its error and goes on to commit the transaction.
+    const savepoint = this.#write.writer.savepoint();
+    let mutated: JsonValue[];
+    try {
+      mutated = runMutation(this.#write, prepared, params);
+      savepoint.release();
+    } catch (error) {
+      savepoint.rollback();
+      throw error;
+    }
     this.#touched?.add(prepared.ast.collection);
     return { items: [], mutatedDocumentIds: mutated, commitId: this.#write.txnId };
   }
