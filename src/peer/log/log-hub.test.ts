@@ -513,3 +513,13 @@ describe('subscribers', () => {
     expect(large.dropped).toBe(0);
   });
 });
+
+describe('the minimum level setting', () => {
+  it('accepts a level in any letter case and refuses an unknown one', () => {
+    const hub = new LogHub();
+    hub.minimumLogLevel = 'debug' as never;
+    expect(hub.minimumLogLevel).toBe('DEBUG');
+    expect(() => (hub.minimumLogLevel = 'LOUD' as never)).toThrow('minimumLogLevel takes one of ERROR, WARN, INFO, DEBUG, VERBOSE');
+    expect(hub.minimumLogLevel).toBe('DEBUG');
+  });
+});

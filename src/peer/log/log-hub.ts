@@ -9,7 +9,7 @@
  * hub as an option, so tests give each peer its own.
  */
 import { writeFileSync } from 'node:fs';
-import { isLevelEnabled, renderLogLine, type LogEntry, type LogFieldValue, type LogLevel } from '../../shared/log.ts';
+import { LOG_LEVELS, isLevelEnabled, renderLogLine, type LogEntry, type LogFieldValue, type LogLevel } from '../../shared/log.ts';
 import { renderMessage } from './messages.ts';
 import { RingBuffer } from './ring-buffer.ts';
 import { RotatingFile, type RotatingFileOptions } from './rotating-file.ts';
@@ -91,8 +91,7 @@ class Subscriber implements LogSubscription {
 }
 
 export class LogHub {
-  /** Entries below this level are not recorded anywhere. */
-  minimumLogLevel: LogLevel;
+  #minimumLogLevel: LogLevel = 'INFO';
   /** When false, nothing is recorded. */
   enabled = true;
   readonly #now: () => number;
@@ -109,6 +108,19 @@ export class LogHub {
     this.minimumLogLevel = options.minimumLogLevel ?? 'INFO';
     this.#console = options.console;
     this.#recent = new RingBuffer(options.recentCapacity ?? 10_000);
+  }
+
+  /** Entries below this level are not recorded anywhere. Accepts any letter case (`'debug'`). */
+  get minimumLogLevel(): LogLevel {
+    return this.#minimumLogLevel;
+  }
+
+  set minimumLogLevel(level: LogLevel) {
+    const normalised = String(level).toUpperCase();
+    if (!(LOG_LEVELS as readonly string[]).includes(normalised)) {
+      throw new TypeError(`minimumLogLevel takes one of ${LOG_LEVELS.join(', ')}, not ${String(level)}`);
+    }
+    this.#minimumLogLevel = normalised as LogLevel;
   }
 
   /** Would an entry at this level be recorded? Check before building costly fields. */
@@ -176,7 +188,13 @@ export class LogHub {
     if (this.#flushTimer !== undefined) clearInterval(this.#flushTimer);
     this.#flushTimer = undefined;
     if (this.#file !== undefined) {
-      this.#flushTimer = setInterval(() => this.flush(), 250);
+      this.#flushTimer = setInterval(() => {
+        try {
+          this.flush();
+        } catch {
+          // A full or vanished disk must not crash the process; lines stay buffered for the next try.
+        }
+      }, 250);
       this.#flushTimer.unref();
     }
   }

@@ -48,14 +48,20 @@ export class RotatingFile {
 
   /** Writes the buffered lines, rotating whenever the file would pass its size. */
   flush(): void {
-    for (const text of this.#pending) {
-      const bytes = Buffer.byteLength(text);
-      if (this.#size > 0 && this.#size + bytes > this.#maxBytes) this.#rotate();
-      writeSync(this.#fd, text);
-      this.#size += bytes;
+    let written = 0;
+    try {
+      for (const text of this.#pending) {
+        const bytes = Buffer.byteLength(text);
+        if (this.#size > 0 && this.#size + bytes > this.#maxBytes) this.#rotate();
+        writeSync(this.#fd, text);
+        this.#size += bytes;
+        written++;
+      }
+    } finally {
+      // Lines written are gone from the buffer even when a later write fails: none is written twice.
+      this.#pending = this.#pending.slice(written);
+      this.#pendingBytes = this.#pending.reduce((n, t) => n + Buffer.byteLength(t), 0);
     }
-    this.#pending = [];
-    this.#pendingBytes = 0;
   }
 
   #rotate(): void {

@@ -256,6 +256,7 @@ export class Store {
 
   /** Bytes the store occupies on disk. */
   sizeOnDisk(): number {
+    this.#assertOpen();
     return this.#storage.sizeOnDisk();
   }
 
