@@ -79,6 +79,10 @@ export class DocumentEditor {
       const [inc, dec] = existing.t[writer] ?? [0, 0];
       counter = { s: existing.s, t: { ...existing.t, [writer]: by >= 0 ? [inc + by, dec] : [inc, dec - by] } };
     }
+    const tally = counter.t[writer] as readonly [number, number];
+    if (!Number.isFinite(tally[0]) || !Number.isFinite(tally[1]) || !Number.isFinite(counterValue(counter))) {
+      throw new QueryEvaluationError(`cannot APPLY PN_INCREMENT to ${showPath(path)}: the counter would pass the largest number`);
+    }
     (this.#n ??= {})[key] = counter;
     (container as JsonObject)[path[path.length - 1] as string] = counterValue(counter);
   }

@@ -117,4 +117,18 @@ describe('the SQLite store on disk', () => {
       storage.close();
     }
   });
+
+  it('refuses a write with store/busy while another program holds the database, then writes again', async () => {
+    const sync = quietSync({ persistenceDirectory: dir });
+    const other = new Database(join(dir, DATABASE_FILE));
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      await expect(sync.store.execute("INSERT INTO t DOCUMENTS ({_id: 'a'})")).rejects.toMatchObject({ code: 'store/busy' });
+      other.exec('ROLLBACK');
+      expect((await sync.store.execute("INSERT INTO t DOCUMENTS ({_id: 'a'})")).commitId).toBe(1);
+    } finally {
+      other.close();
+      sync.close();
+    }
+  });
 });

@@ -8,8 +8,8 @@ import type { Expr, OrderTerm, PathSegment, SelectStatement } from '../dql/ast.t
 import { parseCondition } from '../dql/parser.ts';
 import { hasLoneSurrogate, isObject, typeName, valuesEqual } from '../dql/values.ts';
 import { DocumentEditor } from '../crdt/document-editor.ts';
-import { ParseError, QueryEvaluationError } from '../errors.ts';
-import { toParams } from './args.ts';
+import { InvalidArgumentsError, ParseError, QueryEvaluationError } from '../errors.ts';
+import { FORBIDDEN_KEY, findJsonFault, toParams } from './args.ts';
 import { checkBound, prepareTree, type PreparedStatement } from './prepare.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { ObserverEvent } from '../observers/observer-registry.ts';
@@ -145,12 +145,22 @@ export class PendingIdSpecificOperation {
       const before = stored.value;
       const draft = JSON.parse(JSON.stringify(before)) as JsonObject;
       const increments: [PathSegment[], number][] = [];
-      fn(draft, {
+      const returned: unknown = fn(draft, {
         increment: (path, by) => {
           if (typeof by !== 'number' || !Number.isFinite(by)) throw new QueryEvaluationError(`increment takes a finite number, found ${String(by)}`);
-          increments.push([pathOf(path), by]);
+          const segments = pathOf(path);
+          if (segments.length === 0 || segments[0] === '_id' || segments.includes(FORBIDDEN_KEY) || segments.some((seg) => seg === '')) {
+            throw new QueryEvaluationError(`increment takes the path of a field other than _id, not ${JSON.stringify(path)}`);
+          }
+          increments.push([segments, by]);
         },
       });
+      // The whole update happens inside the write transaction: a callback that awaits would
+      // edit the document after it was written.
+      if (typeof (returned as { then?: unknown } | undefined)?.then === 'function') {
+        (returned as Promise<unknown>).catch(() => {});
+        throw new QueryEvaluationError('the update callback must change the document synchronously; it returned a promise, so nothing was written');
+      }
       toParams({ document: draft });
       if (!valuesEqual(draft._id ?? null, before._id ?? null)) throw new QueryEvaluationError('_id cannot be changed');
       const editor = new DocumentEditor(JSON.parse(JSON.stringify(before)) as JsonObject, stored.meta, ctx.stamp);
@@ -196,6 +206,7 @@ export class Collection {
 
   /** Documents matching a condition (`'isDeleted == false'`); an empty condition is a ParseError. */
   find(query: string, args?: Record<string, unknown>): PendingCursorOperation {
+    if (typeof query !== 'string') throw new ParseError(`find takes a query string, not ${query === null ? 'null' : typeof query}`);
     return new PendingCursorOperation(this.#store, this.name, query, args);
   }
 
@@ -205,6 +216,8 @@ export class Collection {
   }
 
   findByID(id: JsonValue): PendingIdSpecificOperation {
+    const fault = typeof id === 'string' || typeof id === 'number' || isObject(id) ? findJsonFault(id) : { path: '', problem: `a ${id === null ? 'null' : Array.isArray(id) ? 'array' : typeof id}` };
+    if (fault !== undefined) throw new InvalidArgumentsError(`findByID takes a string, number or object _id; this one${fault.path} is ${fault.problem}`);
     return new PendingIdSpecificOperation(this.#store, this.name, id);
   }
 

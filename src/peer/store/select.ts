@@ -49,12 +49,13 @@ function project(env: EvalEnv, projections: readonly Projection[], names: readon
   return out;
 }
 
-// ORDER BY a projection's alias orders by that projection's expression.
-function resolveAliases(orderBy: readonly OrderTerm[], projections: readonly Projection[]): OrderTerm[] {
+// ORDER BY a projection's name (its alias, or a path's last field name) orders by that
+// projection's expression, as in grouped queries.
+function resolveAliases(orderBy: readonly OrderTerm[], projections: readonly Projection[], names: readonly string[]): OrderTerm[] {
   return orderBy.map((t) => {
     if (t.expr.kind !== 'path' || t.expr.segments.length !== 1) return t;
-    const name = t.expr.segments[0];
-    const p = projections.find((q) => q.kind === 'expr' && q.alias === name);
+    const i = names.indexOf(t.expr.segments[0] as string);
+    const p = i >= 0 ? projections[i] : undefined;
     return p?.kind === 'expr' ? { expr: p.expr, direction: t.direction } : t;
   });
 }
@@ -74,7 +75,7 @@ export function runSelect(reader: StorageReader, prepared: PreparedStatement, pa
   const limit = countOf(ast.limit, 'LIMIT', params);
   const offset = countOf(ast.offset, 'OFFSET', params) ?? 0;
   const names = projectionNames(ast.projections);
-  const orderBy = resolveAliases(ast.orderBy, ast.projections);
+  const orderBy = resolveAliases(ast.orderBy, ast.projections, names);
   const starOnly = ast.projections.length === 1 && ast.projections[0]?.kind === 'star';
 
   if (!prepared.grouped && !ast.distinct) {

@@ -88,7 +88,8 @@ export class Store {
   readonly #log: Logger;
   readonly #slot: WriteSlot;
   readonly #observers: ObserverRegistry;
-  readonly #insideWrite = new AsyncLocalStorage<Store>();
+  /** The write transaction the current code runs inside, while it is open. */
+  readonly #insideWrite = new AsyncLocalStorage<{ readonly store: Store; open: boolean }>();
   readonly #events: StoreEvents = { committed: [], waited: [] };
   #lastTxnId: number;
   #readers = 0;
@@ -155,7 +156,7 @@ export class Store {
     if (options.isReadOnly === true) {
       const read = this.#storage.beginRead();
       this.#readers++;
-      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, touched: undefined, assertWritable });
+      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, touched: undefined, assertWritable, assertOpen: () => this.#assertOpen() });
       try {
         return await fn(tx);
       } finally {
@@ -167,7 +168,7 @@ export class Store {
     let outcome: T | undefined;
     try {
       await this.#write('User', options.hint, async (w) => {
-        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, touched: w.touched, assertWritable });
+        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, touched: w.touched, assertWritable, assertOpen: () => this.#assertOpen() });
         try {
           outcome = await fn(tx);
         } finally {
@@ -295,7 +296,8 @@ export class Store {
   // The one way to write: wait for the slot, run `fn` in a storage transaction, commit with the
   // slot's txn id, log the commit, wake observers. A throw (or RolledBack) rolls everything back.
   async #write<T>(originator: Originator, hint: string | undefined, fn: (write: OpenWrite) => T | Promise<T>): Promise<{ result: T; txnId: number }> {
-    if (this.#insideWrite.getStore() === this) {
+    const outer = this.#insideWrite.getStore();
+    if (outer?.store === this && outer.open) {
       throw new UnsupportedQueryError(
         'this write would wait for the write transaction it runs inside; inside store.transaction, use the transaction’s execute',
       );
@@ -310,8 +312,15 @@ export class Store {
       const txnId = lease.txnId;
       const stamp: Stamp = [this.#clock.tick(), this.#peerKey];
       const write: OpenWrite = { writer: storageTxn.writer, txnId, stamp, newId: this.#newId, touched: new Set() };
-      const result = await this.#insideWrite.run(this, () => fn(write));
+      const scope = { store: this as Store, open: true };
+      let result: T | typeof RolledBack;
+      try {
+        result = await this.#insideWrite.run(scope, () => fn(write));
+      } finally {
+        scope.open = false;
+      }
       if (result === RolledBack) throw RolledBack;
+      this.#assertOpen(); // closed while the transaction ran: nothing is committed
       storageTxn.writer.setClock({ lastTxnId: txnId, lastHlc: this.#clock.last });
       storageTxn.commit();
       this.#lastTxnId = txnId;

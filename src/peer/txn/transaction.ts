@@ -47,6 +47,7 @@ export class TransactionHandle implements Transaction {
   readonly #write: WriteContext | undefined;
   readonly #touched: Set<string> | undefined;
   readonly #assertWritable: (collection: string) => void;
+  readonly #assertOpen: () => void;
   #finished = false;
 
   constructor(options: {
@@ -55,6 +56,7 @@ export class TransactionHandle implements Transaction {
     write: WriteContext | undefined;
     touched: Set<string> | undefined;
     assertWritable: (collection: string) => void;
+    assertOpen: () => void;
   }) {
     this.hint = options.hint;
     this.isReadOnly = options.write === undefined;
@@ -62,10 +64,12 @@ export class TransactionHandle implements Transaction {
     this.#write = options.write;
     this.#touched = options.touched;
     this.#assertWritable = options.assertWritable;
+    this.#assertOpen = options.assertOpen;
   }
 
   async execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult> {
     if (this.#finished) throw new UnsupportedQueryError('this transaction is over: its statements can no longer run');
+    this.#assertOpen();
     const { prepared, params } = prepareWithArgs(statement, args);
     if (prepared.ast.kind === 'select') return { items: runSelect(this.#reader, prepared, params), mutatedDocumentIds: [], commitId: null };
     if (this.#write === undefined) {
