@@ -65,6 +65,9 @@ function jsonPath(segments: readonly PathSegment[]): string {
  * Numbers are read as REAL: SQLite reads an integer such as 1152921504606847000 (how JSON writes
  * the double 2^60) exactly as a 64-bit integer, which differs from the double JavaScript reads.
  */
+/** IN lists longer than this are bound as one JSON array. */
+const LONG_IN_LIST = 16;
+
 function extracted(jp: string, rank: number): string {
   return rank === RANK.number ? `CAST(json_extract(body, ${jp}) AS REAL)` : `json_extract(body, ${jp})`;
 }
@@ -249,12 +252,25 @@ export class SqlTranslator {
       const hasNull = items.includes(null);
       const known = items.filter((v) => v !== null);
       if (known.every((v) => rankOf(v) <= 3)) {
+        // A long list is bound once, as a JSON array read by json_each: SQLite limits how many
+        // variables one statement may have, and one bind keeps the SQL text (and its cache) stable.
+        const long = known.length > LONG_IN_LIST;
         if (needle.isId) {
-          const sql = known.length === 0 ? '0' : `(id IN (${known.map((v) => this.#bind(sortKey(v))).join(', ')}))`;
+          const keys = known.map((v) => sortKey(v));
+          const sql =
+            known.length === 0
+              ? '0'
+              : long
+                ? `(id IN (SELECT unhex(value) FROM json_each(${this.#bind(JSON.stringify(keys.map((k) => k.toString('hex'))))})))`
+                : `(id IN (${keys.map((k) => this.#bind(k)).join(', ')}))`;
           return hasNull ? `NULLIF(${sql}, 0)` : sql;
         }
-        const list = (vs: readonly Value[], rank: number): string =>
-          vs.length === 0 ? '0' : `${extracted(needle.jp, rank)} IN (${vs.map((v) => this.#bind(v)).join(', ')})`;
+        const list = (vs: readonly Value[], rank: number): string => {
+          if (vs.length === 0) return '0';
+          if (!long) return `${extracted(needle.jp, rank)} IN (${vs.map((v) => this.#bind(v)).join(', ')})`;
+          const value = rank === RANK.number ? 'CAST(value AS REAL)' : 'value';
+          return `${extracted(needle.jp, rank)} IN (SELECT ${value} FROM json_each(${this.#bind(JSON.stringify(vs))}))`;
+        };
         const numbers = list(known.filter((v) => typeof v === 'number'), RANK.number);
         const strings = list(known.filter((v) => typeof v === 'string'), RANK.string);
         const sql =

@@ -95,11 +95,25 @@ class SqliteReader implements StorageReader {
     return runQuery(rows, (r) => JSON.parse(r.body) as JsonObject, (r) => r.id, query);
   }
 
+  /**
+   * The prepared statement for translated SQL, or undefined when SQLite refuses to prepare it
+   * for a limit of its own (expression depth, terms, variables): then JavaScript filters.
+   */
+  protected preparedOrUndefined(sql: string, pluck = false): BetterSqlite3.Statement | undefined {
+    try {
+      return this.statement(sql, pluck);
+    } catch (error) {
+      if (/too large|too many|stack overflow|recursion|too deep/i.test((error as Error).message)) return undefined;
+      throw error;
+    }
+  }
+
   findValues(query: DocumentQuery): JsonObject[] {
     const plan = this.translate(query);
-    if (plan === undefined) return this.rowsInJs(query).map((r) => JSON.parse(r.body) as JsonObject);
-    const sql = `SELECT body FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
-    const bodies = this.statement(sql, true).all(plan.binds) as string[];
+    const sql = plan && `SELECT body FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
+    if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map((r) => JSON.parse(r.body) as JsonObject);
+    const bodies = stmt.all(plan.binds) as string[];
     const out = new Array<JsonObject>(bodies.length);
     for (let i = 0; i < bodies.length; i++) out[i] = JSON.parse(bodies[i] as string) as JsonObject;
     return out;
@@ -107,9 +121,10 @@ class SqliteReader implements StorageReader {
 
   findDocuments(query: DocumentQuery): StoredDocument[] {
     const plan = this.translate(query);
-    if (plan === undefined) return this.rowsInJs(query).map(toStored);
-    const sql = `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
-    return (this.statement(sql).all(plan.binds) as Row[]).map(toStored);
+    const sql = plan && `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
+    if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map(toStored);
+    return (stmt.all(plan.binds) as Row[]).map(toStored);
   }
 
   get(collection: string, id: JsonValue): StoredDocument | undefined {
@@ -165,22 +180,25 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
 
   evict(query: DocumentQuery): JsonValue[] {
     const plan = this.translate(query);
+    const bounded = query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
+    const sql =
+      plan &&
+      (bounded
+        ? `DELETE FROM documents WHERE collection = @col AND id IN (SELECT id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off) RETURNING id, body -> '$._id' AS doc_id`
+        : `DELETE FROM documents WHERE collection = @col AND deleted = 0${plan.where} RETURNING id, body -> '$._id' AS doc_id`);
+    const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
     let rows: { id: Buffer; doc_id: string }[];
-    if (plan === undefined) {
+    if (plan === undefined || stmt === undefined) {
       const remove = this.statement('DELETE FROM documents WHERE collection = ? AND id = ?');
       rows = this.rowsInJs(query).map((r) => {
         remove.run(query.collection, r.id);
         return { id: r.id, doc_id: JSON.stringify((JSON.parse(r.body) as JsonObject)._id) };
       });
     } else {
-      const bounded = query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
-      const sql = bounded
-        ? `DELETE FROM documents WHERE collection = @col AND id IN (SELECT id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off) RETURNING id, body -> '$._id' AS doc_id`
-        : `DELETE FROM documents WHERE collection = @col AND deleted = 0${plan.where} RETURNING id, body -> '$._id' AS doc_id`;
       const binds = bounded ? plan.binds : Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
-      rows = this.statement(sql).all(binds) as { id: Buffer; doc_id: string }[];
-      rows.sort((a, b) => Buffer.compare(a.id, b.id));
+      rows = stmt.all(binds) as { id: Buffer; doc_id: string }[];
     }
+    rows.sort((a, b) => Buffer.compare(a.id, b.id));
     return rows.map((r) => JSON.parse(r.doc_id) as JsonValue);
   }
 

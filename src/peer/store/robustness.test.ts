@@ -151,3 +151,27 @@ describe.each(STORAGES)('robustness on %s storage', (_kind, openStorage) => {
   });
 
 });
+
+describe.each(STORAGES)('queries past SQLite’s own limits on %s storage', (_kind, openStorage) => {
+  const { peer } = freshPeer(openStorage);
+  const run = (statement: string, args?: Record<string, unknown>) => peer().store.execute(statement, args);
+
+  it('answers IN lists of 40,000 values for _id and for a field', async () => {
+    await run('INSERT INTO t DOCUMENTS (:docs)', { docs: Array.from({ length: 50 }, (_, i) => ({ _id: `d${i}`, n: i, s: `s${i}` })) });
+    const ids = Array.from({ length: 40_000 }, (_, i) => `d${i * 7}`);
+    expect((await run('SELECT _id FROM t WHERE _id IN :ids', { ids })).items).toHaveLength(8);
+    const numbers = Array.from({ length: 40_000 }, (_, i) => i * 3);
+    expect((await run('SELECT COUNT(*) AS c FROM t WHERE n IN :numbers', { numbers })).items).toEqual([{ c: 17 }]);
+    const strings = Array.from({ length: 40_000 }, (_, i) => `s${i * 5}`);
+    expect((await run('SELECT COUNT(*) AS c FROM t WHERE s NOT IN :strings', { strings })).items).toEqual([{ c: 40 }]);
+    expect((await run('EVICT FROM t WHERE _id IN :ids', { ids })).mutatedDocumentIds).toHaveLength(8);
+  });
+
+  it('answers a condition of 999 ORs and a sum of 600 terms', async () => {
+    await run('INSERT INTO t DOCUMENTS (:docs)', { docs: Array.from({ length: 20 }, (_, i) => ({ _id: i, x: i })) });
+    const ors = Array.from({ length: 999 }, (_, i) => `x = ${i * 2}`).join(' OR ');
+    expect((await run(`SELECT COUNT(*) AS c FROM t WHERE ${ors}`)).items).toEqual([{ c: 10 }]);
+    const sum = Array.from({ length: 600 }, () => '1').join(' + ');
+    expect((await run(`SELECT _id FROM t WHERE x + ${sum} = 605`)).items).toEqual([{ _id: 5 }]);
+  });
+});
