@@ -22,6 +22,8 @@ export class DocumentEditor {
   #f: Record<string, Stamp> | undefined;
   #r: Record<string, Stamp> | undefined;
   #n: Record<string, CounterState> | undefined;
+  /** Keys of paths with more than one step: the only ones that can lie below another path. */
+  readonly #nested = new Set<string>();
 
   constructor(value: JsonObject, meta: DocumentMeta, stamp: Stamp) {
     this.value = value;
@@ -30,6 +32,7 @@ export class DocumentEditor {
     this.#f = meta.f === undefined ? undefined : { ...meta.f };
     this.#r = meta.r === undefined ? undefined : { ...meta.r };
     this.#n = meta.n === undefined ? undefined : { ...meta.n };
+    for (const map of [this.#f, this.#r, this.#n]) for (const k of Object.keys(map ?? {})) if (k.includes(',')) this.#nested.add(k);
   }
 
   /**
@@ -59,6 +62,7 @@ export class DocumentEditor {
     const key = pathKey(path);
     this.#drop(key);
     (this.#r ??= {})[key] = this.#stamp;
+    this.#remember(key);
   }
 
   /** `APPLY path PN_INCREMENT BY by`: a counter from 0 where the path held none, summed per writer. */
@@ -84,6 +88,7 @@ export class DocumentEditor {
       throw new QueryEvaluationError(`cannot APPLY PN_INCREMENT to ${showPath(path)}: the counter would pass the largest number`);
     }
     (this.#n ??= {})[key] = counter;
+    this.#remember(key);
     (container as JsonObject)[path[path.length - 1] as string] = counterValue(counter);
   }
 
@@ -139,13 +144,23 @@ export class DocumentEditor {
     const key = pathKey(path);
     this.#drop(key);
     (this.#f ??= {})[key] = this.#stamp;
+    this.#remember(key);
   }
 
-  // Removes every entry at or below a path: a new register there supersedes them.
+  // Removes every entry at or below a path: a new register there supersedes them. The path
+  // itself is deleted directly; only nested keys can lie below it, so only those are scanned.
   #drop(key: string): void {
-    for (const map of [this.#f, this.#r, this.#n]) {
-      if (map === undefined) continue;
-      for (const k of Object.keys(map)) if (isAtOrBelow(k, key)) delete map[k];
+    const maps = [this.#f, this.#r, this.#n];
+    for (const map of maps) if (map !== undefined) delete map[key];
+    this.#nested.delete(key);
+    for (const k of this.#nested) {
+      if (!isAtOrBelow(k, key)) continue;
+      for (const map of maps) if (map !== undefined) delete map[k];
+      this.#nested.delete(k);
     }
+  }
+
+  #remember(key: string): void {
+    if (key.includes(',')) this.#nested.add(key);
   }
 }
