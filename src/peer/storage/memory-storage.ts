@@ -90,6 +90,10 @@ class MemoryReader implements StorageReader {
     return this.find(query).map((e) => JSON.parse(e.body as string) as JsonObject);
   }
 
+  count(query: DocumentQuery): number {
+    return this.find({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
+  }
+
   findDocuments(query: DocumentQuery): StoredDocument[] {
     return this.find(query).map(toStored);
   }

@@ -119,6 +119,15 @@ class SqliteReader implements StorageReader {
     return out;
   }
 
+  count(query: DocumentQuery): number {
+    const plan = this.translate(query);
+    const sql = plan && `SELECT count(*) FROM documents WHERE collection = @col AND deleted = 0${plan.where}`;
+    const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
+    if (plan === undefined || stmt === undefined) return this.rowsInJs({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
+    const binds = Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
+    return stmt.get(binds) as number;
+  }
+
   findDocuments(query: DocumentQuery): StoredDocument[] {
     const plan = this.translate(query);
     const sql = plan && `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;

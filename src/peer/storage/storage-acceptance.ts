@@ -103,6 +103,18 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
       });
     });
 
+    it('counts the live documents matching a condition, ignoring order, limit and offset', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          for (let i = 0; i < 10; i++) w.put('c', doc({ _id: `d${i}`, n: i }));
+          w.put('c', { id: 'gone', value: null, meta: META, txnId: 2 });
+        });
+        expect(s.read((r) => r.count(query('c')))).toBe(10);
+        expect(s.read((r) => r.count(query('c', { where: gt('n', 6), limit: 1, offset: 1 })))).toBe(3);
+        expect(s.read((r) => r.count(query('never')))).toBe(0);
+      });
+    });
+
     it('evicts matching live documents entirely, in _id order, and keeps tombstones', () => {
       withStorage((s) => {
         s.write((w) => {

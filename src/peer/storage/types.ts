@@ -43,6 +43,8 @@ export interface StorageReader {
   findValues(query: DocumentQuery): JsonObject[];
   /** The same documents with their metadata. */
   findDocuments(query: DocumentQuery): StoredDocument[];
+  /** How many live documents match the query's condition (its order, limit and offset ignored). */
+  count(query: DocumentQuery): number;
   /** One document by `_id`, tombstones included. */
   get(collection: string, id: JsonValue): StoredDocument | undefined;
   /** Collections that hold at least one row, by name. */

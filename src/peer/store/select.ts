@@ -60,6 +60,10 @@ function resolveAliases(orderBy: readonly OrderTerm[], projections: readonly Pro
   });
 }
 
+function isCountStar(p: Projection): boolean {
+  return p.kind === 'expr' && p.expr.kind === 'call' && p.expr.name === 'count' && p.expr.star && !p.expr.distinct;
+}
+
 function distinct(rows: JsonObject[]): JsonObject[] {
   const seen = new Set<string>();
   return rows.filter((r) => {
@@ -86,6 +90,13 @@ export function runSelect(reader: StorageReader, prepared: PreparedStatement, pa
     const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit: undefined, offset: 0 });
     const rows = distinct(values.map((doc) => project({ doc, params }, ast.projections, names)));
     return rows.slice(offset, limit === undefined ? undefined : offset + limit);
+  }
+  // `SELECT COUNT(*) [AS n], … FROM c [WHERE …]`: counted by the storage, no document read.
+  if (ast.groupBy.length === 0 && !ast.distinct && prepared.aggregates.length > 0 && ast.projections.every(isCountStar)) {
+    const n = reader.count({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+    const row: JsonObject = {};
+    names.forEach((name) => (row[name] = n));
+    return [row].slice(offset, limit === undefined ? undefined : offset + limit);
   }
   return runGrouped(reader, prepared, ast, params, names, limit, offset);
 }
