@@ -10,9 +10,10 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatTable, verdictOf, type Suite, type SuiteContext } from './harness.ts';
 import { storeSuite } from './store.bench.ts';
+import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite];
+const SUITES: readonly Suite[] = [storeSuite, ...txnSuites];
 
 function machine(): string {
   const db = new Database(':memory:');

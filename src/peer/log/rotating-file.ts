@@ -48,14 +48,22 @@ export class RotatingFile {
 
   /** Writes the buffered lines, rotating whenever the file would pass its size. */
   flush(): void {
+    // Lines go out in as few writes as rotation allows: one per file, not one per line.
     let written = 0;
     try {
-      for (const text of this.#pending) {
-        const bytes = Buffer.byteLength(text);
-        if (this.#size > 0 && this.#size + bytes > this.#maxBytes) this.#rotate();
-        writeSync(this.#fd, text);
+      while (written < this.#pending.length) {
+        if (this.#size > 0 && this.#size + Buffer.byteLength(this.#pending[written] as string) > this.#maxBytes) this.#rotate();
+        let end = written;
+        let bytes = 0;
+        while (end < this.#pending.length) {
+          const next = Buffer.byteLength(this.#pending[end] as string);
+          if (end > written && this.#size + bytes + next > this.#maxBytes) break;
+          bytes += next;
+          end++;
+        }
+        writeSync(this.#fd, this.#pending.slice(written, end).join(''));
         this.#size += bytes;
-        written++;
+        written = end;
       }
     } finally {
       // Lines written are gone from the buffer even when a later write fails: none is written twice.
