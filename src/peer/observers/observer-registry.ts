@@ -11,7 +11,10 @@ import type { Params } from '../dql/evaluate.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { StorageReader } from '../storage/types.ts';
 import type { PreparedStatement } from '../store/prepare.ts';
-import { runSelect } from '../store/select.ts';
+import { rowsFollowDocuments, runSelect } from '../store/select.ts';
+import { matches } from '../dql/evaluate.ts';
+import { sortKey } from '../dql/sort-key.ts';
+import type { DocumentChange } from '../storage/recording-writer.ts';
 import { diff, snapshot, type ResultSnapshot } from './result-diff.ts';
 
 /** What an observer receives. */
@@ -45,6 +48,8 @@ interface Entry extends StoreObserver {
   readonly handler: SignalNextHandler;
   readonly waitsForSignal: boolean;
   last: ResultSnapshot | undefined;
+  /** Keys of the documents the last result came from, when its rows follow documents. */
+  sources: Set<string> | undefined;
   dirty: boolean;
   awaitingSignal: boolean;
   cancelled: boolean;
@@ -89,6 +94,7 @@ export class ObserverRegistry {
       handler,
       waitsForSignal,
       last: undefined,
+      sources: undefined,
       dirty: true,
       awaitingSignal: false,
       cancelled: false,
@@ -108,11 +114,25 @@ export class ObserverRegistry {
     return entry;
   }
 
-  /** Called after a commit with the collections it wrote. */
-  changed(collections: Iterable<string>): void {
+  /**
+   * Called after a commit with what it wrote. An observer re-runs only when a change can touch
+   * its result: a written document that matches its condition now, or that its last result
+   * came from; observers whose rows do not follow documents (aggregates, DISTINCT, OFFSET)
+   * re-run on any change to their collection.
+   */
+  changed(changes: readonly DocumentChange[]): void {
     let any = false;
-    for (const name of collections) {
-      for (const entry of this.#byCollection.get(name) ?? []) {
+    for (const change of changes) {
+      const entries = this.#byCollection.get(change.collection);
+      if (entries === undefined) continue;
+      let key: string | undefined;
+      for (const entry of entries) {
+        if (entry.dirty) continue;
+        if (entry.sources !== undefined) {
+          key ??= sortKey(change.id).toString('latin1');
+          const touches = entry.sources.has(key) || (change.after !== null && matches(entry.prepared.ast.kind === 'select' ? entry.prepared.ast.where : undefined, change.after, entry.args));
+          if (!touches) continue;
+        }
         entry.dirty = true;
         any = true;
       }
@@ -149,11 +169,18 @@ export class ObserverRegistry {
     if (due.length === 0) return;
     const txnId = this.#options.lastTxnId();
     // One snapshot for the whole flush: every observer sees the same committed state.
-    const results = this.#options.read((reader) => due.map((e) => runSelect(reader, e.prepared, e.args)));
+    const results = this.#options.read((reader) =>
+      due.map((e) => {
+        const sources = rowsFollowDocuments(e.prepared, e.args) ? new Set<string>() : undefined;
+        return { items: runSelect(reader, e.prepared, e.args, sources), sources };
+      }),
+    );
     due.forEach((entry, i) => {
       if (entry.cancelled) return;
       entry.dirty = false;
-      const next = snapshot(results[i] as JsonObject[]);
+      const result = results[i] as { items: JsonObject[]; sources: Set<string> | undefined };
+      entry.sources = result.sources;
+      const next = snapshot(result.items);
       const isInitial = entry.last === undefined;
       if (!isInitial && entry.last?.json === next.json) return;
       const changes = diff(entry.last, next);

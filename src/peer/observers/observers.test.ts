@@ -7,6 +7,7 @@ import type { JsonObject } from '../../shared/json.ts';
 import { LogHub } from '../log/log-hub.ts';
 import { STORAGES, failureOf, freshPeer } from '../store/dql-test-peers.ts';
 import type { ObserverEvent } from './observer-registry.ts';
+import { seededRandom } from '../../shared/seeded-random.ts';
 
 /** Lets pending observer runs (scheduled with setImmediate) happen. */
 const settle = async (): Promise<void> => {
@@ -148,5 +149,44 @@ describe.each(STORAGES)('observers on %s storage', (_kind, openStorage) => {
     const observer = sync.store.registerObserver('SELECT * FROM cars', () => {});
     sync.close();
     expect(observer.isCancelled).toBe(true);
+  });
+});
+
+describe.each(STORAGES)('observers under random writes on %s storage', (_kind, openStorage) => {
+  const { peer } = freshPeer(openStorage);
+
+  const STATEMENTS = [
+    "SELECT * FROM cars WHERE color = 'red'",
+    "SELECT * FROM cars WHERE color = 'red' ORDER BY km DESC LIMIT 3",
+    'SELECT make FROM cars WHERE km > 50',
+    "SELECT km AS k FROM cars WHERE color != 'blue' ORDER BY km LIMIT 2",
+    'SELECT * FROM cars ORDER BY km LIMIT 2 OFFSET 1',
+    'SELECT COUNT(*) AS n FROM cars WHERE km < 40',
+    'SELECT color, COUNT(*) AS n FROM cars GROUP BY color',
+    'SELECT DISTINCT color FROM cars',
+    "SELECT _id FROM cars WHERE make LIKE 'V%'",
+  ];
+
+  it.each([1, 2, 3, 4, 5])('keeps every observer equal to a fresh run of its query (seed %i)', async (seed) => {
+    const random = seededRandom(seed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+    const latest = new Map<string, JsonObject[]>();
+    for (const statement of STATEMENTS) peer().store.registerObserver(statement, (e) => latest.set(statement, e.items));
+    for (let step = 0; step < 40; step++) {
+      const id = `c${Math.floor(random() * 8)}`;
+      const doc = { _id: id, color: pick(['red', 'blue', 'green']), km: Math.floor(random() * 100), make: pick(['Volvo', 'Saab', 'VW']) };
+      const statement = pick([
+        ['INSERT INTO cars DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE', { doc }],
+        ['UPDATE cars SET km = :km WHERE _id = :id', { km: doc.km, id }],
+        ["UPDATE cars SET color = 'red' WHERE km > :km", { km: doc.km }],
+        ['DELETE FROM cars WHERE _id = :id', { id }],
+        ['EVICT FROM cars WHERE _id = :id', { id }],
+        ['INSERT INTO boats DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE', { doc }],
+      ] as const);
+      await peer().store.execute(statement[0], statement[1]);
+      if (random() < 0.5) continue; // let some commits pile up before observers run
+      await settle();
+      for (const s of STATEMENTS) expect(latest.get(s), `${s} after step ${step}`).toEqual((await peer().store.execute(s)).items);
+    }
   });
 });

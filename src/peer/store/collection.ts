@@ -139,7 +139,6 @@ export class PendingIdSpecificOperation {
   async update(fn: (doc: JsonObject, helpers: UpdateHelpers) => void): Promise<QueryResult> {
     assertWritable(this.#collection);
     const { result, txnId } = await this.#store.writeAsUser(undefined, (ctx) => {
-      ctx.touched.add(this.#collection);
       const stored = ctx.writer.get(this.#collection, this.#id);
       if (stored?.value === null || stored === undefined) return [];
       const before = stored.value;

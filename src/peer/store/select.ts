@@ -74,7 +74,21 @@ function distinct(rows: JsonObject[]): JsonObject[] {
   });
 }
 
-export function runSelect(reader: StorageReader, prepared: PreparedStatement, params: Params): JsonObject[] {
+/**
+ * Does each row of this SELECT come from one matching document, counted from the first one?
+ * Then its result can change only through a document that matches it now or is among those
+ * it returned, which lets observers skip commits that cannot touch them.
+ */
+export function rowsFollowDocuments(prepared: PreparedStatement, params: Params): boolean {
+  const ast = prepared.ast as SelectStatement;
+  return !prepared.grouped && !ast.distinct && (countOf(ast.offset, 'OFFSET', params) ?? 0) === 0;
+}
+
+/**
+ * Runs a SELECT. When `sourceIds` is given and the rows follow documents, it receives the
+ * `_id` keys (sort keys, latin1) of the documents the rows came from.
+ */
+export function runSelect(reader: StorageReader, prepared: PreparedStatement, params: Params, sourceIds?: Set<string>): JsonObject[] {
   const ast = prepared.ast as SelectStatement;
   const limit = countOf(ast.limit, 'LIMIT', params);
   const offset = countOf(ast.offset, 'OFFSET', params) ?? 0;
@@ -84,6 +98,7 @@ export function runSelect(reader: StorageReader, prepared: PreparedStatement, pa
 
   if (!prepared.grouped && !ast.distinct) {
     const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit, offset });
+    if (sourceIds !== undefined) for (const doc of values) sourceIds.add(sortKey(doc._id as JsonValue).toString('latin1'));
     return starOnly ? values : values.map((doc) => project({ doc, params }, ast.projections, names));
   }
   if (!prepared.grouped) {

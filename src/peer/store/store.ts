@@ -16,6 +16,7 @@ import { StoreError, UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type StoreObserver } from '../observers/observer-registry.ts';
 import type { CollectionInfo, StorageEngine, StorageReader } from '../storage/types.ts';
+import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { ROLLBACK, TransactionHandle, prepareWithArgs, type Transaction, type TransactionOptions } from '../txn/transaction.ts';
 import { WriteSlot, type BlockedWait, type SlotHolder } from '../txn/write-slot.ts';
@@ -51,12 +52,12 @@ export interface CommittedTransaction {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly collections: readonly string[];
+  /** The documents written, with their new values. */
+  readonly changes: readonly DocumentChange[];
 }
 
-/** A write inside the slot: the context mutations need, and the collections written. */
-export interface OpenWrite extends WriteContext {
-  readonly touched: Set<string>;
-}
+/** A write inside the slot: the context mutations need. */
+export type OpenWrite = WriteContext;
 
 /** Writes on behalf of the peer itself, with the originator of the job that writes. */
 export interface InternalWrites {
@@ -141,7 +142,6 @@ export class Store {
     if (prepared.ast.kind === 'select') return { items: this.#read((r) => runSelect(r, prepared, params)), mutatedDocumentIds: [], commitId: null };
     assertWritable(prepared.ast.collection);
     const { result, txnId } = await this.#write('User', undefined, (w) => {
-      w.touched.add(prepared.ast.collection);
       return runMutation(w, prepared, params);
     });
     return { items: [], mutatedDocumentIds: result, commitId: txnId };
@@ -156,7 +156,7 @@ export class Store {
     if (options.isReadOnly === true) {
       const read = this.#storage.beginRead();
       this.#readers++;
-      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, touched: undefined, assertWritable, assertOpen: () => this.#assertOpen() });
+      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, assertWritable, assertOpen: () => this.#assertOpen() });
       try {
         return await fn(tx);
       } finally {
@@ -168,7 +168,7 @@ export class Store {
     let outcome: T | undefined;
     try {
       await this.#write('User', options.hint, async (w) => {
-        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, touched: w.touched, assertWritable, assertOpen: () => this.#assertOpen() });
+        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, assertWritable, assertOpen: () => this.#assertOpen() });
         try {
           outcome = await fn(tx);
         } finally {
@@ -272,7 +272,6 @@ export class Store {
     this.#assertOpen();
     assertWritable(collection);
     const { result, txnId } = await this.#write('User', undefined, (w) => {
-      w.touched.add(collection);
       return insertDocuments(w, collection, docs, policy);
     });
     return { ids: result, txnId };
@@ -311,7 +310,8 @@ export class Store {
       storageTxn = this.#storage.beginWrite();
       const txnId = lease.txnId;
       const stamp: Stamp = [this.#clock.tick(), this.#peerKey];
-      const write: OpenWrite = { writer: storageTxn.writer, txnId, stamp, newId: this.#newId, touched: new Set() };
+      const recorder = new RecordingWriter(storageTxn.writer);
+      const write: OpenWrite = { writer: recorder, txnId, stamp, newId: this.#newId };
       const scope = { store: this as Store, open: true };
       let result: T | typeof RolledBack;
       try {
@@ -324,7 +324,16 @@ export class Store {
       storageTxn.writer.setClock({ lastTxnId: txnId, lastHlc: this.#clock.last });
       storageTxn.commit();
       this.#lastTxnId = txnId;
-      committed = { txnId, originator, hint, startedAt, durationMs: this.#timers.now() - startedAt, collections: [...write.touched] };
+      const changes = recorder.changes;
+      committed = {
+        txnId,
+        originator,
+        hint,
+        startedAt,
+        durationMs: this.#timers.now() - startedAt,
+        collections: [...new Set(changes.map((c) => c.collection))],
+        changes,
+      };
       return { result, txnId };
     } catch (error) {
       if (storageTxn !== undefined) {
@@ -347,7 +356,7 @@ export class Store {
     const log = this.#log.child('txn');
     log.debug(LOG_EVENTS.writeTxnCommitted, { txn_id: txn.txnId, originator: txn.originator });
     log.debug(LOG_EVENTS.databaseChangeNotified, { transaction: txn.txnId });
-    this.#observers.changed(txn.collections);
+    this.#observers.changed(txn.changes);
     for (const listener of this.#events.committed) {
       try {
         listener(txn);

@@ -45,7 +45,6 @@ export class TransactionHandle implements Transaction {
   readonly hint: string | undefined;
   readonly #reader: StorageReader;
   readonly #write: WriteContext | undefined;
-  readonly #touched: Set<string> | undefined;
   readonly #assertWritable: (collection: string) => void;
   readonly #assertOpen: () => void;
   #finished = false;
@@ -54,7 +53,6 @@ export class TransactionHandle implements Transaction {
     hint: string | undefined;
     reader: StorageReader;
     write: WriteContext | undefined;
-    touched: Set<string> | undefined;
     assertWritable: (collection: string) => void;
     assertOpen: () => void;
   }) {
@@ -62,7 +60,6 @@ export class TransactionHandle implements Transaction {
     this.isReadOnly = options.write === undefined;
     this.#reader = options.reader;
     this.#write = options.write;
-    this.#touched = options.touched;
     this.#assertWritable = options.assertWritable;
     this.#assertOpen = options.assertOpen;
   }
@@ -87,7 +84,6 @@ export class TransactionHandle implements Transaction {
       savepoint.rollback();
       throw error;
     }
-    this.#touched?.add(prepared.ast.collection);
     return { items: [], mutatedDocumentIds: mutated, commitId: this.#write.txnId };
   }
 
