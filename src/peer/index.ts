@@ -8,6 +8,8 @@ export { SyncLogger } from './log/sync-logger.ts';
 export { systemTimers, ManualTimers, type Timers } from './time.ts';
 export type { Transaction, TransactionOptions } from './txn/transaction.ts';
 export type { SlotHolder, BlockedWait } from './txn/write-slot.ts';
+export type { SyncSubscription } from './subscriptions/subscription-set.ts';
+export type { SubscriptionQuery, SubscriptionSetShape } from '../shared/subscriptions.ts';
 export type { ObserverEvent, ObserverHandler, SignalNextHandler, StoreObserver } from './observers/observer-registry.ts';
 export {
   Store,

@@ -49,6 +49,7 @@ export const LOG_EVENTS = {
   observerCancelled: 'observer.cancelled',
   observerFailed: 'observer.failed',
   listenerFailed: 'listener.failed',
+  localSubscriptionChanged: 'subscriptions.local-changed',
   shuttingDown: 'shutdown.shutting-down',
   peerShuttingDown: 'shutdown.peer-shutting-down',
   httpServerStopping: 'shutdown.http-server-stopping',

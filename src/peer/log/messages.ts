@@ -23,6 +23,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.observerCancelled]: (f) => `Observer cancelled; id = ${f.id}`,
   [LOG_EVENTS.observerFailed]: (f) => `Observer failed; id = ${f.id}; error = ${f.error}`,
   [LOG_EVENTS.listenerFailed]: (f) => `Listener failed; listener = ${f.listener}; error = ${f.error}`,
+  [LOG_EVENTS.localSubscriptionChanged]: () => 'Application: notifying a local subscription change',
   [LOG_EVENTS.shuttingDown]: () => 'Shutting down',
   [LOG_EVENTS.peerShuttingDown]: () => 'Peer shutting down',
   [LOG_EVENTS.httpServerStopping]: (f) => `Stopping the HTTP server${f.running === false ? ' (none running)' : ''}`,

@@ -13,6 +13,7 @@ import { FORBIDDEN_KEY, findJsonFault, toParams } from './args.ts';
 import { checkBound, prepareTree, type PreparedStatement } from './prepare.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { ObserverEvent } from '../observers/observer-registry.ts';
+import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
 import { runSelect } from './select.ts';
 import { assertWritable, type QueryResult, type Store } from './store.ts';
 
@@ -76,6 +77,15 @@ export class PendingCursorOperation {
     const { prepared, params } = this.#prepare();
     const observer = this.#store.observePrepared(prepared, params, (event) => handler(event.items, event), false);
     return { cancel: () => observer.cancel(), stop: () => observer.cancel(), get isCancelled() { return observer.isCancelled; } };
+  }
+
+  /**
+   * A sync subscription to the matching documents (the older form of `registerSubscription`).
+   * `cancel()` (or `stop()`) it when they are no longer needed.
+   */
+  subscribe(): SyncSubscription {
+    const { prepared, params } = this.#prepare();
+    return this.#store.subscribePrepared(prepared, params);
   }
 
   #prepare(): { prepared: PreparedStatement; params: Params } {

@@ -25,7 +25,9 @@ import { createIdGenerator, type IdGenerator } from './ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
 import type { QueryResult } from './query-result.ts';
 import { runSelect } from './select.ts';
-import type { PreparedStatement } from './prepare.ts';
+import { prepare, type PreparedStatement } from './prepare.ts';
+import { SubscriptionSet, type SyncSubscription } from '../subscriptions/subscription-set.ts';
+import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Params } from '../dql/evaluate.ts';
 
 export type { QueryResult } from './query-result.ts';
@@ -89,6 +91,7 @@ export class Store {
   readonly #log: Logger;
   readonly #slot: WriteSlot;
   readonly #observers: ObserverRegistry;
+  readonly #subscriptions: SubscriptionSet;
   /** The write transaction the current code runs inside, while it is open. */
   readonly #insideWrite = new AsyncLocalStorage<{ readonly store: Store; open: boolean }>();
   readonly #events: StoreEvents = { committed: [], waited: [] };
@@ -129,6 +132,40 @@ export class Store {
       schedule: options.schedule,
     });
     this.internalWrites = { write: (originator, hint, fn) => this.#write(originator, hint, fn) };
+    this.#subscriptions = new SubscriptionSet(options.logger.child('subscriptions'));
+    // Every peer is subscribed to presence from the start: the set begins with it, unannounced.
+    this.#subscriptions.register(prepare(`SELECT * FROM ${BUILT_IN_COLLECTIONS[0]}`), {}, true, false);
+  }
+
+  /**
+   * Registers a sync subscription: the documents this peer asks other peers for
+   * (`SELECT * FROM <collection> [WHERE …] [ORDER BY …] [LIMIT …]`). Replication serves it.
+   */
+  registerSubscription(statement: string, args?: Record<string, unknown>): SyncSubscription {
+    this.#assertOpen();
+    const { prepared, params } = prepareWithArgs(statement, args);
+    return this.#subscriptions.register(prepared, params);
+  }
+
+  /** The live sync subscriptions, the peer's own (`__presence`) included. */
+  get subscriptions(): SyncSubscription[] {
+    return this.#subscriptions.list();
+  }
+
+  /** The subscription set in the spec's shape (`everything`, `queries` by collection). */
+  subscriptionSet(): SubscriptionSetShape {
+    return this.#subscriptions.toShape();
+  }
+
+  /** @internal Registers a subscription of a statement already prepared (the collection API's `subscribe`). */
+  subscribePrepared(prepared: PreparedStatement, params: Params): SyncSubscription {
+    this.#assertOpen();
+    return this.#subscriptions.register(prepared, params);
+  }
+
+  /** Called whenever the subscription set changes. Returns an unsubscribe function. */
+  onSubscriptionsChange(listener: () => void): () => void {
+    return this.#subscriptions.onChange(listener);
   }
 
   /**
@@ -371,6 +408,7 @@ export class Store {
     if (this.#closed) return;
     this.#closed = true;
     this.#observers.close();
+    this.#subscriptions.close();
     this.#storage.close();
   }
 
