@@ -64,6 +64,8 @@ export type OpenWrite = WriteContext;
 /** Writes on behalf of the peer itself, with the originator of the job that writes. */
 export interface InternalWrites {
   write<T>(originator: Exclude<Originator, 'User'>, hint: string | undefined, fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }>;
+  /** Runs one DQL mutation as its own transaction under the job's originator (internal collections allowed). */
+  execute(originator: Exclude<Originator, 'User'>, hint: string | undefined, statement: string, args?: Record<string, unknown>): Promise<QueryResult>;
 }
 
 export interface StoreOptions {
@@ -131,7 +133,16 @@ export class Store {
       logger: options.logger.child('observers'),
       schedule: options.schedule,
     });
-    this.internalWrites = { write: (originator, hint, fn) => this.#write(originator, hint, fn) };
+    this.internalWrites = {
+      write: (originator, hint, fn) => this.#write(originator, hint, fn),
+      execute: async (originator, hint, statement, args) => {
+        this.#assertOpen();
+        const { prepared, params } = prepareWithArgs(statement, args);
+        if (prepared.ast.kind === 'select') throw new UnsupportedQueryError('internalWrites.execute takes a mutation');
+        const { result, txnId } = await this.#write(originator, hint, (w) => runMutation(w, prepared, params));
+        return { items: [], mutatedDocumentIds: result, commitId: txnId };
+      },
+    };
     this.#subscriptions = new SubscriptionSet(options.logger.child('subscriptions'));
     // Every peer is subscribed to presence from the start: the set begins with it, unannounced.
     this.#subscriptions.register(prepare(`SELECT * FROM ${BUILT_IN_COLLECTIONS[0]}`), {}, true, false);

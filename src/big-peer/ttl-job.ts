@@ -1,0 +1,123 @@
+/**
+ * The Big Peer's TTL job (spec 1.6, 3.1, 4.1): on a schedule, per configured collection, it
+ * flags the documents whose TTL field is at or before now minus the TTL and that are not yet
+ * flagged, setting `evictionFlag = true`. The flag replicates; small peers then evict them.
+ * It runs as an `Internal` transaction; the same update can be sent over HTTP to
+ * `POST /api/v4/store/write` by an external scheduler.
+ */
+import { LOG_EVENTS } from '../shared/log.ts';
+import type { Logger, Store, Timers } from '../peer/index.ts';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export interface TtlJobConfig {
+  /** The collection whose documents expire. */
+  readonly collection: string;
+  /** The ISO 8601 timestamp field compared with the TTL (default `createdAt`). */
+  readonly field?: string;
+  /** How old a document may get before it is flagged, in hours (the spec's example: 72). */
+  readonly ttlHours: number;
+  /** How often the job runs, in hours (default 24: daily). */
+  readonly everyHours?: number;
+  /** The time of day, UTC `HH:MM`, of the first run (a low-activity hour); default: one period after start. */
+  readonly at?: string;
+}
+
+export interface TtlRun {
+  readonly collection: string;
+  readonly field: string;
+  /** The cut-off: documents with the field at or before it are flagged. */
+  readonly ttl: string;
+  readonly flagged: number;
+  readonly txnId: number;
+}
+
+/** The DQL update of one run, as the HTTP form of the job would send it. */
+export function ttlStatement(collection: string, field: string): string {
+  const name = (n: string): string => `\`${n.replaceAll('`', '``')}\``;
+  return `UPDATE ${name(collection)} SET evictionFlag = true WHERE ${name(field)} <= :ttl AND evictionFlag = false`;
+}
+
+/** Milliseconds from `now` to the next `HH:MM` UTC. */
+export function untilTimeOfDay(now: number, at: string): number {
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(at);
+  if (m === null) throw new RangeError(`a TTL job's "at" is a UTC time HH:MM, not ${JSON.stringify(at)}`);
+  const day = new Date(now);
+  let next = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), Number(m[1]), Number(m[2]));
+  if (next <= now) next += DAY_MS;
+  return next - now;
+}
+
+export function validateTtlJob(config: TtlJobConfig): void {
+  if (typeof config.collection !== 'string' || config.collection === '') throw new RangeError('a TTL job needs a collection');
+  if (!(typeof config.ttlHours === 'number' && config.ttlHours > 0)) throw new RangeError(`the TTL job of ${config.collection} needs ttlHours > 0`);
+  if (config.everyHours !== undefined && !(config.everyHours > 0)) throw new RangeError(`the TTL job of ${config.collection} needs everyHours > 0`);
+  if (config.at !== undefined) untilTimeOfDay(0, config.at);
+}
+
+export class TtlJob {
+  readonly #store: Store;
+  readonly #configs: readonly TtlJobConfig[];
+  readonly #timers: Timers;
+  readonly #log: Logger;
+  readonly #handles = new Map<string, object>();
+  #stopped = false;
+
+  constructor(options: { store: Store; jobs: readonly TtlJobConfig[]; timers: Timers; logger: Logger }) {
+    options.jobs.forEach(validateTtlJob);
+    this.#store = options.store;
+    this.#configs = options.jobs;
+    this.#timers = options.timers;
+    this.#log = options.logger;
+  }
+
+  /** Schedules every configured collection's runs. */
+  start(): void {
+    for (const config of this.#configs) {
+      const first = config.at === undefined ? (config.everyHours ?? 24) * HOUR_MS : untilTimeOfDay(this.#timers.now(), config.at);
+      this.#schedule(config, first);
+    }
+  }
+
+  /** Runs the job now for one collection (or all), whatever the schedule. */
+  async runNow(collection?: string): Promise<TtlRun[]> {
+    const runs: TtlRun[] = [];
+    for (const config of this.#configs) {
+      if (collection === undefined || config.collection === collection) runs.push(await this.#run(config));
+    }
+    return runs;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const handle of this.#handles.values()) this.#timers.clearTimeout(handle);
+    this.#handles.clear();
+  }
+
+  #schedule(config: TtlJobConfig, delayMs: number): void {
+    if (this.#stopped) return;
+    this.#log.debug(LOG_EVENTS.ttlJobScheduled, { collection: config.collection, next_run: new Date(this.#timers.now() + delayMs).toISOString() });
+    const handle = this.#timers.setTimeout(() => {
+      this.#handles.delete(config.collection);
+      void this.#run(config)
+        .catch(() => undefined) // logged in #run
+        .finally(() => this.#schedule(config, (config.everyHours ?? 24) * HOUR_MS));
+    }, delayMs);
+    this.#handles.set(config.collection, handle);
+  }
+
+  async #run(config: TtlJobConfig): Promise<TtlRun> {
+    const field = config.field ?? 'createdAt';
+    const ttl = new Date(this.#timers.now() - config.ttlHours * HOUR_MS).toISOString();
+    try {
+      const result = await this.#store.internalWrites.execute('Internal', `ttl ${config.collection}`, ttlStatement(config.collection, field), { ttl });
+      const run: TtlRun = { collection: config.collection, field, ttl, flagged: result.mutatedDocumentIds.length, txnId: result.commitId ?? 0 };
+      this.#log.info(LOG_EVENTS.ttlJobRan, { collection: run.collection, field, ttl, flagged: run.flagged, txn_id: run.txnId });
+      return run;
+    } catch (error) {
+      this.#log.error(LOG_EVENTS.ttlJobFailed, { collection: config.collection, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
+  }
+}
