@@ -8,6 +8,9 @@
  * same sequence, and releases its directory.
  */
 import { LOG_EVENTS } from '../shared/log.ts';
+import { AuthClient } from './auth/auth-client.ts';
+import { validateIdentity, type OnlineIdentity } from './auth/identity.ts';
+import type { FetchLike } from './auth/login-request.ts';
 import { SyncError } from './errors.ts';
 import { loadOrCreateIdentity } from './identity.ts';
 import type { LogHub, Logger } from './log/log-hub.ts';
@@ -27,12 +30,23 @@ export interface SyncOptions {
   readonly logHub?: LogHub;
   /** Time and timers; injected so that tests control time. Defaults to the system clock. */
   readonly timers?: Timers;
+  /**
+   * How this peer authenticates to the Big Peer (spec 2.7): `onlinePlayground(…)` or
+   * `onlineWithAuthentication(…)`. Without one the peer is offline and never logs in. A handler
+   * lacking a callback is refused here (`auth/handler-invalid`).
+   */
+  readonly identity?: OnlineIdentity;
+  /** The HTTP client of the auth client (default `globalThis.fetch`); injected in tests. */
+  readonly fetch?: FetchLike;
+  /** How long a login request may take before it counts as unreachable (default 30 s). */
+  readonly authRequestTimeoutMs?: number;
 }
 
 /** What must be shut down, held apart from the Sync object so that it can outlive it. */
 interface Resources {
   readonly log: Logger;
   readonly store: Store;
+  readonly auth: AuthClient;
   readonly path: string;
 }
 
@@ -41,7 +55,8 @@ interface Resources {
  * and the directory lock) is closed before the peer says its shutdown is done, so that nothing
  * is logged after `Deallocating` and `shutdown complete` is true when logged.
  */
-function shutDown({ log, store }: Resources): void {
+function shutDown({ log, store, auth }: Resources): void {
+  auth.close();
   log.info(LOG_EVENTS.shuttingDown);
   log.info(LOG_EVENTS.peerShuttingDown);
   // The peer serves no HTTP or TCP listener yet (they arrive with LAN sync and the inspector).
@@ -61,6 +76,12 @@ const forgotten = new FinalizationRegistry<Resources>((resources) => {
 export class Sync {
   /** The store: `sync.store.execute(…)`, `sync.store.collection(name)`, `sync.store[name]`. */
   readonly store: StoreWithCollections;
+  /**
+   * Authentication with the Big Peer: `await sync.auth.start()` (which `startSync()` will call),
+   * `login` (for the handler), `logout()`, `status`, `certificate`, `issuerKey`. Present on
+   * every Sync; an offline one (no `identity`) never logs in.
+   */
+  readonly auth: AuthClient;
   /** This peer's public key, base64url. */
   readonly peerKey: string;
   readonly persistenceDirectory: string | undefined;
@@ -71,6 +92,8 @@ export class Sync {
     if (options.persistenceDirectory === undefined && options.inMemory !== true) {
       throw new SyncError('store/io', 'a Sync needs a persistenceDirectory, or inMemory: true');
     }
+    // Before anything is opened: a refused identity leaves no directory locked.
+    if (options.identity !== undefined) validateIdentity(options.identity);
     const hub = options.logHub ?? SyncLogger.hub;
     const log = hub.logger('sync');
     const timers = options.timers ?? systemTimers;
@@ -89,7 +112,18 @@ export class Sync {
     this.persistenceDirectory = options.persistenceDirectory;
     const path = options.persistenceDirectory ?? ':memory:';
     hub.logger('store').debug(LOG_EVENTS.storeOpened, { path, peer_key: this.peerKey, last_txn_id: store.lastTxnId });
-    this.#resources = { log, store, path };
+    // The auth client reaches the store's settings only, and never the Sync: a Sync that is
+    // forgotten can still be collected while its refresh timer waits.
+    this.auth = new AuthClient({
+      identity: options.identity,
+      peerKey: this.peerKey,
+      settings: store.internalSettings,
+      timers,
+      logger: hub.logger('auth'),
+      fetch: options.fetch,
+      requestTimeoutMs: options.authRequestTimeoutMs,
+    });
+    this.#resources = { log, store, path, auth: this.auth };
     forgotten.register(this, this.#resources, this);
   }
 

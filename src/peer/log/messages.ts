@@ -36,6 +36,28 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.deallocating]: () => 'Deallocating',
   [LOG_EVENTS.garbageCollectedWhileOpen]: (f) =>
     `A Sync object was garbage collected without close(); path = ${f.path}. Keep it in a long-lived variable while sync should run, and close() it when done`,
+  // Authentication (spec 5 and 7): the lines the spec quotes are kept word for word.
+  [LOG_EVENTS.authStarting]: (f) => `AuthClient: starting; app_id = ${f.app_id}`,
+  [LOG_EVENTS.authCachedCertificateUsed]: (f) => `AuthClient: using the cached certificate; user_id = ${f.user_id}; expires_at = ${f.expires_at}`,
+  [LOG_EVENTS.authCachedCertificateIgnored]: (f) => `AuthClient: ignoring the cached certificate: ${f.reason}`,
+  [LOG_EVENTS.authUnknownIssuer]: () => 'UnknownIssuer: the certificate was not issued by the known Big Peer; call sync.auth.logout() and reconnect',
+  [LOG_EVENTS.authSucceeded]: () => 'AuthClient: authentication request succeeded',
+  [LOG_EVENTS.authRefreshScheduled]: (f) => `AuthClient: refreshing token in ${f.seconds} seconds`,
+  [LOG_EVENTS.authResponseUndecodable]: (f) => `AuthClient: failed to get JSON for auth response: ${f.error}`,
+  [LOG_EVENTS.authNoValidToken]: () => 'No valid Web token present',
+  // The Big Peer's own words: `Could not connect to authentication server`, `Failed to authenticate: …`.
+  [LOG_EVENTS.authServerError]: (f) => `${f.message}`,
+  [LOG_EVENTS.authBigPeerUnreachable]: (f) => `AuthClient: could not connect to the Big Peer at ${f.url}: ${f.error}`,
+  [LOG_EVENTS.authCertificateRejected]: (f) => `AuthClient: the certificate from the Big Peer is not valid: ${f.reason}`,
+  [LOG_EVENTS.authCertificateFailed]: () => 'failed to obtain a certificate',
+  [LOG_EVENTS.authRetryScheduled]: (f) => `AuthClient: retrying authentication in ${f.seconds} seconds`,
+  [LOG_EVENTS.authExpiringSoon]: (f) =>
+    `AuthClient: the certificate expires in ${f.seconds} seconds; ${f.callback === null ? 'refreshing it' : `calling ${f.callback}`}`,
+  [LOG_EVENTS.authRequired]: (f) => `AuthClient: authentication required (${f.reason}); calling authenticationRequired`,
+  [LOG_EVENTS.authExpired]: (f) => `AuthClient: the certificate expired at ${f.expires_at}`,
+  [LOG_EVENTS.authHandlerFailed]: (f) => `AuthClient: the authentication handler's ${f.callback} failed: ${f.error}`,
+  [LOG_EVENTS.authCacheWriteFailed]: (f) => `AuthClient: could not cache the certificate: ${f.error}`,
+  [LOG_EVENTS.authLoggedOut]: () => 'AuthClient: logged out; the cached certificate was cleared',
 };
 
 export function renderMessage(event: string, fields: Fields): string {

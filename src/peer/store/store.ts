@@ -61,6 +61,16 @@ export interface CommittedTransaction {
 /** A write inside the slot: the context mutations need. */
 export type OpenWrite = WriteContext;
 
+/**
+ * The peer's own settings (the auth client's cached certificate): read from committed data;
+ * written in the write slot, so never inside an open transaction, but outside any `txn_id`: a
+ * setting is not a document, is not replicated, and wakes no observer.
+ */
+export interface InternalSettings {
+  get(key: string): string | undefined;
+  set(entries: Readonly<Record<string, string>>): Promise<void>;
+}
+
 /** Writes on behalf of the peer itself, with the originator of the job that writes. */
 export interface InternalWrites {
   write<T>(originator: Exclude<Originator, 'User'>, hint: string | undefined, fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }>;
@@ -103,6 +113,8 @@ export class Store {
 
   /** Writes with the `Internal` or `Replication` originator: for the peer's composition root only. */
   readonly internalWrites: InternalWrites;
+  /** The peer's settings: for the peer's composition root only. */
+  readonly internalSettings: InternalSettings;
 
   constructor(options: StoreOptions) {
     this.#storage = options.storage;
@@ -141,6 +153,24 @@ export class Store {
         if (prepared.ast.kind === 'select') throw new UnsupportedQueryError('internalWrites.execute takes a mutation');
         const { result, txnId } = await this.#write(originator, hint, (w) => runMutation(w, prepared, params));
         return { items: [], mutatedDocumentIds: result, commitId: txnId };
+      },
+    };
+    this.internalSettings = {
+      get: (key) => {
+        this.#assertOpen();
+        return this.#read((r) => r.setting(key));
+      },
+      set: async (entries) => {
+        this.#assertOpen();
+        const lease = await this.#slot.acquire({ originator: 'Internal', hint: 'settings' });
+        try {
+          this.#assertOpen();
+          this.#storage.write((w) => {
+            for (const [key, value] of Object.entries(entries)) w.setSetting(key, value);
+          });
+        } finally {
+          lease.release();
+        }
       },
     };
     this.#subscriptions = new SubscriptionSet(options.logger.child('subscriptions'));

@@ -1,0 +1,444 @@
+/**
+ * `sync.auth`: the small peer's authentication client (spec 5). It logs in to the Big Peer for a
+ * certificate, caches it in the persistence directory, and does not log in again until the
+ * certificate nears its expiry. The playground identity logs in by itself with its token; the
+ * authenticated identity calls the app's handler at start (no valid certificate) and when the
+ * certificate nears or passes its expiry, and never in between. A login failure never throws:
+ * it logs the spec's lines (section 7), sets `status.lastError` and leaves the peer running.
+ */
+import { BIG_PEER_PATHS, type LoginRequest, type LoginResponse } from '../../shared/big-peer-api.ts';
+import type { CertificateClaims, SignedCertificate } from '../../shared/certificate.ts';
+import type { ErrorCode, ErrorValue } from '../../shared/error-codes.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import type { Permissions } from '../../shared/permissions.ts';
+import type { Logger } from '../log/log-hub.ts';
+import type { TimerHandle, Timers } from '../time.ts';
+import { CertificateError, verifyCertificate } from './certificate.ts';
+import { clearCachedCertificate, readCachedCertificate, writeCachedCertificate, type SettingsAccess } from './certificate-cache.ts';
+import { loginUrl, type AuthenticationHandler, type AuthLogin, type LoginOutcome, type OnlineIdentity } from './identity.ts';
+import { requestLogin, type FetchLike, type LoginFailure } from './login-request.ts';
+import { expiringSoonAt, retryDelayMs, secondsUntil } from './refresh-policy.ts';
+
+/** What `sync.auth.status` reports. */
+export interface AuthStatus {
+  /** A certificate is held and has not expired. */
+  readonly authenticated: boolean;
+  readonly userID: string | undefined;
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number | undefined;
+  readonly permissions: Permissions | undefined;
+  /** Why the last login failed; cleared by a success or a logout. */
+  readonly lastError: ErrorValue | undefined;
+}
+
+export interface AuthClientOptions {
+  /** Undefined for an offline peer: `start()` does nothing and `login()` fails. */
+  readonly identity: OnlineIdentity | undefined;
+  readonly peerKey: string;
+  readonly settings: SettingsAccess;
+  readonly timers: Timers;
+  /** Component `auth`. */
+  readonly logger: Logger;
+  readonly fetch?: FetchLike;
+  /** How long a login request may take (default 30 s, on `timers`). */
+  readonly requestTimeoutMs?: number;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const ABANDONED = 'the login was abandoned by logout() or close()';
+
+/** Longest delay Node's timers take; longer waits are made of several. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+interface Held {
+  readonly certificate: SignedCertificate;
+  readonly issuerKey: string;
+  readonly claims: CertificateClaims;
+}
+
+interface Alarm {
+  timer: TimerHandle | undefined;
+}
+
+export class AuthClient implements AuthLogin {
+  readonly #identity: OnlineIdentity | undefined;
+  readonly #peerKey: string;
+  readonly #settings: SettingsAccess;
+  readonly #timers: Timers;
+  readonly #log: Logger;
+  readonly #fetch: FetchLike;
+  readonly #timeoutMs: number;
+  readonly #listeners = new Set<(status: AuthStatus) => void>();
+  #held: Held | undefined;
+  #lastError: ErrorValue | undefined;
+  #started: Promise<void> | undefined;
+  /** Bumped by logout and close: work begun before is dropped when it finishes. */
+  #generation = 0;
+  #abort = new AbortController();
+  #loginQueue: Promise<unknown> = Promise.resolve();
+  #loginsRunning = 0;
+  #retryAttempt = 0;
+  #closed = false;
+  readonly #alarms = { expiringSoon: { timer: undefined } as Alarm, expired: { timer: undefined } as Alarm, retry: { timer: undefined } as Alarm };
+
+  constructor(options: AuthClientOptions) {
+    this.#identity = options.identity;
+    this.#peerKey = options.peerKey;
+    this.#settings = options.settings;
+    this.#timers = options.timers;
+    this.#log = options.logger;
+    this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
+    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  /** The identity's kind, or `offline`. */
+  get identityType(): OnlineIdentity['type'] | 'offline' {
+    return this.#identity?.type ?? 'offline';
+  }
+
+  get status(): AuthStatus {
+    const held = this.#held;
+    return {
+      authenticated: held !== undefined && held.claims.expiresAt > this.#timers.now(),
+      userID: held?.claims.userID,
+      expiresAt: held?.claims.expiresAt,
+      permissions: held?.claims.permissions,
+      lastError: this.#lastError,
+    };
+  }
+
+  /** The certificate obtained last (possibly expired: see `status`), or undefined before any and after `logout()`. */
+  get certificate(): SignedCertificate | undefined {
+    return this.#held?.certificate;
+  }
+
+  /** The Big Peer's public key (base64url) that peers' certificates are verified against offline. */
+  get issuerKey(): string | undefined {
+    return this.#held?.issuerKey;
+  }
+
+  /** Called with the new status whenever it changes. Returns an unsubscribe function. */
+  onStatusChange(listener: (status: AuthStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Starts authentication: uses a valid cached certificate, or else logs in (playground) or
+   * calls the handler's `authenticationRequired`. Idempotent: later calls return the first
+   * call's promise, until `logout()`. Never rejects. `startSync()` calls it.
+   */
+  start(): Promise<void> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  /** Logs in with a token (the handler's call; the playground makes it with its own token). */
+  login(token: string, provider?: string): Promise<LoginOutcome> {
+    return this.#enqueue(token, provider).then((r) => r.outcome);
+  }
+
+  /** Logins run one at a time, in call order; one asked for before a logout is dropped. */
+  #enqueue(token: string, provider: string | undefined): Promise<{ outcome: LoginOutcome; transient: boolean }> {
+    const generation = this.#generation;
+    const run = this.#loginQueue.then(() => this.#login(token, provider, generation));
+    this.#loginQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Forgets the certificate and clears it from the persistence directory (spec 4.6, 5.6): no
+   * callback fires and nothing is retried; the next `start()` (`startSync()`) authenticates
+   * again as at first start. Rejects only if the cache cannot be cleared.
+   */
+  async logout(): Promise<void> {
+    this.#reset();
+    this.#started = undefined;
+    this.#notify();
+    this.#emit('INFO', LOG_EVENTS.authLoggedOut);
+    await clearCachedCertificate(this.#settings);
+  }
+
+  /** @internal The Sync is shutting down: stop timers and requests; log nothing more. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#reset();
+    this.#listeners.clear();
+  }
+
+  async #start(): Promise<void> {
+    const identity = this.#identity;
+    if (identity === undefined || this.#closed) return;
+    this.#emit('INFO', LOG_EVENTS.authStarting, { app_id: identity.appID, identity: identity.type });
+    const cached = this.#loadCache(identity.appID);
+    if (cached !== undefined) {
+      this.#held = cached;
+      this.#notify();
+      this.#emit('DEBUG', LOG_EVENTS.authCachedCertificateUsed, {
+        user_id: cached.claims.userID,
+        expires_at: new Date(cached.claims.expiresAt).toISOString(),
+      });
+      this.#scheduleExpiry(cached.claims);
+      return;
+    }
+    if (identity.type === 'onlinePlayground') {
+      await this.#playgroundLogin();
+    } else {
+      this.#emit('INFO', LOG_EVENTS.authRequired, { reason: 'no valid certificate' });
+      this.#callHandler(identity.authHandler, 'authenticationRequired');
+    }
+  }
+
+  /** The cached certificate if it is valid for this app and peer; logs why one is not used. */
+  #loadCache(appID: string): Held | undefined {
+    let read;
+    try {
+      read = readCachedCertificate(this.#settings);
+    } catch (error) {
+      this.#emit('WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: messageOf(error) });
+      return undefined;
+    }
+    if (read.state === 'absent') return undefined;
+    if (read.state === 'unreadable') {
+      this.#emit('WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: read.error });
+      return undefined;
+    }
+    const { certificate, issuerKey } = read.cached;
+    try {
+      return { certificate, issuerKey, claims: this.#verify(certificate, issuerKey, appID) };
+    } catch (error) {
+      if (error instanceof CertificateError && error.fault === 'UnknownIssuer') {
+        this.#emit('ERROR', LOG_EVENTS.authUnknownIssuer, { trusted_issuer: issuerKey, reason: error.message });
+      } else {
+        const expired = error instanceof CertificateError && error.fault === 'expired';
+        this.#emit(expired ? 'INFO' : 'WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: messageOf(error) });
+      }
+      return undefined;
+    }
+  }
+
+  #verify(certificate: SignedCertificate, issuerKey: string, appID: string): CertificateClaims {
+    const claims = verifyCertificate(certificate, issuerKey, this.#timers.now(), appID);
+    if (claims.peerKey !== this.#peerKey) throw new CertificateError('invalid', 'the certificate was issued to another peer key');
+    return claims;
+  }
+
+  async #login(token: string, provider: string | undefined, generation: number): Promise<{ outcome: LoginOutcome; transient: boolean }> {
+    const identity = this.#identity;
+    const refuse = (code: ErrorCode, message: string): { outcome: LoginOutcome; transient: boolean } => ({
+      outcome: { ok: false, error: { code, message } },
+      transient: false,
+    });
+    if (this.#closed) return refuse('store/closed', 'the Sync is closed');
+    if (identity === undefined) return refuse('auth/failed', 'this Sync has no online identity: give it onlinePlayground or onlineWithAuthentication');
+    if (typeof token !== 'string') return refuse('auth/failed', 'auth.login takes a token string');
+    if (generation !== this.#generation) return refuse('auth/failed', ABANDONED);
+    const request: LoginRequest = {
+      appID: identity.appID,
+      peerKey: this.#peerKey,
+      token,
+      ...(identity.type === 'onlineWithAuthentication' ? { provider: provider ?? identity.provider } : provider === undefined ? {} : { provider }),
+    };
+    this.#loginsRunning++;
+    let attempt;
+    try {
+      attempt = await requestLogin({
+        fetch: this.#fetch,
+        url: loginUrl(identity.bigPeerURL, BIG_PEER_PATHS.login),
+        request,
+        timers: this.#timers,
+        timeoutMs: this.#timeoutMs,
+        signal: this.#abort.signal,
+      });
+    } finally {
+      this.#loginsRunning--;
+    }
+    if (this.#closed || generation !== this.#generation) return refuse('auth/failed', ABANDONED);
+    if (!attempt.ok) return this.#failed(attempt.failure);
+    return this.#succeeded(attempt.response, identity.appID, generation);
+  }
+
+  async #succeeded(response: LoginResponse, appID: string, generation: number): Promise<{ outcome: LoginOutcome; transient: boolean }> {
+    let claims: CertificateClaims;
+    try {
+      claims = this.#verify(response.certificate, response.issuerKey, appID);
+    } catch (error) {
+      if (error instanceof CertificateError && error.fault === 'UnknownIssuer') {
+        this.#emit('ERROR', LOG_EVENTS.authUnknownIssuer, { trusted_issuer: response.issuerKey, reason: error.message });
+      } else {
+        this.#emit('ERROR', LOG_EVENTS.authCertificateRejected, { reason: messageOf(error) });
+      }
+      return this.#failedWith({ code: 'auth/certificate-invalid', message: messageOf(error) }, false);
+    }
+    const held: Held = { certificate: response.certificate, issuerKey: response.issuerKey, claims };
+    this.#held = held;
+    this.#lastError = undefined;
+    this.#retryAttempt = 0;
+    this.#cancel(this.#alarms.retry);
+    this.#emit('INFO', LOG_EVENTS.authSucceeded, { user_id: claims.userID, expires_at: new Date(claims.expiresAt).toISOString() });
+    this.#scheduleExpiry(claims);
+    this.#notify();
+    try {
+      await writeCachedCertificate(this.#settings, held);
+    } catch (error) {
+      if (!this.#closed && generation === this.#generation) this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: messageOf(error) });
+    }
+    return { outcome: { ok: true, userID: claims.userID, expiresAt: claims.expiresAt }, transient: false };
+  }
+
+  /** Logs a failed login as the spec's section 7 does, ending with `failed to obtain a certificate`. */
+  #failed(failure: LoginFailure): { outcome: LoginOutcome; transient: boolean } {
+    switch (failure.kind) {
+      case 'aborted':
+        return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
+      case 'unreachable':
+        this.#emit('ERROR', LOG_EVENTS.authBigPeerUnreachable, { url: failure.url, error: failure.error });
+        return this.#failedWith({ code: 'auth/unreachable', message: `could not connect to the Big Peer at ${failure.url}: ${failure.error}` }, true);
+      case 'server-error': {
+        this.#emit('ERROR', LOG_EVENTS.authServerError, { status: failure.status, code: failure.code, message: failure.message });
+        const code: ErrorCode = failure.code === 'auth/unreachable' ? 'auth/unreachable' : 'auth/failed';
+        return this.#failedWith({ code, message: failure.message }, true);
+      }
+      case 'undecodable': {
+        const server = failure.server === undefined ? '' : ` (HTTP ${failure.status}: ${failure.server.code}: ${failure.server.message})`;
+        const error = `${failure.decodeError}${server === '' ? ` (HTTP ${failure.status})` : server}`;
+        this.#emit('ERROR', LOG_EVENTS.authResponseUndecodable, { status: failure.status, error });
+        if (failure.refused) this.#emit('ERROR', LOG_EVENTS.authNoValidToken);
+        const message = failure.server?.message ?? `the Big Peer's answer is not a certificate: ${error}`;
+        // A refusal will not change by asking again; anything else (a proxy's error page) may.
+        return this.#failedWith({ code: 'auth/failed', message }, !failure.refused && failure.status >= 500);
+      }
+    }
+  }
+
+  #failedWith(error: ErrorValue, transient: boolean): { outcome: LoginOutcome; transient: boolean } {
+    this.#emit('ERROR', LOG_EVENTS.authCertificateFailed);
+    this.#lastError = error;
+    this.#notify();
+    return { outcome: { ok: false, error }, transient };
+  }
+
+  /** The playground's own login; a failure that may pass (no connection, 5xx) is retried with backoff. */
+  async #playgroundLogin(): Promise<void> {
+    const identity = this.#identity;
+    if (identity?.type !== 'onlinePlayground') return;
+    this.#cancel(this.#alarms.retry);
+    const generation = this.#generation;
+    const { outcome, transient } = await this.#enqueue(identity.token, undefined);
+    if (outcome.ok || !transient || this.#closed || generation !== this.#generation) return;
+    const delay = retryDelayMs(this.#retryAttempt++);
+    this.#emit('INFO', LOG_EVENTS.authRetryScheduled, { seconds: secondsUntil(this.#timers.now() + delay, this.#timers.now()) });
+    this.#arm(this.#alarms.retry, this.#timers.now() + delay, () => void this.#playgroundLogin());
+  }
+
+  /** Arms the two moments of a certificate's life: expiring soon, and expired. */
+  #scheduleExpiry(claims: CertificateClaims): void {
+    const soon = expiringSoonAt(claims.issuedAt, claims.expiresAt);
+    const generation = this.#generation;
+    this.#emit('INFO', LOG_EVENTS.authRefreshScheduled, { seconds: secondsUntil(soon, this.#timers.now()) });
+    this.#arm(this.#alarms.expiringSoon, soon, () => {
+      if (generation === this.#generation) this.#onExpiringSoon(claims);
+    });
+    this.#arm(this.#alarms.expired, claims.expiresAt, () => {
+      if (generation === this.#generation) this.#onExpired(claims);
+    });
+  }
+
+  #onExpiringSoon(claims: CertificateClaims): void {
+    const identity = this.#identity;
+    if (identity === undefined || this.#closed) return;
+    const seconds = secondsUntil(claims.expiresAt, this.#timers.now());
+    if (identity.type === 'onlinePlayground') {
+      this.#emit('INFO', LOG_EVENTS.authExpiringSoon, { seconds, callback: null });
+      void this.#playgroundLogin();
+      return;
+    }
+    this.#emit('INFO', LOG_EVENTS.authExpiringSoon, { seconds, callback: 'authenticationExpiringSoon' });
+    this.#callHandler(identity.authHandler, 'authenticationExpiringSoon', seconds);
+  }
+
+  #onExpired(claims: CertificateClaims): void {
+    const identity = this.#identity;
+    if (identity === undefined || this.#closed) return;
+    this.#emit('WARN', LOG_EVENTS.authExpired, { expires_at: new Date(claims.expiresAt).toISOString() });
+    this.#notify();
+    if (identity.type === 'onlinePlayground') {
+      // One more try unless one is already running or waiting.
+      if (this.#loginsRunning === 0 && this.#alarms.retry.timer === undefined) void this.#playgroundLogin();
+      return;
+    }
+    this.#emit('INFO', LOG_EVENTS.authRequired, { reason: 'the certificate expired' });
+    this.#callHandler(identity.authHandler, 'authenticationRequired');
+  }
+
+  /** Calls back into the app without waiting for it; its failure is logged, never thrown into the peer. */
+  #callHandler(handler: AuthenticationHandler, callback: keyof AuthenticationHandler, seconds?: number): void {
+    const failed = (error: unknown): void => {
+      this.#emit('WARN', LOG_EVENTS.authHandlerFailed, { callback, error: messageOf(error) });
+    };
+    try {
+      const result =
+        callback === 'authenticationRequired' ? handler.authenticationRequired(this) : handler.authenticationExpiringSoon(this, seconds ?? 0);
+      if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  /** Runs `fn` at wall-clock time `at` on the injected timers, in steps Node's timers can take. */
+  #arm(alarm: Alarm, at: number, fn: () => void): void {
+    this.#cancel(alarm);
+    if (this.#closed) return;
+    const step = (): void => {
+      const delay = at - this.#timers.now();
+      if (delay > MAX_TIMER_MS) {
+        alarm.timer = this.#timers.setTimeout(step, MAX_TIMER_MS);
+        return;
+      }
+      alarm.timer = this.#timers.setTimeout(() => {
+        alarm.timer = undefined;
+        fn();
+      }, Math.max(0, delay));
+    };
+    step();
+  }
+
+  #cancel(alarm: Alarm): void {
+    if (alarm.timer !== undefined) this.#timers.clearTimeout(alarm.timer);
+    alarm.timer = undefined;
+  }
+
+  /** Drops the certificate, timers and requests in flight. */
+  #reset(): void {
+    this.#generation++;
+    this.#abort.abort();
+    this.#abort = new AbortController();
+    for (const alarm of Object.values(this.#alarms)) this.#cancel(alarm);
+    this.#held = undefined;
+    this.#lastError = undefined;
+    this.#retryAttempt = 0;
+  }
+
+  #notify(): void {
+    if (this.#listeners.size === 0) return;
+    const status = this.status;
+    for (const listener of this.#listeners) {
+      try {
+        listener(status);
+      } catch (error) {
+        this.#emit('WARN', LOG_EVENTS.listenerFailed, { listener: 'auth.onStatusChange', error: messageOf(error) });
+      }
+    }
+  }
+
+  #emit(level: 'ERROR' | 'WARN' | 'INFO' | 'DEBUG', event: string, fields: Readonly<Record<string, string | number | null>> = {}): void {
+    // Nothing is logged once the Sync has shut down (its last line is `Deallocating`).
+    if (!this.#closed) this.#log.log(level, event, fields);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
