@@ -12,10 +12,12 @@ import type { ErrorCode, ErrorValue } from '../../shared/error-codes.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import type { Permissions } from '../../shared/permissions.ts';
 import type { Logger } from '../log/log-hub.ts';
-import type { TimerHandle, Timers } from '../time.ts';
+import type { Timers } from '../time.ts';
+import { Alarm } from './alarm.ts';
 import { CertificateError, verifyCertificate } from './certificate.ts';
 import { clearCachedCertificate, readCachedCertificate, writeCachedCertificate, type SettingsAccess } from './certificate-cache.ts';
 import { loginUrl, type AuthenticationHandler, type AuthLogin, type LoginOutcome, type OnlineIdentity } from './identity.ts';
+import { logLoginFailure } from './login-failure.ts';
 import { requestLogin, type FetchLike, type LoginFailure } from './login-request.ts';
 import { expiringSoonAt, retryDelayMs, secondsUntil } from './refresh-policy.ts';
 
@@ -48,17 +50,10 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 const ABANDONED = 'the login was abandoned by logout() or close()';
 
-/** Longest delay Node's timers take; longer waits are made of several. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 interface Held {
   readonly certificate: SignedCertificate;
   readonly issuerKey: string;
   readonly claims: CertificateClaims;
-}
-
-interface Alarm {
-  timer: TimerHandle | undefined;
 }
 
 export class AuthClient implements AuthLogin {
@@ -80,7 +75,7 @@ export class AuthClient implements AuthLogin {
   #loginsRunning = 0;
   #retryAttempt = 0;
   #closed = false;
-  readonly #alarms = { expiringSoon: { timer: undefined } as Alarm, expired: { timer: undefined } as Alarm, retry: { timer: undefined } as Alarm };
+  readonly #alarms: { readonly expiringSoon: Alarm; readonly expired: Alarm; readonly retry: Alarm };
 
   constructor(options: AuthClientOptions) {
     this.#identity = options.identity;
@@ -90,6 +85,7 @@ export class AuthClient implements AuthLogin {
     this.#log = options.logger;
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#alarms = { expiringSoon: new Alarm(options.timers), expired: new Alarm(options.timers), retry: new Alarm(options.timers) };
   }
 
   /** The identity's kind, or `offline`. */
@@ -276,7 +272,7 @@ export class AuthClient implements AuthLogin {
     this.#held = held;
     this.#lastError = undefined;
     this.#retryAttempt = 0;
-    this.#cancel(this.#alarms.retry);
+    this.#alarms.retry.cancel();
     this.#emit('INFO', LOG_EVENTS.authSucceeded, { user_id: claims.userID, expires_at: new Date(claims.expiresAt).toISOString() });
     this.#scheduleExpiry(claims);
     this.#notify();
@@ -288,29 +284,11 @@ export class AuthClient implements AuthLogin {
     return { outcome: { ok: true, userID: claims.userID, expiresAt: claims.expiresAt }, transient: false };
   }
 
-  /** Logs a failed login as the spec's section 7 does, ending with `failed to obtain a certificate`. */
+  /** Logs a failed login as the spec's section 7 does (login-failure.ts). */
   #failed(failure: LoginFailure): { outcome: LoginOutcome; transient: boolean } {
-    switch (failure.kind) {
-      case 'aborted':
-        return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
-      case 'unreachable':
-        this.#emit('ERROR', LOG_EVENTS.authBigPeerUnreachable, { url: failure.url, error: failure.error });
-        return this.#failedWith({ code: 'auth/unreachable', message: `could not connect to the Big Peer at ${failure.url}: ${failure.error}` }, true);
-      case 'server-error': {
-        this.#emit('ERROR', LOG_EVENTS.authServerError, { status: failure.status, code: failure.code, message: failure.message });
-        const code: ErrorCode = failure.code === 'auth/unreachable' ? 'auth/unreachable' : 'auth/failed';
-        return this.#failedWith({ code, message: failure.message }, true);
-      }
-      case 'undecodable': {
-        const server = failure.server === undefined ? '' : ` (HTTP ${failure.status}: ${failure.server.code}: ${failure.server.message})`;
-        const error = `${failure.decodeError}${server === '' ? ` (HTTP ${failure.status})` : server}`;
-        this.#emit('ERROR', LOG_EVENTS.authResponseUndecodable, { status: failure.status, error });
-        if (failure.refused) this.#emit('ERROR', LOG_EVENTS.authNoValidToken);
-        const message = failure.server?.message ?? `the Big Peer's answer is not a certificate: ${error}`;
-        // A refusal will not change by asking again; anything else (a proxy's error page) may.
-        return this.#failedWith({ code: 'auth/failed', message }, !failure.refused && failure.status >= 500);
-      }
-    }
+    if (failure.kind === 'aborted') return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
+    const { error, transient } = logLoginFailure(this.#log, failure);
+    return this.#failedWith(error, transient);
   }
 
   #failedWith(error: ErrorValue, transient: boolean): { outcome: LoginOutcome; transient: boolean } {
@@ -324,13 +302,13 @@ export class AuthClient implements AuthLogin {
   async #playgroundLogin(): Promise<void> {
     const identity = this.#identity;
     if (identity?.type !== 'onlinePlayground') return;
-    this.#cancel(this.#alarms.retry);
+    this.#alarms.retry.cancel();
     const generation = this.#generation;
     const { outcome, transient } = await this.#enqueue(identity.token, undefined);
     if (outcome.ok || !transient || this.#closed || generation !== this.#generation) return;
     const delay = retryDelayMs(this.#retryAttempt++);
     this.#emit('INFO', LOG_EVENTS.authRetryScheduled, { seconds: secondsUntil(this.#timers.now() + delay, this.#timers.now()) });
-    this.#arm(this.#alarms.retry, this.#timers.now() + delay, () => void this.#playgroundLogin());
+    this.#alarms.retry.arm(this.#timers.now() + delay, () => void this.#playgroundLogin());
   }
 
   /** Arms the two moments of a certificate's life: expiring soon, and expired. */
@@ -338,10 +316,10 @@ export class AuthClient implements AuthLogin {
     const soon = expiringSoonAt(claims.issuedAt, claims.expiresAt);
     const generation = this.#generation;
     this.#emit('INFO', LOG_EVENTS.authRefreshScheduled, { seconds: secondsUntil(soon, this.#timers.now()) });
-    this.#arm(this.#alarms.expiringSoon, soon, () => {
+    this.#alarms.expiringSoon.arm(soon, () => {
       if (generation === this.#generation) this.#onExpiringSoon(claims);
     });
-    this.#arm(this.#alarms.expired, claims.expiresAt, () => {
+    this.#alarms.expired.arm(claims.expiresAt, () => {
       if (generation === this.#generation) this.#onExpired(claims);
     });
   }
@@ -366,7 +344,7 @@ export class AuthClient implements AuthLogin {
     this.#notify();
     if (identity.type === 'onlinePlayground') {
       // One more try unless one is already running or waiting.
-      if (this.#loginsRunning === 0 && this.#alarms.retry.timer === undefined) void this.#playgroundLogin();
+      if (this.#loginsRunning === 0 && !this.#alarms.retry.armed) void this.#playgroundLogin();
       return;
     }
     this.#emit('INFO', LOG_EVENTS.authRequired, { reason: 'the certificate expired' });
@@ -387,35 +365,12 @@ export class AuthClient implements AuthLogin {
     }
   }
 
-  /** Runs `fn` at wall-clock time `at` on the injected timers, in steps Node's timers can take. */
-  #arm(alarm: Alarm, at: number, fn: () => void): void {
-    this.#cancel(alarm);
-    if (this.#closed) return;
-    const step = (): void => {
-      const delay = at - this.#timers.now();
-      if (delay > MAX_TIMER_MS) {
-        alarm.timer = this.#timers.setTimeout(step, MAX_TIMER_MS);
-        return;
-      }
-      alarm.timer = this.#timers.setTimeout(() => {
-        alarm.timer = undefined;
-        fn();
-      }, Math.max(0, delay));
-    };
-    step();
-  }
-
-  #cancel(alarm: Alarm): void {
-    if (alarm.timer !== undefined) this.#timers.clearTimeout(alarm.timer);
-    alarm.timer = undefined;
-  }
-
   /** Drops the certificate, timers and requests in flight. */
   #reset(): void {
     this.#generation++;
     this.#abort.abort();
     this.#abort = new AbortController();
-    for (const alarm of Object.values(this.#alarms)) this.#cancel(alarm);
+    for (const alarm of Object.values(this.#alarms)) alarm.cancel();
     this.#held = undefined;
     this.#lastError = undefined;
     this.#retryAttempt = 0;
