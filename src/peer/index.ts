@@ -3,6 +3,18 @@
  * Electron main process) imports from here only.
  */
 export { Sync, type SyncOptions } from './sync.ts';
+export { AuthClient, type AuthStatus } from './auth/auth-client.ts';
+export {
+  onlinePlayground,
+  onlineWithAuthentication,
+  type OnlineIdentity,
+  type OnlinePlaygroundIdentity,
+  type OnlineWithAuthenticationIdentity,
+  type AuthenticationHandler,
+  type AuthLogin,
+  type LoginOutcome,
+} from './auth/identity.ts';
+export type { FetchLike } from './auth/login-request.ts';
 export { LogHub, Logger, type LogBatch, type LogSubscription, type LogHubOptions } from './log/log-hub.ts';
 export { SyncLogger } from './log/sync-logger.ts';
 export { systemTimers, ManualTimers, type Timers } from './time.ts';
