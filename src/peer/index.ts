@@ -47,4 +47,13 @@ export { MemoryStorage } from './storage/memory-storage.ts';
 export type { StorageEngine, CollectionInfo } from './storage/types.ts';
 export { assertSupportedNode } from './storage/node-version.ts';
 export { parseStatement } from './dql/parser.ts';
+export {
+  signCertificate,
+  verifyCertificate,
+  readClaims,
+  generateIssuerKeys,
+  CertificateError,
+  type IssuerKeys,
+  type CertificateFault,
+} from './auth/certificate.ts';
 export type { JsonObject, JsonValue } from '../shared/json.ts';

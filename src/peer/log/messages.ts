@@ -27,6 +27,18 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.ttlJobRan]: (f) => `TTL job flagged ${f.flagged} documents; collection = ${f.collection}; field = ${f.field}; ttl = ${f.ttl}; txn_id = ${f.txn_id}`,
   [LOG_EVENTS.ttlJobFailed]: (f) => `TTL job failed; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.ttlJobScheduled]: (f) => `TTL job scheduled; collection = ${f.collection}; next_run = ${f.next_run}`,
+  [LOG_EVENTS.bigPeerStarted]: (f) => `Big Peer started; app_id = ${f.app_id}; url = ${f.url}; ws_url = ${f.ws_url}; issuer = ${f.issuer}`,
+  [LOG_EVENTS.bigPeerStopped]: (f) => `Big Peer stopped; app_id = ${f.app_id}`,
+  [LOG_EVENTS.bigPeerRequestFailed]: (f) => `Request failed; method = ${f.method}; path = ${f.path}; status = ${f.status}; error = ${f.error}`,
+  [LOG_EVENTS.bigPeerLoginSucceeded]: (f) =>
+    `Login succeeded; app_id = ${f.app_id}; user_id = ${f.user_id}; provider = ${f.provider}; peer_key = ${f.peer_key}; expires_at = ${f.expires_at}`,
+  [LOG_EVENTS.bigPeerLoginRefused]: (f) => `Login refused; app_id = ${f.app_id}; provider = ${f.provider}; status = ${f.status}; reason = ${f.reason}`,
+  // The spec's words (section 7), then where the webhook is.
+  [LOG_EVENTS.bigPeerWebhookUnreachable]: (f) => `Could not connect to authentication server; provider = ${f.provider}; url = ${f.url}; error = ${f.error}`,
+  [LOG_EVENTS.bigPeerWebhookFailed]: (f) => `${f.message}; provider = ${f.provider}; url = ${f.url}`,
+  [LOG_EVENTS.bigPeerSessionAccepted]: (f) => `WebSocket peer announced; peer_key = ${f.peer_key}; user_id = ${f.user_id}; remote = ${f.remote}`,
+  [LOG_EVENTS.bigPeerSessionRefused]: (f) => `WebSocket session refused; code = ${f.code}; reason = ${f.reason}; remote = ${f.remote}`,
+  [LOG_EVENTS.bigPeerSessionClosed]: (f) => `WebSocket session closed; peer_key = ${f.peer_key}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.shuttingDown]: () => 'Shutting down',
   [LOG_EVENTS.peerShuttingDown]: () => 'Peer shutting down',
   [LOG_EVENTS.httpServerStopping]: (f) => `Stopping the HTTP server${f.running === false ? ' (none running)' : ''}`,

@@ -1,0 +1,230 @@
+/**
+ * The Big Peer's configuration: a JSON file and command-line flags, merged (flags win over the
+ * file, the file over the defaults) and checked, with errors that name the source and the field.
+ * Relative paths in the file are relative to the file's directory. See docs/http-api.md.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
+import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
+import { SyncError } from '../peer/index.ts';
+import { readPermissions } from './permission-rules.ts';
+import { validateTtlJob, type TtlJobConfig } from './ttl-job.ts';
+
+export interface AuthProviderConfig {
+  /** The webhook the Big Peer POSTs `{appID, provider, token}` to. */
+  readonly url: string;
+}
+
+export interface BigPeerConfig {
+  /** The one app this Big Peer serves; logins and announcements for another app are refused. */
+  readonly appID: string;
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** The persistence directory of the Big Peer's store; undefined keeps it in memory (tests). */
+  readonly dataDir: string | undefined;
+  /** Enables playground logins (no provider) with this token; they get every permission. */
+  readonly playgroundToken: string | undefined;
+  /** API keys accepted with every permission, besides the ones created with `keys create`. */
+  readonly apiKeys: readonly string[];
+  readonly authProviders: Readonly<Record<string, AuthProviderConfig>>;
+  /** The permissions of a webhook login whose answer names none. */
+  readonly defaultPermissions: Permissions;
+  readonly tls: { readonly keyFile: string; readonly certFile: string } | undefined;
+  readonly logLevel: LogLevel;
+  /** A request that has not been answered by then gets 408. */
+  readonly requestTimeoutMs: number;
+  /** How long `X-SYNC-TXN-ID` waits for the transaction before 404. */
+  readonly txnWaitTimeoutMs: number;
+  readonly webhookTimeoutMs: number;
+  /** How long close() lets requests in flight finish before it cuts their connections. */
+  readonly shutdownGraceMs: number;
+  /** Lifetime of a playground certificate, and of a webhook one whose answer gives none. */
+  readonly certificateLifetimeSeconds: number;
+  readonly ttlJobs: readonly TtlJobConfig[];
+}
+
+export const CONFIG_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8080,
+  requestTimeoutMs: 30_000,
+  txnWaitTimeoutMs: 10_000,
+  webhookTimeoutMs: 5_000,
+  shutdownGraceMs: 5_000,
+  certificateLifetimeSeconds: 8 * 3600,
+} as const;
+
+/** What the command line gave (undefined: not given). */
+export interface ConfigFlags {
+  readonly config?: string;
+  readonly host?: string;
+  readonly port?: string;
+  readonly data?: string;
+  readonly appID?: string;
+  readonly playgroundToken?: string;
+  readonly apiKeys?: readonly string[];
+  readonly tlsKey?: string;
+  readonly tlsCert?: string;
+  readonly logLevel?: string;
+}
+
+export class ConfigError extends SyncError {
+  constructor(message: string) {
+    super('cli/usage', message);
+  }
+}
+
+const FILE_KEYS = new Set([
+  'appID',
+  'host',
+  'port',
+  'data',
+  'playgroundToken',
+  'apiKeys',
+  'authProviders',
+  'defaultPermissions',
+  'tls',
+  'logLevel',
+  'requestTimeoutMs',
+  'txnWaitTimeoutMs',
+  'webhookTimeoutMs',
+  'shutdownGraceMs',
+  'certificateLifetimeSeconds',
+  'ttlJobs',
+]);
+
+type Raw = Record<string, unknown>;
+
+function readFile(path: string): Raw {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read the config file ${path}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`the config file ${path} is not JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`the config file ${path} must hold a JSON object`);
+  const unknown = Object.keys(value).filter((k) => !FILE_KEYS.has(k));
+  if (unknown.length > 0) throw new ConfigError(`the config file ${path} has unknown field(s) ${unknown.join(', ')}; known: ${[...FILE_KEYS].join(', ')}`);
+  return value as Raw;
+}
+
+/** Checks one field; `where` names its source ("--port", "config.json: port"). */
+class Checker {
+  readonly #where: (field: string) => string;
+  constructor(where: (field: string) => string) {
+    this.#where = where;
+  }
+  fail(field: string, must: string, value: unknown): never {
+    throw new ConfigError(`${this.#where(field)} must be ${must}, not ${JSON.stringify(value) ?? String(value)}`);
+  }
+  string(field: string, value: unknown): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string' || value === '') this.fail(field, 'a non-empty string', value);
+    return value;
+  }
+  integer(field: string, value: unknown, min: number, max: number): number | undefined {
+    if (value === undefined) return undefined;
+    const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) this.fail(field, `an integer from ${min} to ${max}`, value);
+    return n;
+  }
+}
+
+/** Merges the file named by `flags.config` (if any) with the flags, and checks the result. */
+export function loadConfig(flags: ConfigFlags): BigPeerConfig {
+  const file = flags.config === undefined ? {} : readFile(flags.config);
+  const base = flags.config === undefined ? process.cwd() : dirname(resolve(flags.config));
+  const inFile: Checker = new Checker((f) => `${flags.config}: ${f}`);
+  const onLine: Checker = new Checker((f) => `--${f}`);
+  const pick = <T>(flag: T | undefined, fromFile: T | undefined): T | undefined => flag ?? fromFile;
+  const path = (p: string | undefined): string | undefined => (p === undefined ? undefined : resolve(base, p));
+
+  const appID = pick(onLine.string('app-id', flags.appID), inFile.string('appID', file.appID));
+  if (appID === undefined) throw new ConfigError('an app id is required: --app-id ID, or "appID" in the config file');
+  const logLevel = pick(onLine.string('log-level', flags.logLevel), inFile.string('logLevel', file.logLevel))?.toUpperCase() ?? 'INFO';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`the log level must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
+
+  const fileKeys = file.apiKeys === undefined ? [] : file.apiKeys;
+  if (!Array.isArray(fileKeys) || !fileKeys.every((k) => typeof k === 'string' && k.length >= 16)) inFile.fail('apiKeys', 'a list of strings of 16 characters or more', fileKeys);
+  for (const key of flags.apiKeys ?? []) if (key.length < 16) onLine.fail('api-key', 'at least 16 characters long', key);
+
+  const providers: Record<string, AuthProviderConfig> = {};
+  const rawProviders = file.authProviders ?? {};
+  if (typeof rawProviders !== 'object' || rawProviders === null || Array.isArray(rawProviders)) inFile.fail('authProviders', 'an object of provider names to {"url": …}', rawProviders);
+  for (const [name, provider] of Object.entries(rawProviders as Raw)) {
+    const url = (provider as Raw | null)?.url;
+    if (typeof url !== 'string' || !/^https?:\/\//.test(url) || !URL.canParse(url)) inFile.fail(`authProviders.${name}.url`, 'an http:// or https:// URL', url);
+    providers[name] = { url };
+  }
+
+  let defaultPermissions = EVERYTHING;
+  if (file.defaultPermissions !== undefined) {
+    const read = readPermissions(file.defaultPermissions, `${flags.config}: defaultPermissions`);
+    if (typeof read === 'string') throw new ConfigError(read);
+    defaultPermissions = read;
+  }
+
+  const fileTls = (file.tls ?? {}) as Raw;
+  const tlsKey = flags.tlsKey ?? path(inFile.string('tls.key', fileTls.key));
+  const tlsCert = flags.tlsCert ?? path(inFile.string('tls.cert', fileTls.cert));
+  if ((tlsKey === undefined) !== (tlsCert === undefined)) throw new ConfigError('TLS needs both a key and a certificate: --tls-key FILE --tls-cert FILE');
+
+  const ttlJobs = (file.ttlJobs ?? []) as TtlJobConfig[];
+  if (!Array.isArray(ttlJobs)) inFile.fail('ttlJobs', 'a list of {"collection", "ttlHours", …}', ttlJobs);
+  for (const job of ttlJobs) {
+    try {
+      validateTtlJob(job);
+    } catch (error) {
+      throw new ConfigError(`${flags.config}: ttlJobs: ${(error as Error).message}`);
+    }
+  }
+
+  const ms = (field: string): number | undefined => inFile.integer(field, file[field], 1, 3_600_000);
+  return {
+    appID,
+    host: pick(onLine.string('host', flags.host), inFile.string('host', file.host)) ?? CONFIG_DEFAULTS.host,
+    port: pick(onLine.integer('port', flags.port, 0, 65535), inFile.integer('port', file.port, 0, 65535)) ?? CONFIG_DEFAULTS.port,
+    dataDir: flags.data ?? path(inFile.string('data', file.data)),
+    playgroundToken: pick(onLine.string('playground-token', flags.playgroundToken), inFile.string('playgroundToken', file.playgroundToken)),
+    apiKeys: [...(fileKeys as string[]), ...(flags.apiKeys ?? [])],
+    authProviders: providers,
+    defaultPermissions,
+    tls: tlsKey === undefined || tlsCert === undefined ? undefined : { keyFile: tlsKey, certFile: tlsCert },
+    logLevel: logLevel as LogLevel,
+    requestTimeoutMs: ms('requestTimeoutMs') ?? CONFIG_DEFAULTS.requestTimeoutMs,
+    txnWaitTimeoutMs: ms('txnWaitTimeoutMs') ?? CONFIG_DEFAULTS.txnWaitTimeoutMs,
+    webhookTimeoutMs: ms('webhookTimeoutMs') ?? CONFIG_DEFAULTS.webhookTimeoutMs,
+    shutdownGraceMs: ms('shutdownGraceMs') ?? CONFIG_DEFAULTS.shutdownGraceMs,
+    certificateLifetimeSeconds: inFile.integer('certificateLifetimeSeconds', file.certificateLifetimeSeconds, 1, 366 * 86_400) ?? CONFIG_DEFAULTS.certificateLifetimeSeconds,
+    ttlJobs,
+  };
+}
+
+/** A configuration for code and tests: the defaults, with what is given. */
+export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: string }): BigPeerConfig {
+  return {
+    host: CONFIG_DEFAULTS.host,
+    port: 0,
+    dataDir: undefined,
+    playgroundToken: undefined,
+    apiKeys: [],
+    authProviders: {},
+    defaultPermissions: EVERYTHING,
+    tls: undefined,
+    logLevel: 'INFO',
+    requestTimeoutMs: CONFIG_DEFAULTS.requestTimeoutMs,
+    txnWaitTimeoutMs: CONFIG_DEFAULTS.txnWaitTimeoutMs,
+    webhookTimeoutMs: CONFIG_DEFAULTS.webhookTimeoutMs,
+    shutdownGraceMs: CONFIG_DEFAULTS.shutdownGraceMs,
+    certificateLifetimeSeconds: CONFIG_DEFAULTS.certificateLifetimeSeconds,
+    ttlJobs: [],
+    ...given,
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The Big Peer's HTTP(S) server: a router of exact paths and methods, JSON bodies of at most
+ * 1 MiB, a deadline per request, and error answers that are always JSON `{error: {code,
+ * message}}` (or the route's own shape), never a stack trace.
+ *
+ *   unknown path → 404, wrong method → 405 (with Allow), body over the limit → 413,
+ *   body not JSON → 400, not answered within the deadline → 408, unexpected fault → 500.
+ *
+ * close() stops accepting connections, lets the requests in flight finish (their connections
+ * close after the answer), and cuts whatever is still open after the grace period.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { LOG_EVENTS } from '../shared/log.ts';
+import type { Logger, Timers } from '../peer/index.ts';
+import { HttpError } from './http-error.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** After a 413, at most this much more of the refused body is read (and dropped) before the connection is cut. */
+const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+
+export interface RequestContext {
+  readonly req: IncomingMessage;
+  readonly method: string;
+  readonly path: string;
+  /** The body as JSON. @throws HttpError 413 (too large) or 400 (not JSON). */
+  json(): Promise<unknown>;
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON body; or `text`, a plain-text one; or neither (204). */
+  readonly json?: unknown;
+  readonly text?: string;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Reply>;
+
+export interface Route {
+  readonly paths: readonly string[];
+  readonly methods: Readonly<Record<string, Handler>>;
+  /** The answer of an error on this route; default `{error: {code, message}}`. */
+  readonly errorReply?: (error: HttpError) => Reply;
+  /** Headers of every answer on this route, errors included. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface HttpServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly tls?: { readonly key: Buffer | string; readonly cert: Buffer | string };
+  readonly routes: readonly Route[];
+  readonly timers: Timers;
+  readonly logger: Logger;
+  readonly requestTimeoutMs: number;
+}
+
+export function jsonError(error: HttpError): Reply {
+  return { status: error.status, headers: error.headers, json: { error: { code: error.code, message: error.message } } };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = (): HttpError => new HttpError(413, 'http/payload-too-large', `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+    const refuse = (): void => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      // Drop the rest of the body (so that the client reads the answer), up to a bound.
+      let drained = 0;
+      req.on('data', (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > MAX_DRAIN_BYTES) req.socket.destroy();
+      });
+      req.resume();
+      reject(tooLarge());
+    };
+    const declared = Number(req.headers['content-length']);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) refuse();
+      else chunks.push(chunk);
+    };
+    const onEnd = (): void => resolve(Buffer.concat(chunks));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+    if (declared > MAX_BODY_BYTES) refuse();
+  });
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const text = (await readBody(req)).toString('utf8');
+  if (text.trim() === '') throw new HttpError(400, 'http/bad-request', 'the request body is empty; send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, 'http/bad-request', `the request body is not JSON: ${(error as Error).message}`);
+  }
+}
+
+export function formatUrl(scheme: string, host: string, port: number): string {
+  return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export class HttpServer {
+  readonly server: Server;
+  readonly #options: HttpServerOptions;
+  readonly #routes = new Map<string, Route>();
+  #closing = false;
+
+  private constructor(options: HttpServerOptions) {
+    this.#options = options;
+    for (const route of options.routes) for (const path of route.paths) this.#routes.set(path, route);
+    const handler = (req: IncomingMessage, res: ServerResponse): void => void this.#handle(req, res);
+    this.server = options.tls === undefined ? createHttpServer(handler) : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
+  }
+
+  /** Starts listening; resolves once the port is bound. */
+  static async listen(options: HttpServerOptions): Promise<HttpServer> {
+    const http = new HttpServer(options);
+    await new Promise<void>((resolve, reject) => {
+      http.server.once('error', reject);
+      http.server.listen(options.port, options.host, () => {
+        http.server.removeListener('error', reject);
+        resolve();
+      });
+    });
+    return http;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  get url(): string {
+    return formatUrl(this.#options.tls === undefined ? 'http' : 'https', this.#options.host, this.port);
+  }
+
+  get isClosing(): boolean {
+    return this.#closing;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://big-peer.invalid').pathname;
+    const route = this.#routes.get(path);
+    const errorReply = (error: HttpError): Reply => (route?.errorReply ?? jsonError)(error);
+    const { timers, requestTimeoutMs } = this.#options;
+    const deadline = timers.setTimeout(() => {
+      this.#send(res, route, errorReply(new HttpError(408, 'http/timeout', `the request was not answered within ${requestTimeoutMs} ms`)), true);
+    }, requestTimeoutMs);
+    res.once('close', () => timers.clearTimeout(deadline));
+    let reply: Reply;
+    try {
+      if (route === undefined) throw new HttpError(404, 'http/not-found', `no endpoint ${path}`);
+      const handler = route.methods[method];
+      if (handler === undefined) {
+        const allow = Object.keys(route.methods).join(', ');
+        throw new HttpError(405, 'http/method-not-allowed', `${path} takes ${allow}, not ${method}`, { Allow: allow });
+      }
+      reply = await handler({ req, method, path, json: () => readJson(req) });
+    } catch (error) {
+      if (error instanceof HttpError) reply = errorReply(error);
+      else {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#options.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method, path, status: 500, error: message });
+        reply = errorReply(new HttpError(500, 'internal/unexpected', `the request failed inside the Big Peer: ${message}`));
+      }
+    }
+    this.#send(res, route, reply, false);
+  }
+
+  #send(res: ServerResponse, route: Route | undefined, reply: Reply, close: boolean): void {
+    if (res.headersSent || res.destroyed) return;
+    const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', ...route?.headers, ...reply.headers };
+    if (close || this.#closing) headers.Connection = 'close';
+    let body = '';
+    if (reply.text !== undefined) {
+      body = reply.text;
+      headers['Content-Type'] ??= 'text/plain; charset=utf-8';
+    } else if (reply.json !== undefined) {
+      body = JSON.stringify(reply.json);
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+    }
+    if (reply.status !== 204) headers['Content-Length'] = String(Buffer.byteLength(body));
+    res.writeHead(reply.status, headers);
+    res.end(reply.status === 204 ? undefined : body);
+  }
+
+  /** Stops accepting, lets requests in flight finish, cuts connections still open after `graceMs`. */
+  async close(graceMs: number): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    const { timers } = this.#options;
+    const cut = timers.setTimeout(() => this.server.closeAllConnections(), graceMs);
+    await closed;
+    timers.clearTimeout(cut);
+  }
+}

@@ -1,0 +1,358 @@
+/**
+ * The older query syntax of `POST /api/v4/store/write` (`createdAt <= $args.TTL && evictionFlag
+ * == false`), translated to a DQL condition. Every value (string and number literals, `$args`
+ * values) is bound as a named parameter, never written into the DQL text; paths are written as
+ * backtick-quoted segments. So nothing in a query or its arguments can change the statement's shape.
+ *
+ * Grammar (one rule per parse method below):
+ *   Or         : And ("||" And)*
+ *   And        : Not ("&&" Not)*
+ *   Not        : "!" Not | Comparison
+ *   Comparison : Operand (("==" | "!=" | "<" | "<=" | ">" | ">=") Operand)?
+ *   Operand    : "(" Or ")" | String | Number | true | false | null | Arg | Path
+ *   Arg        : "$args" Segment+
+ *   Path       : Name Segment*          Segment : "." Name | "[" (Integer | String) "]"
+ */
+import type { JsonValue } from '../shared/json.ts';
+import { InvalidArgumentsError, ParseError, type SourcePosition } from '../peer/index.ts';
+
+/** Queries longer than this are refused unread. */
+export const MAX_QUERY_LENGTH = 100_000;
+/** Parentheses and `!` nest at most this deep. */
+export const MAX_QUERY_DEPTH = 100;
+
+type TokenKind = 'name' | 'string' | 'number' | 'punct' | 'eof';
+interface Token {
+  readonly kind: TokenKind;
+  readonly text: string;
+  /** The decoded string, the name, the number or punctuation as written. */
+  readonly value: string;
+  readonly pos: SourcePosition;
+}
+
+export type PathSegment = string | number;
+type Operand =
+  | { readonly kind: 'path'; readonly segments: readonly PathSegment[] }
+  | { readonly kind: 'literal'; readonly value: string | number | boolean | null }
+  | { readonly kind: 'arg'; readonly segments: readonly PathSegment[]; readonly pos: SourcePosition };
+type Node =
+  | Operand
+  | { readonly kind: 'and' | 'or'; readonly left: Node; readonly right: Node }
+  | { readonly kind: 'not'; readonly operand: Node }
+  | { readonly kind: 'cmp'; readonly op: string; readonly left: Node; readonly right: Node };
+
+const LITERAL_WORDS = new Set(['true', 'false', 'null']);
+const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
+const TWO_CHAR = new Set(['==', '!=', '<=', '>=', '&&', '||']);
+const ONE_CHAR = new Set(['<', '>', '!', '(', ')', '.', '[', ']']);
+const NAME_START = /[\p{L}_$]/u;
+const NAME_PART = /[\p{L}\p{N}_$]/u;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\', "'": "'", '"': '"', '/': '/', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+
+function describe(token: Token): string {
+  if (token.kind === 'eof') return 'end of query';
+  return token.kind === 'string' ? `'${token.value.slice(0, 40)}'` : token.text.slice(0, 40);
+}
+
+function syntaxError(pos: SourcePosition, expected: string, found: string): ParseError {
+  return new ParseError(`Syntax error in query at line ${pos.line} column ${pos.column}: expected ${expected}, found ${found}`, pos, { expected, found });
+}
+
+class Lexer {
+  readonly #text: string;
+  #offset = 0;
+  #line = 1;
+  #lineStart = 0;
+
+  constructor(text: string) {
+    this.#text = text;
+  }
+
+  #pos(): SourcePosition {
+    return { line: this.#line, column: this.#offset - this.#lineStart + 1, offset: this.#offset };
+  }
+
+  next(): Token {
+    const text = this.#text;
+    while (this.#offset < text.length && /\s/.test(text[this.#offset] as string)) {
+      if (text[this.#offset] === '\n') {
+        this.#line++;
+        this.#lineStart = this.#offset + 1;
+      }
+      this.#offset++;
+    }
+    const pos = this.#pos();
+    const start = this.#offset;
+    if (start >= text.length) return { kind: 'eof', text: '', value: '', pos };
+    const c = text[start] as string;
+    const two = text.slice(start, start + 2);
+    if (TWO_CHAR.has(two)) return this.#take('punct', two, two, pos);
+    if (c === '-' || (c >= '0' && c <= '9')) {
+      NUMBER.lastIndex = start;
+      const m = NUMBER.exec(text);
+      if (m === null) throw syntaxError(pos, 'a number', `'${c}'`);
+      return this.#take('number', m[0], m[0], pos);
+    }
+    if (ONE_CHAR.has(c)) return this.#take('punct', c, c, pos);
+    if (c === "'" || c === '"') return this.#string(c, pos);
+    if (NAME_START.test(c)) {
+      let end = start + 1;
+      while (end < text.length && NAME_PART.test(text[end] as string)) end++;
+      const name = text.slice(start, end);
+      return this.#take('name', name, name, pos);
+    }
+    throw syntaxError(pos, 'a path, a value or an operator', `'${String.fromCodePoint(text.codePointAt(start) as number)}'`);
+  }
+
+  #take(kind: TokenKind, text: string, value: string, pos: SourcePosition): Token {
+    this.#offset += text.length;
+    return { kind, text, value, pos };
+  }
+
+  #string(quote: string, pos: SourcePosition): Token {
+    const text = this.#text;
+    let value = '';
+    let i = this.#offset + 1;
+    for (;;) {
+      if (i >= text.length || text[i] === '\n') throw syntaxError(pos, `a closing ${quote}`, i >= text.length ? 'end of query' : 'end of line');
+      const c = text[i] as string;
+      if (c === quote) break;
+      if (c === '\\') {
+        const e = text[i + 1] ?? '';
+        if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+          value += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+          i += 6;
+          continue;
+        }
+        const decoded = ESCAPES[e];
+        if (decoded === undefined) throw syntaxError({ ...pos, column: pos.column + i - this.#offset, offset: i }, 'an escape such as \\n or \\u0041', `'\\${e}'`);
+        value += decoded;
+        i += 2;
+        continue;
+      }
+      value += c;
+      i++;
+    }
+    const raw = text.slice(this.#offset, i + 1);
+    return this.#take('string', raw, value, pos);
+  }
+}
+
+class Parser {
+  readonly #lexer: Lexer;
+  token: Token;
+  #depth = 0;
+
+  constructor(text: string) {
+    this.#lexer = new Lexer(text);
+    this.token = this.#lexer.next();
+  }
+
+  atEnd(): boolean {
+    return this.token.kind === 'eof';
+  }
+
+  #advance(): Token {
+    const t = this.token;
+    this.token = this.#lexer.next();
+    return t;
+  }
+
+  #skip(punct: string): boolean {
+    if (this.token.kind !== 'punct' || this.token.value !== punct) return false;
+    this.#advance();
+    return true;
+  }
+
+  #expect(punct: string): void {
+    if (!this.#skip(punct)) throw syntaxError(this.token.pos, `'${punct}'`, describe(this.token));
+  }
+
+  #nest<T>(fn: () => T): T {
+    if (++this.#depth > MAX_QUERY_DEPTH) throw syntaxError(this.token.pos, `at most ${MAX_QUERY_DEPTH} nested parentheses or '!'`, 'more');
+    try {
+      return fn();
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  // Query : Or <end of query>
+  parseQuery(): Node {
+    if (this.token.kind === 'eof') throw syntaxError(this.token.pos, 'a condition', 'end of query');
+    const node = this.parseOr();
+    if (!this.atEnd()) throw syntaxError(this.token.pos, "'&&', '||' or end of query", describe(this.token));
+    return node;
+  }
+
+  // Or : And ("||" And)*
+  parseOr(): Node {
+    let left = this.parseAnd();
+    while (this.#skip('||')) left = { kind: 'or', left, right: this.parseAnd() };
+    return left;
+  }
+
+  // And : Not ("&&" Not)*
+  parseAnd(): Node {
+    let left = this.parseNot();
+    while (this.#skip('&&')) left = { kind: 'and', left, right: this.parseNot() };
+    return left;
+  }
+
+  // Not : "!" Not | Comparison
+  parseNot(): Node {
+    if (this.#skip('!')) return this.#nest(() => ({ kind: 'not', operand: this.parseNot() }));
+    return this.parseComparison();
+  }
+
+  // Comparison : Operand (op Operand)?
+  parseComparison(): Node {
+    const left = this.parseOperand();
+    if (this.token.kind === 'punct' && COMPARISONS.has(this.token.value)) {
+      const op = this.#advance().value;
+      return { kind: 'cmp', op, left, right: this.parseOperand() };
+    }
+    return left;
+  }
+
+  // Operand : "(" Or ")" | String | Number | true | false | null | Arg | Path
+  parseOperand(): Node {
+    const t = this.token;
+    if (this.#skip('(')) {
+      const inner = this.#nest(() => this.parseOr());
+      this.#expect(')');
+      return inner;
+    }
+    if (t.kind === 'string' || t.kind === 'number' || (t.kind === 'name' && LITERAL_WORDS.has(t.value))) {
+      this.#advance();
+      if (t.kind === 'string') return { kind: 'literal', value: t.value };
+      if (t.kind === 'name') return { kind: 'literal', value: t.value === 'null' ? null : t.value === 'true' };
+      const n = Number(t.value);
+      if (!Number.isFinite(n)) throw syntaxError(t.pos, 'a finite number', t.text);
+      return { kind: 'literal', value: n };
+    }
+    if (t.kind === 'name') {
+      if (t.value === '$args') {
+        this.#advance();
+        const segments = this.parseSegments();
+        if (segments.length === 0) throw syntaxError(this.token.pos, "'.' and an argument name after $args", describe(this.token));
+        return { kind: 'arg', segments, pos: t.pos };
+      }
+      if (t.value.startsWith('$')) throw syntaxError(t.pos, '$args.NAME (the only variable)', t.text);
+      return { kind: 'path', segments: this.parsePath() };
+    }
+    throw syntaxError(t.pos, 'a path, a value, $args.NAME or (', describe(t));
+  }
+
+  // Path : Name Segment*
+  parsePath(): PathSegment[] {
+    const t = this.token;
+    if (t.kind !== 'name' || t.value.startsWith('$')) throw syntaxError(t.pos, 'a field name', describe(t));
+    this.#advance();
+    return [t.value, ...this.parseSegments()];
+  }
+
+  // Segment : "." Name | "[" (Integer | String) "]"
+  parseSegments(): PathSegment[] {
+    const segments: PathSegment[] = [];
+    for (;;) {
+      if (this.#skip('.')) {
+        const t = this.token;
+        if (t.kind !== 'name') throw syntaxError(t.pos, 'a field name after .', describe(t));
+        segments.push(this.#advance().value);
+      } else if (this.#skip('[')) {
+        const t = this.#advance();
+        if (t.kind === 'string') segments.push(t.value);
+        else if (t.kind === 'number' && /^(0|[1-9]\d*)$/.test(t.text) && Number(t.text) <= Number.MAX_SAFE_INTEGER) segments.push(Number(t.text));
+        else throw syntaxError(t.pos, 'an array index or a quoted field name', describe(t));
+        this.#expect(']');
+      } else return segments;
+    }
+  }
+}
+
+/** A path as DQL text: backtick-quoted names (doubled backticks inside), `[n]` indexes. */
+export function dqlPath(segments: readonly PathSegment[]): string {
+  return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : `${i === 0 ? '' : '.'}\`${s.replaceAll('`', '``')}\``)).join('');
+}
+
+/** Parses a path as commands name it (`evictionFlag`, `address.city`, `items[0].qty`). */
+export function parseLegacyPath(text: string): PathSegment[] {
+  if (text.length > MAX_QUERY_LENGTH) throw new ParseError(`a path is at most ${MAX_QUERY_LENGTH} characters`);
+  const parser = new Parser(text);
+  const path = parser.parsePath();
+  if (!parser.atEnd()) throw syntaxError(parser.token.pos, "'.', '[' or end of path", describe(parser.token));
+  return path;
+}
+
+export interface TranslatedQuery {
+  /** A DQL condition; every value in it is a `:param`. */
+  readonly where: string;
+  /** The values of its parameters. */
+  readonly params: Record<string, JsonValue>;
+}
+
+function lookUp(args: Readonly<Record<string, JsonValue>>, segments: readonly PathSegment[], pos: SourcePosition): JsonValue {
+  let value: JsonValue | undefined = args as JsonValue;
+  const shown = `$args${segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+  for (const segment of segments) {
+    if (typeof segment === 'number') value = Array.isArray(value) ? value[segment] : undefined;
+    else value = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, segment) ? value[segment] : undefined;
+    if (value === undefined) break;
+  }
+  if (value === undefined) {
+    throw new InvalidArgumentsError(`${shown} at line ${pos.line} column ${pos.column} has no value in args`, { line: pos.line, column: pos.column });
+  }
+  return value;
+}
+
+/**
+ * Translates a query of the older syntax to a DQL condition. `prefix` names its parameters
+ * (`prefix0`, `prefix1`, …) so that they cannot clash with the caller's own.
+ *
+ * @throws ParseError (`query/invalid`) naming the line and column; InvalidArgumentsError for an `$args` name not given.
+ */
+export function translateLegacyQuery(query: string, args: Readonly<Record<string, JsonValue>> = {}, prefix = 'q'): TranslatedQuery {
+  if (typeof query !== 'string') throw new ParseError('the query must be a string');
+  if (query.length > MAX_QUERY_LENGTH) throw new ParseError(`a query is at most ${MAX_QUERY_LENGTH} characters; this one has ${query.length}`);
+  const ast = new Parser(query).parseQuery();
+  const params: Record<string, JsonValue> = {};
+  let n = 0;
+  const bind = (value: JsonValue): string => {
+    const name = `${prefix}${n++}`;
+    params[name] = value;
+    return `:${name}`;
+  };
+  // The value an operand stands for when it is a constant (a literal or an argument), else undefined.
+  const constant = (node: Node): { value: JsonValue } | undefined =>
+    node.kind === 'literal' ? { value: node.value } : node.kind === 'arg' ? { value: lookUp(args, node.segments, node.pos) } : undefined;
+  const emit = (node: Node): string => {
+    switch (node.kind) {
+      case 'path':
+        return dqlPath(node.segments);
+      case 'literal':
+      case 'arg': {
+        const value = (constant(node) as { value: JsonValue }).value;
+        return value === null ? 'null' : typeof value === 'boolean' ? String(value) : bind(value);
+      }
+      case 'and':
+      case 'or':
+        return `(${emit(node.left)} ${node.kind.toUpperCase()} ${emit(node.right)})`;
+      case 'not':
+        return `(NOT ${emit(node.operand)})`;
+      case 'cmp': {
+        // `x == null` means null or absent, as the older API meant; `x != null` its opposite.
+        const [l, r] = [constant(node.left), constant(node.right)];
+        const other = l?.value === null ? node.right : r?.value === null ? node.left : undefined;
+        if (other !== undefined && (node.op === '==' || node.op === '!=')) {
+          if (constant(other)?.value === null) return node.op === '==' ? 'true' : 'false';
+          const x = emit(other);
+          return node.op === '==' ? `(${x} IS NULL OR ${x} IS MISSING)` : `(${x} IS NOT NULL AND ${x} IS NOT MISSING)`;
+        }
+        return `(${emit(node.left)} ${node.op === '==' ? '=' : node.op} ${emit(node.right)})`;
+      }
+    }
+  };
+  return { where: emit(ast), params };
+}
