@@ -1,0 +1,127 @@
+/**
+ * `POST /api/v4/store/execute` (and `/store/execute`): one DQL statement with its arguments.
+ * Every answer, success or error, is an ExecuteResponse. Statuses: 200; 400 for a malformed
+ * statement or arguments and for a statement that failed while running; 401 bad credential;
+ * 403 no read (SELECT) or write (mutation) permission on the collection; 404 when the
+ * transaction named by `X-SYNC-TXN-ID` was not committed in time; 408; 500; 503 store busy.
+ */
+import { BIG_PEER_PATHS, type ExecuteRequest, type ExecuteResponse } from '../../shared/big-peer-api.ts';
+import type { ErrorCode } from '../../shared/error-codes.ts';
+import type { JsonObject } from '../../shared/json.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import { parseStatement, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
+import type { ApiKeys } from '../api-keys.ts';
+import { HttpError } from '../http-error.ts';
+import type { Reply, RequestContext, Route } from '../http-server.ts';
+import { allows } from '../permission-rules.ts';
+
+export const TXN_ID_HEADER = 'x-sync-txn-id';
+
+type QueryType = ExecuteResponse['queryType'];
+
+export interface ExecuteDeps {
+  readonly store: Store;
+  readonly apiKeys: ApiKeys;
+  readonly timers: Timers;
+  readonly logger: Logger;
+  readonly txnWaitTimeoutMs: number;
+}
+
+export function executeFailure(status: number, queryType: QueryType, code: string, description: string, headers?: Readonly<Record<string, string>>): Reply {
+  const body: ExecuteResponse = {
+    transactionId: null,
+    queryType,
+    items: [],
+    mutatedDocumentIds: [],
+    error: { description, code },
+    warnings: [],
+    totalWarningsCount: 0,
+  };
+  return { status, json: body, ...(headers === undefined ? {} : { headers }) };
+}
+
+/** The HTTP status of an error of the store. */
+export function statusOfCode(code: ErrorCode): number {
+  if (code.startsWith('query/')) return 400;
+  if (code === 'store/busy' || code === 'store/closed') return 503;
+  return 500;
+}
+
+function readRequest(body: unknown): ExecuteRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'http/bad-request', 'the body must be a JSON object {"statement": "…", "args": {…}}');
+  }
+  const { statement, args } = body as Record<string, unknown>;
+  if (typeof statement !== 'string') throw new HttpError(400, 'query/invalid', '"statement" must be a string of DQL');
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+    throw new HttpError(400, 'query/arguments-invalid', '"args" must be a JSON object of named arguments');
+  }
+  return args === undefined ? { statement } : { statement, args: args as JsonObject };
+}
+
+function readTxnId(value: string | string[] | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || !/^\d{1,15}$/.test(text.trim())) throw new HttpError(400, 'http/bad-request', 'X-SYNC-TXN-ID must be a transaction id: a non-negative integer');
+  return Number(text.trim());
+}
+
+/** Resolves true once the store has committed `txnId`, false if it has not within `timeoutMs`. */
+export function waitForTxn(store: Store, txnId: number, timeoutMs: number, timers: Timers): Promise<boolean> {
+  if (store.lastTxnId >= txnId) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (): void => {
+      off();
+      timers.clearTimeout(timer);
+      resolve(store.lastTxnId >= txnId);
+    };
+    const off = store.onCommit(() => {
+      if (store.lastTxnId >= txnId) done();
+    });
+    const timer = timers.setTimeout(done, timeoutMs);
+  });
+}
+
+async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
+  const principal = deps.apiKeys.authenticate(ctx.req.headers.authorization);
+  const request = readRequest(await ctx.json());
+  const waitFor = readTxnId(ctx.req.headers[TXN_ID_HEADER]);
+  let queryType: QueryType = 'unknown';
+  try {
+    const ast = parseStatement(request.statement);
+    queryType = ast.kind === 'select' ? 'select' : 'mutation';
+    const access = queryType === 'select' ? 'read' : 'write';
+    if (!allows(principal.permissions, access, ast.collection)) {
+      return executeFailure(403, queryType, 'http/forbidden', `the API key ${principal.keyId} may not ${access} collection ${ast.collection}`);
+    }
+    if (waitFor !== undefined && !(await waitForTxn(deps.store, waitFor, deps.txnWaitTimeoutMs, deps.timers))) {
+      return executeFailure(404, queryType, 'http/not-found', `transaction ${waitFor} was not committed within ${deps.txnWaitTimeoutMs} ms (last txn_id ${deps.store.lastTxnId})`);
+    }
+    const result = await deps.store.execute(request.statement, request.args);
+    const body: ExecuteResponse = {
+      transactionId: result.commitId,
+      queryType,
+      items: result.items,
+      mutatedDocumentIds: result.mutatedDocumentIds,
+      error: {},
+      warnings: [],
+      totalWarningsCount: 0,
+    };
+    return { status: 200, json: body };
+  } catch (error) {
+    if (error instanceof SyncError) {
+      const status = statusOfCode(error.code);
+      if (status === 500) deps.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method: ctx.method, path: ctx.path, status, error: error.message });
+      return executeFailure(status, queryType, error.code, error.message);
+    }
+    throw error;
+  }
+}
+
+export function executeRoute(deps: ExecuteDeps): Route {
+  return {
+    paths: [BIG_PEER_PATHS.execute, BIG_PEER_PATHS.executeShort],
+    methods: { POST: (ctx) => execute(ctx, deps) },
+    errorReply: (error) => executeFailure(error.status, 'unknown', error.code, error.message, error.headers),
+  };
+}

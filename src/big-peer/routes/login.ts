@@ -1,0 +1,129 @@
+/**
+ * `/_sync/auth/login` (spec 4.3, 5, 7). GET is the reachability check: 405, plain text, and the
+ * exact CORS headers; OPTIONS answers the preflight with them (204); POST is a small peer's
+ * login: the app id, then the playground token or the provider's webhook, then a certificate
+ * signed with the Big Peer's issuer key. Every answer on this path carries the CORS headers.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { BIG_PEER_PATHS, LOGIN_CORS_HEADERS, type LoginRequest, type LoginResponse } from '../../shared/big-peer-api.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
+import { signCertificate, type IssuerKeys, type Logger, type Timers } from '../../peer/index.ts';
+import { callWebhook, FAILED_MESSAGE, UNREACHABLE_MESSAGE } from '../auth-webhook.ts';
+import type { BigPeerConfig } from '../config.ts';
+import { HttpError } from '../http-error.ts';
+import { jsonError, type Reply, type RequestContext, type Route } from '../http-server.ts';
+
+export const PLAYGROUND_USER_ID = 'playground';
+const MAX_FIELD_LENGTH = 8192;
+
+export interface LoginDeps {
+  readonly config: BigPeerConfig;
+  readonly issuer: IssuerKeys;
+  readonly timers: Timers;
+  readonly logger: Logger;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const hash = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(hash(a), hash(b));
+}
+
+function readLoginRequest(body: unknown): LoginRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'http/bad-request', 'the login body must be a JSON object {"appID", "peerKey", "token", "provider"?}');
+  }
+  const b = body as Record<string, unknown>;
+  for (const field of ['appID', 'peerKey', 'token'] as const) {
+    const value = b[field];
+    if (typeof value !== 'string' || value === '' || value.length > MAX_FIELD_LENGTH) {
+      throw new HttpError(400, 'http/bad-request', `the login body needs "${field}", a non-empty string`);
+    }
+  }
+  if (b.provider !== undefined && b.provider !== null && (typeof b.provider !== 'string' || b.provider === '')) {
+    throw new HttpError(400, 'http/bad-request', '"provider" must be a non-empty string, or absent for the playground');
+  }
+  return {
+    appID: b.appID as string,
+    peerKey: b.peerKey as string,
+    token: b.token as string,
+    ...(typeof b.provider === 'string' ? { provider: b.provider } : {}),
+  };
+}
+
+interface Grant {
+  readonly userID: string;
+  readonly permissions: Permissions;
+  readonly lifetimeSeconds: number;
+}
+
+async function authenticate(request: LoginRequest, deps: LoginDeps): Promise<Grant> {
+  const { config, logger } = deps;
+  if (request.appID !== config.appID) throw new HttpError(401, 'auth/failed', `unknown app id ${request.appID}: this Big Peer does not serve it`);
+  if (request.provider === undefined) {
+    if (config.playgroundToken === undefined) throw new HttpError(401, 'auth/failed', `playground logins are not enabled for app ${config.appID}`);
+    if (!sameSecret(request.token, config.playgroundToken)) throw new HttpError(401, 'auth/failed', `the playground token is not valid for app ${config.appID}`);
+    return { userID: PLAYGROUND_USER_ID, permissions: EVERYTHING, lifetimeSeconds: config.certificateLifetimeSeconds };
+  }
+  const provider = Object.hasOwn(config.authProviders, request.provider) ? config.authProviders[request.provider] : undefined;
+  if (provider === undefined) throw new HttpError(401, 'auth/failed', `unknown authentication provider ${request.provider} for app ${config.appID}`);
+  const outcome = await callWebhook(provider.url, { appID: request.appID, provider: request.provider, token: request.token }, config.webhookTimeoutMs);
+  switch (outcome.kind) {
+    case 'authenticated':
+      return {
+        userID: outcome.userID,
+        permissions: outcome.permissions ?? config.defaultPermissions,
+        lifetimeSeconds: outcome.expirationSeconds ?? config.certificateLifetimeSeconds,
+      };
+    case 'refused':
+      throw new HttpError(401, 'auth/failed', outcome.reason);
+    case 'unreachable':
+      logger.error(LOG_EVENTS.bigPeerWebhookUnreachable, { provider: request.provider, url: provider.url, error: outcome.detail });
+      throw new HttpError(502, 'auth/unreachable', UNREACHABLE_MESSAGE);
+    case 'failed':
+      logger.error(LOG_EVENTS.bigPeerWebhookFailed, { message: outcome.message, provider: request.provider, url: provider.url });
+      throw new HttpError(502, 'auth/failed', outcome.message.startsWith(FAILED_MESSAGE) ? outcome.message : `${FAILED_MESSAGE}: ${outcome.message}`);
+  }
+}
+
+async function login(ctx: RequestContext, deps: LoginDeps): Promise<Reply> {
+  const request = readLoginRequest(await ctx.json());
+  let grant: Grant;
+  try {
+    grant = await authenticate(request, deps);
+  } catch (error) {
+    if (error instanceof HttpError) {
+      deps.logger.info(LOG_EVENTS.bigPeerLoginRefused, { app_id: request.appID, provider: request.provider ?? null, status: error.status, reason: error.message });
+    }
+    throw error;
+  }
+  const issuedAt = deps.timers.now();
+  const expiresAt = issuedAt + Math.round(grant.lifetimeSeconds * 1000);
+  const certificate = signCertificate(
+    { appID: request.appID, peerKey: request.peerKey, userID: grant.userID, permissions: grant.permissions, issuer: deps.issuer.publicKey, issuedAt, expiresAt },
+    deps.issuer,
+  );
+  deps.logger.info(LOG_EVENTS.bigPeerLoginSucceeded, {
+    app_id: request.appID,
+    user_id: grant.userID,
+    provider: request.provider ?? null,
+    peer_key: request.peerKey,
+    expires_at: new Date(expiresAt).toISOString(),
+  });
+  const response: LoginResponse = { certificate, issuerKey: deps.issuer.publicKey, expiresAt, userID: grant.userID, permissions: grant.permissions };
+  return { status: 200, json: response };
+}
+
+export function loginRoute(deps: LoginDeps): Route {
+  return {
+    paths: [BIG_PEER_PATHS.login],
+    headers: LOGIN_CORS_HEADERS,
+    methods: {
+      POST: (ctx) => login(ctx, deps),
+      OPTIONS: async () => ({ status: 204 }),
+    },
+    // The reachability check (GET) and every other method: the spec's plain-text 405.
+    errorReply: (error) =>
+      error.status === 405 ? { status: 405, headers: { ...error.headers, 'Content-Type': 'text/plain; charset=utf-8' }, text: 'method not allowed' } : jsonError(error),
+  };
+}

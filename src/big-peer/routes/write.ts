@@ -1,0 +1,84 @@
+/**
+ * `POST /api/v4/store/write`: a list of update, upsert and remove commands (the older query
+ * syntax) run as ONE transaction: all of them commit, or none. Statuses: 200; 400 malformed
+ * body, query or command, or a command that failed while running (then nothing is written);
+ * 401 bad credential; 403 no write permission on a collection named; 500 (nothing is written).
+ */
+import { BIG_PEER_PATHS, type WriteResponse, type WriteResult } from '../../shared/big-peer-api.ts';
+import type { JsonObject } from '../../shared/json.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import { SyncError, type Logger, type Store } from '../../peer/index.ts';
+import type { ApiKeys } from '../api-keys.ts';
+import { HttpError } from '../http-error.ts';
+import type { Reply, RequestContext, Route } from '../http-server.ts';
+import { allows } from '../permission-rules.ts';
+import { checkCommands, runCommand } from '../write-commands.ts';
+import { statusOfCode } from './execute.ts';
+
+export interface WriteDeps {
+  readonly store: Store;
+  readonly apiKeys: ApiKeys;
+  readonly logger: Logger;
+}
+
+/** A failure of one command, carried out of the transaction so that it rolls back. */
+class CommandFailed extends Error {
+  readonly index: number;
+  readonly error: unknown;
+  constructor(index: number, error: unknown) {
+    super(error instanceof Error ? error.message : String(error));
+    this.index = index;
+    this.error = error;
+  }
+}
+
+async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
+  const principal = deps.apiKeys.authenticate(ctx.req.headers.authorization);
+  const body = await ctx.json();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'http/bad-request', 'the body must be a JSON object {"args": {…}, "commands": […]}');
+  }
+  const { args = {}, commands } = body as Record<string, unknown>;
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new HttpError(400, 'query/arguments-invalid', '"args" must be a JSON object');
+  const checked = checkCommands(commands, args as JsonObject);
+  for (const command of checked) {
+    if (!allows(principal.permissions, 'write', command.collection)) {
+      throw new HttpError(403, 'http/forbidden', `the API key ${principal.keyId} may not write collection ${command.collection}`);
+    }
+  }
+  let results: WriteResult[];
+  try {
+    results = await deps.store.transaction(
+      async (tx) => {
+        const done: WriteResult[] = [];
+        for (const [i, command] of checked.entries()) {
+          try {
+            done.push(await runCommand(tx, command));
+          } catch (error) {
+            throw new CommandFailed(i, error);
+          }
+        }
+        return done;
+      },
+      { hint: 'store/write' },
+    );
+  } catch (error) {
+    const failed = error instanceof CommandFailed ? error : undefined;
+    const cause = failed?.error ?? error;
+    const where = failed === undefined ? '' : `commands[${failed.index}] (${checked[failed.index]?.method} ${checked[failed.index]?.collection}): `;
+    const message = `${where}${cause instanceof Error ? cause.message : String(cause)}; nothing was written`;
+    if (cause instanceof SyncError) {
+      const status = statusOfCode(cause.code);
+      if (status === 500) deps.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method: ctx.method, path: ctx.path, status, error: message });
+      throw new HttpError(status, cause.code, message);
+    }
+    deps.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method: ctx.method, path: ctx.path, status: 500, error: message });
+    throw new HttpError(500, 'internal/unexpected', message);
+  }
+  const response: WriteResponse = { results };
+  return { status: 200, json: response };
+}
+
+export function writeRoute(deps: WriteDeps): Route {
+  return { paths: [BIG_PEER_PATHS.write], methods: { POST: (ctx) => write(ctx, deps) } };
+}
