@@ -3,6 +3,7 @@
  * standard streams and resolves to an exit status, so that tests run it in-process.
  */
 import { readFileSync } from 'node:fs';
+import { bigPeerCommand } from './big-peer.ts';
 import { execCommand } from './exec.ts';
 import { write, type CliIo } from './io.ts';
 
@@ -10,6 +11,7 @@ export type { CliIo } from './io.ts';
 
 const COMMANDS: Readonly<Record<string, { summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }>> = {
   exec: { summary: 'run DQL against a store directory and print JSON', run: execCommand },
+  'big-peer': { summary: 'serve the Big Peer (HTTP API, login, sync WebSocket); manage its API keys', run: bigPeerCommand },
 };
 
 function version(): string {

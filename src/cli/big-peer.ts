@@ -1,0 +1,209 @@
+/**
+ * `syncmesh big-peer`: runs the Big Peer, and manages its API keys.
+ *
+ *   syncmesh big-peer [--config FILE] [--app-id ID] [--host H] [--port P] [--data DIR] …
+ *   syncmesh big-peer keys create --data DIR [--name N] [--read-only] [--collections a,b]
+ *   syncmesh big-peer keys list   --data DIR
+ *   syncmesh big-peer keys revoke --data DIR ID
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
+import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, type BigPeerConfig } from '../big-peer/index.ts';
+import { write, type CliIo } from './io.ts';
+
+export const BIG_PEER_USAGE = `Usage:
+  syncmesh big-peer [--config FILE] [options]      serve the Big Peer until SIGINT or SIGTERM
+  syncmesh big-peer keys create --data DIR [--name N] [--read-only | --collections a,b]
+  syncmesh big-peer keys list --data DIR
+  syncmesh big-peer keys revoke --data DIR ID
+
+Serving (flags win over the config file; see docs/http-api.md):
+  --config FILE            a JSON configuration file
+  --app-id ID              the app this Big Peer serves (required, here or in the file)
+  --host HOST              the address to listen on (default 127.0.0.1)
+  --port PORT              the port (default 8080; 0 picks a free one)
+  --data DIR               the store's persistence directory (default: in memory, lost on exit)
+  --playground-token T     enable playground logins with this token
+  --api-key KEY            an API key accepted with every permission (repeatable)
+  --tls-key FILE           serve https and wss with this private key (PEM) …
+  --tls-cert FILE          … and this certificate (PEM)
+  --log-level L            ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
+
+Keys (the Big Peer on DIR must be stopped: it holds the store while it runs):
+  create    make a key and print it once; --read-only: no writes; --collections a,b: only those
+  list      print the keys as JSON: id, name, created, revoked, permissions (never the key)
+  revoke    revoke the key with that id
+`;
+
+class UsageError extends Error {}
+
+async function fail(io: CliIo, error: unknown): Promise<number> {
+  if (error instanceof UsageError) {
+    await write(io.stderr, `syncmesh big-peer: ${error.message}\n\n${BIG_PEER_USAGE}`);
+    return 2;
+  }
+  const value = toErrorValue(error);
+  await write(io.stderr, `syncmesh big-peer: ${value.message} (${value.code})\n`);
+  return value.code === 'cli/usage' ? 2 : 1;
+}
+
+/** Runs node:util parseArgs, turning its errors into usage errors. */
+function parse<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Runs the Big Peer until `stop` resolves; resolves to the exit status. */
+export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Promise<unknown>): Promise<number> {
+  let config: BigPeerConfig;
+  try {
+    const { values, positionals } = parse(() =>
+      parseArgs({
+        args: [...argv],
+        allowPositionals: true,
+        options: {
+          config: { type: 'string' },
+          'app-id': { type: 'string' },
+          host: { type: 'string' },
+          port: { type: 'string' },
+          data: { type: 'string' },
+          'playground-token': { type: 'string' },
+          'api-key': { type: 'string', multiple: true },
+          'tls-key': { type: 'string' },
+          'tls-cert': { type: 'string' },
+          'log-level': { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      }),
+    );
+    if (values.help === true) {
+      await write(io.stdout, BIG_PEER_USAGE);
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    config = loadConfig({
+      config: values.config,
+      appID: values['app-id'],
+      host: values.host,
+      port: values.port,
+      data: values.data,
+      playgroundToken: values['playground-token'],
+      apiKeys: values['api-key'],
+      tlsKey: values['tls-key'],
+      tlsCert: values['tls-cert'],
+      logLevel: values['log-level'],
+    });
+  } catch (error) {
+    return fail(io, error);
+  }
+  const logHub = new LogHub({ minimumLogLevel: config.logLevel, console: (line) => io.stderr.write(`${line}\n`) });
+  let peer: BigPeer;
+  try {
+    peer = await BigPeer.start(config, { logHub });
+  } catch (error) {
+    return fail(io, error);
+  }
+  await write(
+    io.stdout,
+    `Big Peer for app ${config.appID}${config.dataDir === undefined ? ' (in memory)' : ` on ${config.dataDir}`}\n` +
+      `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\nStop it with Ctrl-C or SIGTERM.\n`,
+  );
+  const reason = await stop;
+  await peer.close();
+  await write(io.stdout, `Big Peer stopped${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
+  logHub.close();
+  return 0;
+}
+
+function dataDirOf(values: { data?: string | undefined; config?: string | undefined }): string {
+  if (values.data !== undefined && values.data !== '') return values.data;
+  if (values.config !== undefined) {
+    const file = JSON.parse(readFileSync(values.config, 'utf8')) as { data?: unknown };
+    if (typeof file.data === 'string') return resolve(dirname(resolve(values.config)), file.data);
+  }
+  throw new UsageError('--data DIR is required: the Big Peer’s persistence directory');
+}
+
+/** `keys create | list | revoke`. */
+export async function keysCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const [action, ...rest] = argv;
+  let sync: Sync | undefined;
+  try {
+    const { values, positionals } = parse(() =>
+      parseArgs({
+        args: [...rest],
+        allowPositionals: true,
+        options: {
+          data: { type: 'string' },
+          config: { type: 'string' },
+          name: { type: 'string' },
+          'read-only': { type: 'boolean' },
+          collections: { type: 'string' },
+        },
+      }),
+    );
+    if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError(`keys takes create, list or revoke, not ${action ?? 'nothing'}`);
+    if (action === 'revoke' ? positionals.length !== 1 : positionals.length !== 0) {
+      throw new UsageError(action === 'revoke' ? 'keys revoke takes the id of one key' : `unexpected argument ${positionals[0]}`);
+    }
+    const dir = dataDirOf(values);
+    const collections = values.collections?.split(',').map((c) => c.trim());
+    if (collections !== undefined && (collections.length === 0 || collections.some((c) => c === ''))) throw new UsageError('--collections takes names: a,b');
+    const logHub = new LogHub({ minimumLogLevel: 'ERROR' });
+    logHub.enabled = false;
+    sync = new Sync({ persistenceDirectory: dir, logHub });
+    const keys = ApiKeys.load(new BigPeerSettings(sync.store));
+    if (action === 'list') {
+      await write(io.stdout, `${JSON.stringify(keys.list(), null, 2)}\n`);
+    } else if (action === 'create') {
+      const { key, info } = await keys.create(values.name ?? 'unnamed', collectionPermissions(collections, values['read-only'] === true), Date.now());
+      await write(io.stdout, `${key}\n`);
+      await write(io.stderr, `Created API key ${info.id} (${info.name}). This is the only time the key is shown: keep it now.\n`);
+    } else {
+      const id = positionals[0] as string;
+      const info = await keys.revoke(id, Date.now());
+      if (info === undefined) {
+        await write(io.stderr, `syncmesh big-peer: no API key has the id ${id}\n`);
+        return 1;
+      }
+      await write(io.stdout, `Revoked API key ${info.id} (${info.name}) at ${info.revoked}\n`);
+    }
+    return 0;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'store/locked') {
+      await write(io.stderr, 'syncmesh big-peer: the store is in use, most likely by the running Big Peer; stop it, run this command, start it again\n');
+      return 1;
+    }
+    return fail(io, error);
+  } finally {
+    sync?.close();
+  }
+}
+
+/** The `big-peer` command: serves until SIGINT or SIGTERM, or runs `keys …`. */
+export async function bigPeerCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv[0] === 'keys') return keysCommand(argv.slice(1), io);
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const stop = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+  });
+  // Only the first signal stops gracefully; a second one (listeners removed) ends the process at once.
+  const once = (signal: NodeJS.Signals): void => {
+    process.removeListener('SIGINT', once);
+    process.removeListener('SIGTERM', once);
+    onSignal(signal);
+  };
+  process.on('SIGINT', once);
+  process.on('SIGTERM', once);
+  try {
+    return await serveBigPeer(argv, io, stop);
+  } finally {
+    process.removeListener('SIGINT', once);
+    process.removeListener('SIGTERM', once);
+  }
+}
