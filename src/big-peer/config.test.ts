@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EVERYTHING } from '../shared/permissions.ts';
+import { loadConfig } from './config.ts';
+
+describe('the Big Peer configuration', () => {
+  let dir: string;
+  const file = (value: unknown): string => {
+    const path = join(dir, 'big-peer.json');
+    writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+    return path;
+  };
+  const messageOf = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (error) {
+      expect((error as { code: string }).code).toBe('cli/usage');
+      return (error as Error).message;
+    }
+    throw new Error('expected an error');
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'big-peer-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('takes the defaults for what neither the file nor the flags give', () => {
+    const config = loadConfig({ appID: 'app' });
+    expect(config).toMatchObject({ appID: 'app', host: '127.0.0.1', port: 8080, dataDir: undefined, logLevel: 'INFO', apiKeys: [], tls: undefined });
+    expect(config.defaultPermissions).toEqual(EVERYTHING);
+    expect(config.certificateLifetimeSeconds).toBe(8 * 3600);
+  });
+
+  it('merges the file and the flags, the flags winning, paths relative to the file', () => {
+    const path = file({
+      appID: 'from-file',
+      port: 9000,
+      data: 'store',
+      logLevel: 'debug',
+      apiKeys: ['file-key-0123456789'],
+      authProviders: { corp: { url: 'http://127.0.0.1:9/auth' } },
+      tls: { key: 'tls/key.pem', cert: 'tls/cert.pem' },
+      defaultPermissions: { read: { everything: true }, write: { queriesByCollection: { orders: ['true'] } } },
+      ttlJobs: [{ collection: 'orders', ttlHours: 72 }],
+    });
+    const config = loadConfig({ config: path, port: '0', apiKeys: ['flag-key-0123456789'] });
+    expect(config).toMatchObject({ appID: 'from-file', port: 0, dataDir: join(dir, 'store'), logLevel: 'DEBUG' });
+    expect(config.apiKeys).toEqual(['file-key-0123456789', 'flag-key-0123456789']);
+    expect(config.authProviders).toEqual({ corp: { url: 'http://127.0.0.1:9/auth' } });
+    expect(config.tls).toEqual({ keyFile: join(dir, 'tls/key.pem'), certFile: join(dir, 'tls/cert.pem') });
+    expect(config.defaultPermissions.write).toEqual({ everything: false, queries_by_collection: { orders: ['true'] } });
+    expect(config.ttlJobs).toEqual([{ collection: 'orders', ttlHours: 72 }]);
+  });
+
+  it('says what is wrong, and where', () => {
+    expect(messageOf(() => loadConfig({}))).toMatch(/an app id is required/);
+    expect(messageOf(() => loadConfig({ appID: 'a', port: '70000' }))).toBe('--port must be an integer from 0 to 65535, not "70000"');
+    expect(messageOf(() => loadConfig({ appID: 'a', logLevel: 'loud' }))).toMatch(/log level must be one of ERROR, WARN, INFO, DEBUG, VERBOSE, not LOUD/);
+    expect(messageOf(() => loadConfig({ appID: 'a', tlsKey: 'k.pem' }))).toMatch(/TLS needs both a key and a certificate/);
+    expect(messageOf(() => loadConfig({ appID: 'a', apiKeys: ['short'] }))).toMatch(/--api-key must be at least 16 characters/);
+    const bad = file({ appID: 'a', prot: 1 });
+    expect(messageOf(() => loadConfig({ config: bad }))).toMatch(/unknown field\(s\) prot/);
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', authProviders: { x: { url: 'ftp://x' } } }) }))).toMatch(
+      /authProviders\.x\.url must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', ttlJobs: [{ collection: 'o', ttlHours: 0 }] }) }))).toMatch(/ttlHours > 0/);
+    expect(messageOf(() => loadConfig({ config: file('{ not json') }))).toMatch(/is not JSON/);
+    expect(messageOf(() => loadConfig({ config: join(dir, 'missing.json') }))).toMatch(/cannot read the config file/);
+  });
+});
