@@ -87,7 +87,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     const onEnd = (): void => resolve(Buffer.concat(chunks));
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', reject);
+    req.on('error', () => reject(new HttpError(400, 'http/bad-request', 'the request body was cut off')));
     if (declared > MAX_BODY_BYTES) refuse();
   });
 }
