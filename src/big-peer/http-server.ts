@@ -146,7 +146,7 @@ export class HttpServer {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
-    const path = new URL(req.url ?? '/', 'http://big-peer.invalid').pathname;
+    const path = URL.parse(req.url ?? '/', 'http://big-peer.invalid')?.pathname ?? '/';
     const route = this.#routes.get(path);
     const errorReply = (error: HttpError): Reply => (route?.errorReply ?? jsonError)(error);
     const { timers, requestTimeoutMs } = this.#options;

@@ -59,7 +59,7 @@ export class WebSocketEndpoint {
 
   #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
-    const path = new URL(req.url ?? '/', 'http://big-peer.invalid').pathname;
+    const path = URL.parse(req.url ?? '/', 'http://big-peer.invalid')?.pathname ?? '/';
     if (path !== BIG_PEER_PATHS.websocket || this.#closing) {
       const status = this.#closing ? '503 Service Unavailable' : '404 Not Found';
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
