@@ -1,0 +1,133 @@
+/**
+ * End to end over real sockets: a small peer's auth client logs in to a real Big Peer, which
+ * calls a real webhook server; the certificate it gets is accepted by the Big Peer's sync
+ * WebSocket. The small peer logs the spec's lines (section 5, 7) exactly.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { LogHub, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/index.ts';
+import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, startWebhook, type TestPeer } from './test-helpers.ts';
+
+describe('a small peer authenticating with a real Big Peer', () => {
+  let bigPeer: TestPeer;
+  let webhook: Awaited<ReturnType<typeof startWebhook>>;
+  let webhookAnswer: { status?: number; body: string };
+  let dir: string;
+  let hub: LogHub;
+  const peers: Sync[] = [];
+
+  beforeEach(async () => {
+    webhookAnswer = { body: JSON.stringify({ authenticated: true, userID: 'clerk-7', expirationSeconds: 3600 }) };
+    webhook = await startWebhook(() => webhookAnswer);
+    bigPeer = await startTestPeer({ authProviders: { corp: { url: webhook.url } } });
+    dir = mkdtempSync(join(tmpdir(), 'e2e-auth-'));
+    hub = new LogHub({ minimumLogLevel: 'INFO' });
+  });
+  afterEach(async () => {
+    for (const p of peers.splice(0)) p.close();
+    await bigPeer.close();
+    await webhook.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const open = (options: Partial<SyncOptions>): Sync => {
+    const sync = new Sync({ persistenceDirectory: dir, logHub: hub, ...options });
+    peers.push(sync);
+    return sync;
+  };
+  const authLines = (): string[] => hub.recentEntries().filter((e) => e.component === 'auth').map((e) => `[${e.level}] ${e.message}`);
+
+  it('logs in with the playground token, gets every permission, and is not asked again after a reopen', async () => {
+    const identity = onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL: bigPeer.url });
+    const sync = open({ identity });
+    await sync.auth.start();
+    expect(authLines()).toEqual([
+      `[INFO] AuthClient: starting; app_id = ${TEST_APP}`,
+      '[INFO] AuthClient: authentication request succeeded',
+      expect.stringMatching(/^\[INFO\] AuthClient: refreshing token in \d+ seconds$/),
+    ]);
+    expect(sync.auth.status).toMatchObject({ authenticated: true, userID: 'playground', permissions: { read: { everything: true }, write: { everything: true } } });
+    sync.close();
+    peers.length = 0;
+    const again = open({ identity });
+    const before = authLines().length;
+    await again.auth.start();
+    expect(authLines().slice(before)).toEqual([`[INFO] AuthClient: starting; app_id = ${TEST_APP}`, expect.stringMatching(/^\[INFO\] AuthClient: refreshing token in \d+ seconds$/)]);
+  });
+
+  it('logs the spec’s three lines for a wrong playground token, and for a wrong app id', async () => {
+    const wrongToken = open({ identity: onlinePlayground({ appID: TEST_APP, token: 'nope', bigPeerURL: bigPeer.url }) });
+    await wrongToken.auth.start();
+    expect(authLines().slice(1)).toEqual([
+      expect.stringMatching(/^\[ERROR\] AuthClient: failed to get JSON for auth response: decode error: missing field certificate \(HTTP 401: /),
+      '[ERROR] No valid Web token present',
+      '[ERROR] failed to obtain a certificate',
+    ]);
+    expect(wrongToken.auth.status.authenticated).toBe(false);
+  });
+
+  it('logs in through a webhook provider and takes the user and expiry the webhook gave', async () => {
+    let required = 0;
+    const sync = open({
+      identity: onlineWithAuthentication({
+        appID: TEST_APP,
+        bigPeerURL: bigPeer.url,
+        provider: 'corp',
+        authHandler: {
+          authenticationRequired: (auth) => {
+            required++;
+            void auth.login('jwt-from-the-app', 'corp');
+          },
+          authenticationExpiringSoon: (auth) => void auth.login('jwt-from-the-app', 'corp'),
+        },
+      }),
+    });
+    await sync.auth.start();
+    for (let i = 0; i < 100 && !sync.auth.status.authenticated; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(required).toBe(1);
+    expect(webhook.calls).toEqual([{ appID: TEST_APP, provider: 'corp', token: 'jwt-from-the-app' }]);
+    expect(sync.auth.status).toMatchObject({ authenticated: true, userID: 'clerk-7' });
+    expect(authLines()).toContain('[INFO] AuthClient: authentication request succeeded');
+  });
+
+  it('says the webhook’s answer could not be decoded, then that no certificate was obtained', async () => {
+    webhookAnswer = { body: '<html>oops</html>' };
+    const sync = open({
+      identity: onlineWithAuthentication({
+        appID: TEST_APP,
+        bigPeerURL: bigPeer.url,
+        provider: 'corp',
+        authHandler: { authenticationRequired: (auth) => void auth.login('t', 'corp'), authenticationExpiringSoon: () => {} },
+      }),
+    });
+    await sync.auth.start();
+    for (let i = 0; i < 100 && !authLines().includes('[ERROR] failed to obtain a certificate'); i++) await new Promise((r) => setTimeout(r, 10));
+    const errors = authLines().filter((l) => l.startsWith('[ERROR]'));
+    expect(errors[0]).toMatch(/^\[ERROR\] Failed to authenticate: Internal server error/);
+    expect(errors[0]).toMatch(/cannot be decoded as JSON/);
+    expect(errors.at(-1)).toBe('[ERROR] failed to obtain a certificate');
+  });
+
+  it('has its certificate accepted by the Big Peer’s sync WebSocket', async () => {
+    const sync = open({ identity: onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL: bigPeer.url }) });
+    await sync.auth.start();
+    const socket = new WebSocket(bigPeer.url.replace(/^http/, 'ws') + BIG_PEER_PATHS.websocket);
+    const answer = await new Promise<any>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer in 5 s')), 5000);
+      socket.on('open', () =>
+        socket.send(JSON.stringify({ type: 'announce', peerKey: sync.peerKey, appID: TEST_APP, outer_protocol_version: 1, certificate: sync.auth.certificate })),
+      );
+      socket.on('message', (data) => {
+        clearTimeout(timer);
+        resolve(JSON.parse(String(data)));
+      });
+      socket.on('close', (code, reason) => reject(new Error(`closed ${code} ${String(reason)}`)));
+    });
+    socket.close();
+    expect(answer).toMatchObject({ type: 'announce', appID: TEST_APP, outer_protocol_version: 1, subscription: { everything: true, queries: {} } });
+  });
+});
