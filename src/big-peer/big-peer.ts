@@ -100,6 +100,14 @@ export class BigPeer {
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
       const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub });
+      // The Sync's shutdown sequence names and stops the HTTP server ("Stopping the HTTP server").
+      peer.#detachHttp = sync.attachServer('HTTP', {
+        stop: () => {
+          if (!http.server.listening) return;
+          http.server.close();
+          http.server.closeAllConnections();
+        },
+      });
       logger.info(LOG_EVENTS.bigPeerStarted, { app_id: config.appID, url: peer.url, ws_url: peer.wsUrl, issuer: issuer.publicKey });
       return peer;
     } catch (error) {
@@ -132,6 +140,8 @@ export class BigPeer {
    * Stops accepting requests and sessions, lets requests in flight finish (cutting them after
    * the configured grace), closes the sessions, then the Sync if this Big Peer opened it.
    */
+  #detachHttp: () => void = () => {};
+
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#ttl.stop();
@@ -139,6 +149,7 @@ export class BigPeer {
       await Promise.all([this.#http.close(grace), this.#ws.close(grace)]);
       this.#hub.logger('big-peer').info(LOG_EVENTS.bigPeerStopped, { app_id: this.config.appID });
       if (this.#ownsSync) this.sync.close();
+      else this.#detachHttp();
     })();
     return this.#closed;
   }

@@ -243,3 +243,25 @@ describe('a Sync garbage collected without close()', () => {
     expect(byPhase.get('done')).toEqual([]);
   });
 });
+
+describe('servers attached to a Sync', () => {
+  it('are stopped in their place in the shutdown sequence, and named as running', () => {
+    const hub = new LogHub();
+    const sync = new Sync({ inMemory: true, logHub: hub });
+    const stopped: string[] = [];
+    sync.attachServer('HTTP', { stop: () => stopped.push('http') });
+    const detach = sync.attachServer('TCP', { stop: () => stopped.push('tcp') });
+    detach();
+    sync.close();
+    expect(stopped).toEqual(['http']);
+    expect(hub.recentEntries().map((e) => e.message)).toEqual([
+      'Shutting down',
+      'Peer shutting down',
+      'Stopping the HTTP server',
+      'Stopping the TCP server (none running)',
+      'Peer shutdown done',
+      'shutdown complete',
+      'Deallocating',
+    ]);
+  });
+});

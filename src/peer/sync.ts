@@ -43,11 +43,32 @@ export interface SyncOptions {
 }
 
 /** What must be shut down, held apart from the Sync object so that it can outlive it. */
+/** A listener the peer runs, stopped in its place in the shutdown sequence. */
+export interface PeerServer {
+  /** Stops accepting and closes what is open; called again after a stop, it does nothing. */
+  stop(): void;
+}
+
+export type PeerServerKind = 'HTTP' | 'TCP';
+
 interface Resources {
   readonly log: Logger;
   readonly store: Store;
   readonly auth: AuthClient;
   readonly path: string;
+  readonly servers: Readonly<Record<PeerServerKind, Set<PeerServer>>>;
+}
+
+function stopServers(log: Logger, event: string, servers: Set<PeerServer>): void {
+  log.info(event, { running: servers.size > 0 });
+  for (const server of servers) {
+    try {
+      server.stop();
+    } catch {
+      // A server that fails to stop must not keep the rest of the peer open.
+    }
+  }
+  servers.clear();
 }
 
 /**
@@ -55,13 +76,14 @@ interface Resources {
  * and the directory lock) is closed before the peer says its shutdown is done, so that nothing
  * is logged after `Deallocating` and `shutdown complete` is true when logged.
  */
-function shutDown({ log, store, auth }: Resources): void {
+function shutDown({ log, store, auth, servers }: Resources): void {
   auth.close();
   log.info(LOG_EVENTS.shuttingDown);
   log.info(LOG_EVENTS.peerShuttingDown);
-  // The peer serves no HTTP or TCP listener yet (they arrive with LAN sync and the inspector).
-  log.info(LOG_EVENTS.httpServerStopping, { running: false });
-  log.info(LOG_EVENTS.tcpServerStopping, { running: false });
+  // The listeners attached by the apps that host this peer (the Big Peer's HTTP server; later
+  // the LAN listener); "(none running)" when there is none.
+  stopServers(log, LOG_EVENTS.httpServerStopping, servers.HTTP);
+  stopServers(log, LOG_EVENTS.tcpServerStopping, servers.TCP);
   store.close();
   log.info(LOG_EVENTS.peerShutdownDone);
   log.info(LOG_EVENTS.shutdownComplete);
@@ -123,8 +145,18 @@ export class Sync {
       fetch: options.fetch,
       requestTimeoutMs: options.authRequestTimeoutMs,
     });
-    this.#resources = { log, store, path, auth: this.auth };
+    this.#resources = { log, store, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() } };
     forgotten.register(this, this.#resources, this);
+  }
+
+  /**
+   * Attaches a listener this peer runs (an HTTP or TCP server) so that the shutdown sequence
+   * stops it in its place. Returns a function that detaches it (when it is closed otherwise).
+   */
+  attachServer(kind: PeerServerKind, server: PeerServer): () => void {
+    const set = this.#resources.servers[kind];
+    set.add(server);
+    return () => set.delete(server);
   }
 
   /** Closes the store, logs the shutdown sequence and releases the persistence directory. Safe to call twice. */
