@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { LogHub, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/index.ts';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, startWebhook, type TestPeer } from './test-helpers.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, post, startTestPeer, startWebhook, type TestPeer } from './test-helpers.ts';
+import { certificateToken } from './credentials.ts';
 
 describe('a small peer authenticating with a real Big Peer', () => {
   let bigPeer: TestPeer;
@@ -129,5 +130,17 @@ describe('a small peer authenticating with a real Big Peer', () => {
     });
     socket.close();
     expect(answer).toMatchObject({ type: 'announce', appID: TEST_APP, outer_protocol_version: 1, subscription: { everything: true, queries: {} } });
+  });
+
+  it('calls the HTTP API with its certificate as the bearer credential, and a forged one is refused', async () => {
+    const sync = open({ identity: onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL: bigPeer.url }) });
+    await sync.auth.start();
+    const certificate = sync.auth.certificate;
+    if (certificate === undefined) throw new Error('no certificate');
+    const url = `${bigPeer.url}${BIG_PEER_PATHS.execute}`;
+    const ok = await post(url, { statement: "INSERT INTO orders DOCUMENTS ({_id: 'o1'})" }, { Authorization: `Bearer ${certificateToken(certificate)}` });
+    expect([ok.status, ok.json.mutatedDocumentIds]).toEqual([200, ['o1']]);
+    const forged = await post(url, { statement: 'SELECT * FROM orders' }, { Authorization: `Bearer ${certificate.claims}.${'A'.repeat(86)}` });
+    expect([forged.status, forged.json.error.code]).toEqual([401, 'http/unauthorized']);
   });
 });

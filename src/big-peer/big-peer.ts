@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
 import { LogHub, Sync, SyncLogger, systemTimers, type IssuerKeys, type Timers } from '../peer/index.ts';
+import { credentials } from './credentials.ts';
 import { ApiKeys } from './api-keys.ts';
 import { ConfigError, type BigPeerConfig } from './config.ts';
 import { HttpServer } from './http-server.ts';
@@ -82,6 +83,7 @@ export class BigPeer {
       const settings = new BigPeerSettings(store);
       const issuer = await settings.issuerKeys();
       const apiKeys = ApiKeys.load(settings, config.apiKeys);
+      const bearers = credentials({ apiKeys, issuerKey: issuer.publicKey, appID: config.appID, timers });
       const logger = hub.logger('big-peer');
       const http = await HttpServer.listen({
         host: config.host,
@@ -91,8 +93,8 @@ export class BigPeer {
         logger,
         requestTimeoutMs: config.requestTimeoutMs,
         routes: [
-          executeRoute({ store, apiKeys, timers, logger, txnWaitTimeoutMs: config.txnWaitTimeoutMs }),
-          writeRoute({ store, apiKeys, logger }),
+          executeRoute({ store, apiKeys: bearers, timers, logger, txnWaitTimeoutMs: config.txnWaitTimeoutMs }),
+          writeRoute({ store, apiKeys: bearers, logger }),
           loginRoute({ config, issuer, timers, logger: hub.logger('auth') }),
         ],
       });

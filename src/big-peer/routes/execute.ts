@@ -10,7 +10,7 @@ import type { ErrorCode } from '../../shared/error-codes.ts';
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { parseStatement, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
-import type { ApiKeys } from '../api-keys.ts';
+import type { Authenticator } from '../credentials.ts';
 import { HttpError } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
@@ -21,7 +21,7 @@ type QueryType = ExecuteResponse['queryType'];
 
 export interface ExecuteDeps {
   readonly store: Store;
-  readonly apiKeys: ApiKeys;
+  readonly apiKeys: Authenticator;
   readonly timers: Timers;
   readonly logger: Logger;
   readonly txnWaitTimeoutMs: number;

@@ -8,7 +8,7 @@ import { BIG_PEER_PATHS, type WriteResponse, type WriteResult } from '../../shar
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { SyncError, type Logger, type Store } from '../../peer/index.ts';
-import type { ApiKeys } from '../api-keys.ts';
+import type { Authenticator } from '../credentials.ts';
 import { HttpError } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
@@ -17,7 +17,7 @@ import { statusOfCode } from './execute.ts';
 
 export interface WriteDeps {
   readonly store: Store;
-  readonly apiKeys: ApiKeys;
+  readonly apiKeys: Authenticator;
   readonly logger: Logger;
 }
 
