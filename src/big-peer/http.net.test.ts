@@ -31,7 +31,7 @@ describe('the Big Peer HTTP server', () => {
     expect(res.text).toBe('method not allowed');
     expect(corsHeadersOf(res.headers)).toEqual(LOGIN_CORS_HEADERS);
     expect(res.headers['access-control-allow-headers']).toBe(
-      'X-SYNC-ENSURE-INSERT, X-SYNC-CLIENT-ID, X-DITTO-ENSURE-INSERT, X-DITTO-CLIENT-ID, Accept, Referer, Keep-Alive, User-Agent, X-Requested-With, If-Modified-Since, Cache-Control, Content-Type, Authorization, X-Forwarded-For',
+      'X-SYNC-ENSURE-INSERT, X-SYNC-CLIENT-ID, X-HYDRA-ENSURE-INSERT, X-HYDRA-CLIENT-ID, Accept, Referer, Keep-Alive, User-Agent, X-Requested-With, If-Modified-Since, Cache-Control, Content-Type, Authorization, X-Forwarded-For',
     );
     expect(res.headers['access-control-max-age']).toBe('1728000');
   });

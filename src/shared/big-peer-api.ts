@@ -20,7 +20,7 @@ export const LOGIN_CORS_HEADERS: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Credentials': 'true',
   'Access-Control-Allow-Methods': 'GET, PUT, POST, DELETE, PATCH, OPTIONS',
   'Access-Control-Allow-Headers':
-    'X-SYNC-ENSURE-INSERT, X-SYNC-CLIENT-ID, X-DITTO-ENSURE-INSERT, X-DITTO-CLIENT-ID, Accept, Referer, Keep-Alive, User-Agent, X-Requested-With, If-Modified-Since, Cache-Control, Content-Type, Authorization, X-Forwarded-For',
+    'X-SYNC-ENSURE-INSERT, X-SYNC-CLIENT-ID, X-HYDRA-ENSURE-INSERT, X-HYDRA-CLIENT-ID, Accept, Referer, Keep-Alive, User-Agent, X-Requested-With, If-Modified-Since, Cache-Control, Content-Type, Authorization, X-Forwarded-For',
   'Access-Control-Max-Age': '1728000',
 };
 
