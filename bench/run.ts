@@ -9,11 +9,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatTable, verdictOf, type Suite, type SuiteContext } from './harness.ts';
+import { bigPeerSuite } from './big-peer.bench.ts';
 import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite, ...txnSuites];
+const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite];
 
 function machine(): string {
   const db = new Database(':memory:');
