@@ -9,7 +9,7 @@ import { BIG_PEER_PATHS, type ExecuteRequest, type ExecuteResponse } from '../..
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import { parseStatement, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
+import { prepareStatement, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
 import type { Authenticator } from '../credentials.ts';
 import { HttpError } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
@@ -88,7 +88,8 @@ async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
   const waitFor = readTxnId(ctx.req.headers[TXN_ID_HEADER]);
   let queryType: QueryType = 'unknown';
   try {
-    const ast = parseStatement(request.statement);
+    // Through the store's statement cache: `execute` below finds it prepared.
+    const { ast } = prepareStatement(request.statement);
     queryType = ast.kind === 'select' ? 'select' : 'mutation';
     const access = queryType === 'select' ? 'read' : 'write';
     if (!allows(principal.permissions, access, ast.collection)) {
