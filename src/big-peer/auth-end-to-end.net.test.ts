@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { LogHub, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/index.ts';
+import { LogHub, ManualTimers, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/index.ts';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { PLAYGROUND_TOKEN, TEST_APP, post, startTestPeer, startWebhook, type TestPeer } from './test-helpers.ts';
 import { certificateToken } from './credentials.ts';
@@ -142,5 +142,47 @@ describe('a small peer authenticating with a real Big Peer', () => {
     expect([ok.status, ok.json.mutatedDocumentIds]).toEqual([200, ['o1']]);
     const forged = await post(url, { statement: 'SELECT * FROM orders' }, { Authorization: `Bearer ${certificate.claims}.${'A'.repeat(86)}` });
     expect([forged.status, forged.json.error.code]).toEqual([401, 'http/unauthorized']);
+  });
+
+  it('refreshes through the handler near expiry and asks again at expiry, on one injected clock with the Big Peer', async () => {
+    const clock = new ManualTimers(Date.UTC(2026, 10, 21, 12, 0, 0));
+    const timed = await startTestPeer({ authProviders: { corp: { url: webhook.url } } }, clock);
+    try {
+      const calls: string[] = [];
+      const sync = open({
+        timers: clock,
+        identity: onlineWithAuthentication({
+          appID: TEST_APP,
+          bigPeerURL: timed.url,
+          provider: 'corp',
+          authHandler: {
+            authenticationRequired: (auth) => {
+              calls.push('required');
+              void auth.login('jwt', 'corp');
+            },
+            authenticationExpiringSoon: () => calls.push('expiring soon'),
+          },
+        }),
+      });
+      await sync.auth.start();
+      const until = async (ok: () => boolean): Promise<void> => {
+        for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 5));
+      };
+      await until(() => sync.auth.status.authenticated);
+      const firstExpiry = sync.auth.status.expiresAt as number;
+      expect(firstExpiry).toBe(clock.now() + 3_600_000); // the webhook's expirationSeconds
+      expect(calls).toEqual(['required']);
+      clock.advance(30 * 60_000); // half the lifetime: nothing yet
+      expect(calls).toEqual(['required']);
+      clock.advance(26 * 60_000); // less than 5 minutes left
+      expect(calls).toEqual(['required', 'expiring soon']);
+      clock.advance(4 * 60_000); // expired: the handler is asked to log in again
+      expect(calls).toEqual(['required', 'expiring soon', 'required']);
+      await until(() => (sync.auth.status.expiresAt ?? 0) > firstExpiry);
+      expect(sync.auth.status).toMatchObject({ authenticated: true, expiresAt: clock.now() + 3_600_000 });
+      expect(webhook.calls).toHaveLength(2);
+    } finally {
+      await timed.close();
+    }
   });
 });
