@@ -47,6 +47,7 @@ export { MemoryStorage } from './storage/memory-storage.ts';
 export type { StorageEngine, CollectionInfo } from './storage/types.ts';
 export { assertSupportedNode } from './storage/node-version.ts';
 export { parseStatement } from './dql/parser.ts';
+export { LOGIN_PROOF_WINDOW_MS, announceProofText, loginProofText, peerKeyObject, signProof, verifyProof } from './auth/proof.ts';
 /** Parses and checks a statement through the store's statement cache (what `execute` runs first). */
 export { prepare as prepareStatement, type PreparedStatement } from './store/prepare.ts';
 export {

@@ -84,12 +84,18 @@ export interface ErrorResponse {
   readonly error: { readonly code: string; readonly message: string };
 }
 
-/** `POST /_sync/auth/login`: no provider for the playground. */
+/**
+ * `POST /_sync/auth/login`: no provider for the playground. `proof` shows that the caller holds
+ * the private key of `peerKey`: the Ed25519 signature (base64url) of
+ * `syncmesh-login\n<appID>\n<peerKey>\n<timestamp>` (src/peer/auth/proof.ts), with a
+ * timestamp within 5 minutes of the Big Peer's clock.
+ */
 export interface LoginRequest {
   readonly appID: string;
   readonly peerKey: string;
   readonly token: string;
   readonly provider?: string;
+  readonly proof: { readonly timestamp: number; readonly signature: string };
 }
 
 export interface LoginResponse {
