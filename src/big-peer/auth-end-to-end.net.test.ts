@@ -160,7 +160,9 @@ describe('a small peer authenticating with a real Big Peer', () => {
               calls.push('required');
               void auth.login('jwt', 'corp');
             },
-            authenticationExpiringSoon: () => calls.push('expiring soon'),
+            authenticationExpiringSoon: () => {
+              calls.push('expiring soon');
+            },
           },
         }),
       });
