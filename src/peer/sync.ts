@@ -122,9 +122,11 @@ export class Sync {
     const storage: StorageEngine =
       options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory, hub.logger('store'));
     let store: Store;
+    let privateKeyPem: string;
     try {
       const identity = loadOrCreateIdentity(storage);
       this.peerKey = identity.peerKey;
+      privateKeyPem = identity.privateKeyPem;
       store = new Store({ storage, peerKey: identity.peerKey, timers, logger: hub.logger('store') });
     } catch (error) {
       storage.close();
@@ -139,6 +141,7 @@ export class Sync {
     this.auth = new AuthClient({
       identity: options.identity,
       peerKey: this.peerKey,
+      privateKeyPem,
       settings: store.internalSettings,
       timers,
       logger: hub.logger('auth'),

@@ -56,7 +56,7 @@ describe('the auth client against a login server over HTTP', () => {
       '[INFO] AuthClient: authentication request succeeded',
       `[INFO] AuthClient: refreshing token in ${REFRESH_AFTER_S} seconds`,
     ]);
-    expect(server.login.requests).toEqual([{ appID: APP, peerKey: sync.peerKey, token: TOKEN }]);
+    expect(server.login.requests).toEqual([{ appID: APP, peerKey: sync.peerKey, token: TOKEN, proof: { timestamp: kit.clock.now(), signature: expect.any(String) } }]);
     expect(sync.auth.status).toEqual({
       authenticated: true,
       userID: 'playground',
@@ -99,7 +99,7 @@ describe('the auth client against a login server over HTTP', () => {
     const sync = kit.open({ identity: onlineWithAuthentication({ appID: APP, bigPeerURL: server.url, provider: 'good', authHandler: handler }) });
     await sync.auth.start();
     expect(await Promise.all(logins)).toEqual([{ ok: true, userID: 'user-7', expiresAt: kit.clock.now() + 8 * 3600_000 }]);
-    expect(server.login.requests).toEqual([{ appID: APP, peerKey: sync.peerKey, token: 'jwt-ok', provider: 'good' }]);
+    expect(server.login.requests).toEqual([{ appID: APP, peerKey: sync.peerKey, token: 'jwt-ok', provider: 'good', proof: { timestamp: kit.clock.now(), signature: expect.any(String) } }]);
     expect(kit.authLines()).toEqual([
       `[INFO] AuthClient: starting; app_id = ${APP}`,
       '[INFO] AuthClient: authentication required (no valid certificate); calling authenticationRequired',

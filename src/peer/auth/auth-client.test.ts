@@ -4,7 +4,7 @@
  * refresh and retries, logout, a cached certificate of another issuer, and shutting down.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { generateIssuerKeys, signCertificate } from './certificate.ts';
+import { generateIssuerKeys, readClaims, signCertificate } from './certificate.ts';
 import { CERTIFICATE_SETTING } from './certificate-cache.ts';
 import { onlinePlayground, onlineWithAuthentication, type AuthenticationHandler, type AuthLogin, type LoginOutcome } from './identity.ts';
 import type { FetchLike } from './login-request.ts';
@@ -287,7 +287,14 @@ describe('the auth client over time', () => {
   });
 
   it('refuses a certificate the Big Peer signed for another peer key', async () => {
-    const wrongPeer: FetchLike = async (url, init) => fixture.fetch(url, { ...init, body: JSON.stringify({ ...JSON.parse(init.body), peerKey: 'someone-else' }) });
+    // The login itself is proven; the answer's certificate is re-signed by the same issuer for another key.
+    const wrongPeer: FetchLike = async (url, init) => {
+      const answer = await fixture.fetch(url, init);
+      const body = JSON.parse(await answer.text());
+      const { v: _v, ...claims } = readClaims(body.certificate);
+      const certificate = signCertificate({ ...claims, peerKey: 'someone-else' }, fixture.issuer);
+      return { status: answer.status, text: async () => JSON.stringify({ ...body, certificate }) };
+    };
     const sync = kit.open({ identity: playground(), fetch: wrongPeer });
     await sync.auth.start();
     expect(kit.authLines().slice(1)).toEqual([
@@ -328,5 +335,30 @@ describe('the auth client over time', () => {
     await settle();
     expect(seen[0]).toBe(true);
     expect(seen.length).toBeGreaterThan(1);
+  });
+
+  it('sends a login proof the Big Peer verifies, and a login without a valid proof is refused', async () => {
+    const sync = kit.open({ identity: playground(), fetch: fixture.fetch });
+    await sync.auth.start();
+    expect(sync.auth.status.authenticated).toBe(true);
+    const sent = fixture.requests[0]!;
+    expect(sent.proof.timestamp).toBe(kit.clock.now());
+    const refused = (body: unknown): void => {
+      const answer = fixture.answer(JSON.stringify(body));
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body).error.message).toMatch(/login proof/);
+    };
+    const { proof: _proof, ...unproven } = sent;
+    refused(unproven);
+    refused({ ...sent, proof: { timestamp: sent.proof.timestamp, signature: 'A'.repeat(86) } });
+    // Another peer's key with this peer's signature.
+    refused({ ...sent, peerKey: generateIssuerKeys().publicKey });
+    // The same proof replayed past the 5-minute window, or dated too far ahead.
+    kit.clock.advance(5 * 60_000 + 1);
+    refused(sent);
+    const ahead = new FixtureLogin({ appID: APP, playgroundToken: TOKEN, now: () => sent.proof.timestamp - 5 * 60_000 - 1 });
+    expect(ahead.answer(JSON.stringify(sent)).status).toBe(401);
+    const inWindow = new FixtureLogin({ appID: APP, playgroundToken: TOKEN, now: () => sent.proof.timestamp + 5 * 60_000 });
+    expect(inWindow.answer(JSON.stringify(sent)).status).toBe(200);
   });
 });

@@ -18,6 +18,7 @@ import { CertificateError, verifyCertificate } from './certificate.ts';
 import { clearCachedCertificate, readCachedCertificate, writeCachedCertificate, type SettingsAccess } from './certificate-cache.ts';
 import { loginUrl, type AuthenticationHandler, type AuthLogin, type LoginOutcome, type OnlineIdentity } from './identity.ts';
 import { logLoginFailure } from './login-failure.ts';
+import { loginProofText, signProof } from './proof.ts';
 import { requestLogin, type FetchLike, type LoginFailure } from './login-request.ts';
 import { expiringSoonAt, retryDelayMs, secondsUntil } from './refresh-policy.ts';
 
@@ -37,6 +38,8 @@ export interface AuthClientOptions {
   /** Undefined for an offline peer: `start()` does nothing and `login()` fails. */
   readonly identity: OnlineIdentity | undefined;
   readonly peerKey: string;
+  /** The peer key's private key (PEM): it signs the login proof (proof.ts). */
+  readonly privateKeyPem: string;
   readonly settings: SettingsAccess;
   readonly timers: Timers;
   /** Component `auth`. */
@@ -59,6 +62,7 @@ interface Held {
 export class AuthClient implements AuthLogin {
   readonly #identity: OnlineIdentity | undefined;
   readonly #peerKey: string;
+  readonly #privateKeyPem: string;
   readonly #settings: SettingsAccess;
   readonly #timers: Timers;
   readonly #log: Logger;
@@ -80,6 +84,7 @@ export class AuthClient implements AuthLogin {
   constructor(options: AuthClientOptions) {
     this.#identity = options.identity;
     this.#peerKey = options.peerKey;
+    this.#privateKeyPem = options.privateKeyPem;
     this.#settings = options.settings;
     this.#timers = options.timers;
     this.#log = options.logger;
@@ -231,11 +236,13 @@ export class AuthClient implements AuthLogin {
     if (identity === undefined) return refuse('auth/failed', 'this Sync has no online identity: give it onlinePlayground or onlineWithAuthentication');
     if (typeof token !== 'string') return refuse('auth/failed', 'auth.login takes a token string');
     if (generation !== this.#generation) return refuse('auth/failed', ABANDONED);
+    const timestamp = this.#timers.now();
     const request: LoginRequest = {
       appID: identity.appID,
       peerKey: this.#peerKey,
       token,
       ...(identity.type === 'onlineWithAuthentication' ? { provider: provider ?? identity.provider } : provider === undefined ? {} : { provider }),
+      proof: { timestamp, signature: signProof(this.#privateKeyPem, loginProofText(identity.appID, this.#peerKey, timestamp)) },
     };
     this.#loginsRunning++;
     let attempt;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../shared/permissions.ts';
-import { CertificateError, generateIssuerKeys, signCertificate, verifyCertificate } from './certificate.ts';
+import { CertificateError, generateIssuerKeys, readClaims, signCertificate, verifyCertificate } from './certificate.ts';
 
 const issuer = generateIssuerKeys();
 const now = Date.UTC(2026, 10, 21);
@@ -39,5 +39,13 @@ describe('certificates', () => {
     expect(fault(() => verifyCertificate(cert, issuer.publicKey, now + 3_600_000))).toBe('expired');
     expect(fault(() => verifyCertificate(cert, issuer.publicKey, now, 'other'))).toBe('wrong-app');
     expect(fault(() => verifyCertificate({ claims: '!!', signature: '' }, issuer.publicKey, now))).toBe('invalid');
+  });
+
+  it('refuse claims that are not a JSON object (null, a number, a string, an array) as invalid, never a TypeError', () => {
+    for (const text of ['null', '1', '"text"', '[]', 'true']) {
+      const cert = { claims: Buffer.from(text).toString('base64url'), signature: 'sig' };
+      expect(fault(() => readClaims(cert)), text).toBe('invalid');
+      expect(fault(() => verifyCertificate(cert, issuer.publicKey, now)), text).toBe('invalid');
+    }
   });
 });

@@ -42,11 +42,17 @@ export function signCertificate(claims: Omit<CertificateClaims, 'v'>, issuer: Is
 
 /** Reads the claims without checking anything (to show a certificate, or to find its issuer). */
 export function readClaims(cert: SignedCertificate): CertificateClaims {
+  let value: unknown;
   try {
-    return JSON.parse(Buffer.from(cert.claims, 'base64url').toString('utf8')) as CertificateClaims;
+    value = JSON.parse(Buffer.from(cert.claims, 'base64url').toString('utf8'));
   } catch {
     throw new CertificateError('invalid', 'the certificate cannot be read');
   }
+  // `null`, a number, a string or an array is no set of claims: refused here, not a TypeError later.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new CertificateError('invalid', 'the certificate claims are not a JSON object');
+  }
+  return value as CertificateClaims;
 }
 
 /**

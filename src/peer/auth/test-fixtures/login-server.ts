@@ -1,7 +1,8 @@
 /**
  * TEST FIXTURE, not the Big Peer: a stand-in for the Big Peer's login endpoint that follows
  * its contract (src/shared/big-peer-api.ts) closely enough to test the auth client: it signs
- * real certificates, and answers 401 for a wrong app id, token or a webhook's refusal, and 502
+ * real certificates, and answers 401 for a wrong app id, a login proof that is missing, stale
+ * (outside LOGIN_PROOF_WINDOW_MS) or does not verify, a wrong token or a webhook's refusal, and 502
  * for an unreachable or malformed webhook, with the Big Peer's error bodies. Webhooks are
  * simulated by functions. `answerLogin` is the logic; `startFixtureLoginServer` serves it over
  * real HTTP on 127.0.0.1, and `fixtureFetch` calls it in-process for tests without sockets.
@@ -12,6 +13,7 @@ import { BIG_PEER_PATHS, type ErrorResponse, type LoginRequest, type LoginRespon
 import { EVERYTHING, type Permissions } from '../../../shared/permissions.ts';
 import { generateIssuerKeys, signCertificate, type IssuerKeys } from '../certificate.ts';
 import type { FetchLike } from '../login-request.ts';
+import { LOGIN_PROOF_WINDOW_MS, loginProofText, verifyProof } from '../proof.ts';
 
 /** What a simulated webhook does with a token. */
 export type FixtureWebhook = (token: string) =>
@@ -67,6 +69,20 @@ export class FixtureLogin {
     this.requests.push(request);
     const o = this.#options;
     if (request.appID !== o.appID) return error(401, 'auth/failed', `Authentication failed: unknown app id ${String(request.appID)}`);
+    // As the Big Peer does: the caller must prove it holds the peer key's private key, with a
+    // timestamp within LOGIN_PROOF_WINDOW_MS of the server's clock.
+    const proof = request.proof as Partial<LoginRequest['proof']> | undefined;
+    if (
+      typeof proof !== 'object' ||
+      proof === null ||
+      typeof proof.timestamp !== 'number' ||
+      !Number.isFinite(proof.timestamp) ||
+      Math.abs(proof.timestamp - o.now()) > LOGIN_PROOF_WINDOW_MS ||
+      typeof request.peerKey !== 'string' ||
+      !verifyProof(request.peerKey, loginProofText(request.appID, request.peerKey, proof.timestamp), proof.signature)
+    ) {
+      return error(401, 'auth/failed', 'Authentication failed: the login proof of the peer key is missing, stale or does not verify');
+    }
     let grant: { userID: string; permissions: Permissions; lifetimeSeconds: number };
     if (request.provider === undefined) {
       if (o.playgroundToken === undefined || request.token !== o.playgroundToken) return error(401, 'auth/failed', 'Authentication failed: invalid playground token');
