@@ -94,12 +94,18 @@ export async function callWebhook(url: string, body: WebhookRequest, timeoutMs: 
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(body),
+      // A redirect is not followed (it could send the token elsewhere): it is a failure.
+      redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
     const detail = e.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.cause?.message ?? e.message);
     return { kind: 'unreachable', detail };
+  }
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status <= 399)) {
+    await response.body?.cancel().catch(() => {});
+    return failed('the webhook answered with a redirect');
   }
   let text: string | undefined;
   try {

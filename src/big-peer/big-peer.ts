@@ -4,6 +4,7 @@
  * parts; tests start many on 127.0.0.1:0, each with its own in-memory `Sync`, log hub and timers.
  */
 import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
 import { LogHub, Sync, SyncLogger, systemTimers, type IssuerKeys, type Timers } from '../peer/index.ts';
@@ -35,7 +36,14 @@ function readTls(config: BigPeerConfig): { key: Buffer; cert: Buffer } | undefin
       throw new ConfigError(`cannot read the TLS ${what} ${path}: ${(error as Error).message}`);
     }
   };
-  return { key: read('key', config.tls.keyFile), cert: read('certificate', config.tls.certFile) };
+  const tls = { key: read('key', config.tls.keyFile), cert: read('certificate', config.tls.certFile) };
+  try {
+    // Bad PEM, or a key that does not match the certificate: a configuration error, named.
+    createSecureContext(tls);
+  } catch (error) {
+    throw new ConfigError(`the TLS key ${config.tls.keyFile} and certificate ${config.tls.certFile} cannot be used together: ${(error as Error).message}`);
+  }
+  return tls;
 }
 
 export class BigPeer {
@@ -48,6 +56,7 @@ export class BigPeer {
   readonly #ttl: TtlJob;
   readonly #ownsSync: boolean;
   readonly #hub: LogHub;
+  readonly #closing: AbortController;
   #closed: Promise<void> | undefined;
 
   private constructor(parts: {
@@ -60,6 +69,7 @@ export class BigPeer {
     ttl: TtlJob;
     ownsSync: boolean;
     hub: LogHub;
+    closing: AbortController;
   }) {
     this.config = parts.config;
     this.sync = parts.sync;
@@ -70,6 +80,7 @@ export class BigPeer {
     this.#ttl = parts.ttl;
     this.#ownsSync = parts.ownsSync;
     this.#hub = parts.hub;
+    this.#closing = parts.closing;
   }
 
   /** Opens the store (unless given one), listens, and resolves once requests are served. */
@@ -83,7 +94,9 @@ export class BigPeer {
       const settings = new BigPeerSettings(store);
       const issuer = await settings.issuerKeys();
       const apiKeys = ApiKeys.load(settings, config.apiKeys);
-      const bearers = credentials({ apiKeys, issuerKey: issuer.publicKey, appID: config.appID, timers });
+      const bearers = credentials({ apiKeys });
+      // Aborted on close: requests waiting for a transaction answer 503 store/closed at once.
+      const closing = new AbortController();
       const logger = hub.logger('big-peer');
       const http = await HttpServer.listen({
         host: config.host,
@@ -93,7 +106,7 @@ export class BigPeer {
         logger,
         requestTimeoutMs: config.requestTimeoutMs,
         routes: [
-          executeRoute({ store, apiKeys: bearers, timers, logger, txnWaitTimeoutMs: config.txnWaitTimeoutMs }),
+          executeRoute({ store, apiKeys: bearers, timers, logger, txnWaitTimeoutMs: config.txnWaitTimeoutMs, closing: closing.signal }),
           writeRoute({ store, apiKeys: bearers, logger }),
           loginRoute({ config, issuer, timers, logger: hub.logger('auth') }),
         ],
@@ -101,7 +114,10 @@ export class BigPeer {
       const ws = new WebSocketEndpoint({ server: http.server, appID: config.appID, peerKey: sync.peerKey, issuerKey: issuer.publicKey, timers, logger: hub.logger('sync-ws') });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
-      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub });
+      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing });
+      // The listening server holds the Big Peer (and so its Sync): a caller that drops its
+      // reference does not let the garbage collector close a Big Peer that still serves.
+      http.owner = peer;
       // The Sync's shutdown sequence names and stops the HTTP server ("Stopping the HTTP server").
       peer.#detachHttp = sync.attachServer('HTTP', {
         stop: () => {
@@ -147,11 +163,13 @@ export class BigPeer {
   close(): Promise<void> {
     this.#closed ??= (async () => {
       this.#ttl.stop();
+      this.#closing.abort();
       const grace = this.config.shutdownGraceMs;
       await Promise.all([this.#http.close(grace), this.#ws.close(grace)]);
       this.#hub.logger('big-peer').info(LOG_EVENTS.bigPeerStopped, { app_id: this.config.appID });
       if (this.#ownsSync) this.sync.close();
       else this.#detachHttp();
+      this.#http.owner = undefined;
     })();
     return this.#closed;
   }

@@ -161,6 +161,11 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
   for (const [name, provider] of Object.entries(rawProviders as Raw)) {
     const url = (provider as Raw | null)?.url;
     if (typeof url !== 'string' || !/^https?:\/\//.test(url) || !URL.canParse(url)) inFile.fail(`authProviders.${name}.url`, 'an http:// or https:// URL', url);
+    const parsed = new URL(url);
+    if (parsed.username !== '' || parsed.password !== '') {
+      // Not echoed: the value holds a secret.
+      throw new ConfigError(`${flags.config ?? 'config'}: authProviders.${name}.url must not carry credentials (user:password@); the webhook authenticates the Big Peer some other way`);
+    }
     providers[name] = { url };
   }
 
@@ -171,9 +176,21 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     defaultPermissions = read;
   }
 
+  if (file.tls !== undefined && (typeof file.tls !== 'object' || file.tls === null || Array.isArray(file.tls))) {
+    inFile.fail('tls', 'an object {"keyFile": "key.pem", "certFile": "cert.pem"}', file.tls);
+  }
   const fileTls = (file.tls ?? {}) as Raw;
-  const tlsKey = flags.tlsKey ?? path(inFile.string('tls.key', fileTls.key));
-  const tlsCert = flags.tlsCert ?? path(inFile.string('tls.cert', fileTls.cert));
+  const unknownTls = Object.keys(fileTls).filter((k) => !['keyFile', 'certFile', 'key', 'cert'].includes(k));
+  if (unknownTls.length > 0) inFile.fail('tls', `an object {"keyFile", "certFile"} (unknown field(s) ${unknownTls.join(', ')})`, file.tls);
+  if (file.tls !== undefined) {
+    for (const [field, alias] of [['keyFile', 'key'], ['certFile', 'cert']] as const) {
+      if (fileTls[field] !== undefined && fileTls[alias] !== undefined) inFile.fail(`tls.${field}`, `given once (not also as tls.${alias})`, fileTls[field]);
+      const value = fileTls[field] ?? fileTls[alias];
+      if (typeof value !== 'string' || value === '') inFile.fail(`tls.${field}`, 'the path of a PEM file, a non-empty string', value);
+    }
+  }
+  const tlsKey = flags.tlsKey ?? path(inFile.string('tls.keyFile', fileTls.keyFile ?? fileTls.key));
+  const tlsCert = flags.tlsCert ?? path(inFile.string('tls.certFile', fileTls.certFile ?? fileTls.cert));
   if ((tlsKey === undefined) !== (tlsCert === undefined)) throw new ConfigError('TLS needs both a key and a certificate: --tls-key FILE --tls-cert FILE');
 
   const ttlJobs = (file.ttlJobs ?? []) as TtlJobConfig[];

@@ -12,13 +12,19 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { LOG_EVENTS } from '../shared/log.ts';
 import type { Logger, Timers } from '../peer/index.ts';
 import { HttpError } from './http-error.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** After a 413, at most this much more of the refused body is read (and dropped) before the connection is cut. */
-const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
+/**
+ * An answer sent before the request body was read to its end closes the connection: at most
+ * this much more of the body is read (and dropped) after the answer, then the socket is cut.
+ */
+const MAX_DRAIN_BYTES = MAX_BODY_BYTES;
+/** ... and the socket is cut this long after the answer at the latest. */
+const DRAIN_MS = 2_000;
 
 export interface RequestContext {
   readonly req: IncomingMessage;
@@ -67,13 +73,8 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     const refuse = (): void => {
       req.removeListener('data', onData);
       req.removeListener('end', onEnd);
-      // Drop the rest of the body (so that the client reads the answer), up to a bound.
-      let drained = 0;
-      req.on('data', (chunk: Buffer) => {
-        drained += chunk.length;
-        if (drained > MAX_DRAIN_BYTES) req.socket.destroy();
-      });
-      req.resume();
+      // The rest of the body is not read: the answer closes the connection (see #send).
+      req.pause();
       reject(tooLarge());
     };
     const declared = Number(req.headers['content-length']);
@@ -106,8 +107,20 @@ export function formatUrl(scheme: string, host: string, port: number): string {
   return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** The answer to a request Node's parser refused (bad request line, headers too large…). */
+function clientErrorStatus(error: Error & { code?: string }): [number, string, string] {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large', 'the request headers are too large'];
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout', 'the request was not received in time'];
+  return [400, 'Bad Request', 'the request is not valid HTTP/1.1'];
+}
+
 export class HttpServer {
   readonly server: Server;
+  /**
+   * What this server serves (the Big Peer): held here, so that it lives as long as the server
+   * listens even when its creator drops every other reference to it.
+   */
+  owner: unknown;
   readonly #options: HttpServerOptions;
   readonly #routes = new Map<string, Route>();
   #closing = false;
@@ -117,6 +130,20 @@ export class HttpServer {
     for (const route of options.routes) for (const path of route.paths) this.#routes.set(path, route);
     const handler = (req: IncomingMessage, res: ServerResponse): void => void this.#handle(req, res);
     this.server = options.tls === undefined ? createHttpServer(handler) : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
+    this.server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+      socket.on('error', () => socket.destroy());
+      if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage?.headersSent === true) {
+        socket.destroy();
+        return;
+      }
+      const [status, text, message] = clientErrorStatus(error);
+      const body = JSON.stringify({ error: { code: status === 408 ? 'http/timeout' : 'http/bad-request', message } });
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        () => socket.destroy(),
+      );
+    });
   }
 
   /** Starts listening; resolves once the port is bound. */
@@ -177,7 +204,10 @@ export class HttpServer {
   #send(res: ServerResponse, route: Route | undefined, reply: Reply, close: boolean): void {
     if (res.headersSent || res.destroyed) return;
     const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', ...route?.headers, ...reply.headers };
-    if (close || this.#closing) headers.Connection = 'close';
+    // An answer before the body was read to its end (401, 404, 413…): the rest is not read.
+    const unread = !res.req.complete;
+    if (close || this.#closing || unread) headers.Connection = 'close';
+    if (unread) this.#cutAfter(res);
     let body = '';
     if (reply.text !== undefined) {
       body = reply.text;
@@ -189,6 +219,24 @@ export class HttpServer {
     if (reply.status !== 204) headers['Content-Length'] = String(Buffer.byteLength(body));
     res.writeHead(reply.status, headers);
     res.end(reply.status === 204 ? undefined : body);
+  }
+
+  /** After the answer: drop at most MAX_DRAIN_BYTES more of the request, then cut the connection. */
+  #cutAfter(res: ServerResponse): void {
+    const { req } = res;
+    const socket = req.socket;
+    res.once('finish', () => {
+      let drained = 0;
+      const cut = this.#options.timers.setTimeout(() => socket.destroy(), DRAIN_MS);
+      socket.once('close', () => this.#options.timers.clearTimeout(cut));
+      req.removeAllListeners('data');
+      req.on('data', (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > MAX_DRAIN_BYTES) socket.destroy();
+      });
+      req.on('end', () => socket.destroy());
+      req.resume();
+    });
   }
 
   /** Stops accepting, lets requests in flight finish, cuts connections still open after `graceMs`. */

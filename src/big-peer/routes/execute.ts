@@ -25,6 +25,8 @@ export interface ExecuteDeps {
   readonly timers: Timers;
   readonly logger: Logger;
   readonly txnWaitTimeoutMs: number;
+  /** Aborted when the Big Peer closes: a wait for a transaction ends at once (503 store/closed). */
+  readonly closing?: AbortSignal;
 }
 
 export function executeFailure(status: number, queryType: QueryType, code: string, description: string, headers?: Readonly<Record<string, string>>): Reply {
@@ -66,12 +68,24 @@ function readTxnId(value: string | string[] | undefined): number | undefined {
   return Number(text.trim());
 }
 
-/** Resolves true once the store has committed `txnId`, false if it has not within `timeoutMs`. */
-export function waitForTxn(store: Store, txnId: number, timeoutMs: number, timers: Timers): Promise<boolean> {
+/**
+ * Resolves true once the store has committed `txnId`, false if it has not within `timeoutMs`.
+ * @throws HttpError 503 store/closed when `closing` is aborted first.
+ */
+export function waitForTxn(store: Store, txnId: number, timeoutMs: number, timers: Timers, closing?: AbortSignal): Promise<boolean> {
   if (store.lastTxnId >= txnId) return Promise.resolve(true);
-  return new Promise((resolve) => {
+  const closedError = (): HttpError => new HttpError(503, 'store/closed', `the Big Peer is shutting down; transaction ${txnId} will not be waited for`);
+  if (closing?.aborted === true) return Promise.reject(closedError());
+  return new Promise((resolve, reject) => {
+    const onClose = (): void => {
+      off();
+      timers.clearTimeout(timer);
+      reject(closedError());
+    };
+    closing?.addEventListener('abort', onClose, { once: true });
     const done = (): void => {
       off();
+      closing?.removeEventListener('abort', onClose);
       timers.clearTimeout(timer);
       resolve(store.lastTxnId >= txnId);
     };
@@ -95,7 +109,7 @@ async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
     if (!allows(principal.permissions, access, ast.collection)) {
       return executeFailure(403, queryType, 'http/forbidden', `the API key ${principal.keyId} may not ${access} collection ${ast.collection}`);
     }
-    if (waitFor !== undefined && !(await waitForTxn(deps.store, waitFor, deps.txnWaitTimeoutMs, deps.timers))) {
+    if (waitFor !== undefined && !(await waitForTxn(deps.store, waitFor, deps.txnWaitTimeoutMs, deps.timers, deps.closing))) {
       return executeFailure(404, queryType, 'http/not-found', `transaction ${waitFor} was not committed within ${deps.txnWaitTimeoutMs} ms (last txn_id ${deps.store.lastTxnId})`);
     }
     const result = await deps.store.execute(request.statement, request.args);

@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { BIG_PEER_PATHS, LOGIN_CORS_HEADERS, type LoginRequest, type LoginResponse } from '../../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
-import { signCertificate, type IssuerKeys, type Logger, type Timers } from '../../peer/index.ts';
+import { LOGIN_PROOF_WINDOW_MS, loginProofText, peerKeyObject, signCertificate, verifyProof, type IssuerKeys, type Logger, type Timers } from '../../peer/index.ts';
 import { callWebhook, FAILED_MESSAGE, UNREACHABLE_MESSAGE } from '../auth-webhook.ts';
 import type { BigPeerConfig } from '../config.ts';
 import { HttpError } from '../http-error.ts';
@@ -43,12 +43,52 @@ function readLoginRequest(body: unknown): LoginRequest {
   if (b.provider !== undefined && b.provider !== null && (typeof b.provider !== 'string' || b.provider === '')) {
     throw new HttpError(400, 'http/bad-request', '"provider" must be a non-empty string, or absent for the playground');
   }
+  if (peerKeyObject(b.peerKey as string) === undefined) {
+    throw new HttpError(400, 'http/bad-request', '"peerKey" must be an Ed25519 public key: 43 characters of base64url');
+  }
+  const proof = b.proof as Record<string, unknown> | null | undefined;
   return {
     appID: b.appID as string,
     peerKey: b.peerKey as string,
     token: b.token as string,
     ...(typeof b.provider === 'string' ? { provider: b.provider } : {}),
+    proof: {
+      timestamp: typeof proof === 'object' && proof !== null ? (proof.timestamp as number) : Number.NaN,
+      signature: typeof proof === 'object' && proof !== null ? (proof.signature as string) : '',
+    },
   };
+}
+
+/**
+ * The caller must show it holds the private key of the peer key the certificate will name:
+ * its signature over the login text, with a timestamp near this Big Peer's clock.
+ * @throws HttpError 401 before any token is checked or the webhook called.
+ */
+function checkProof(request: LoginRequest, now: number): void {
+  const { timestamp, signature } = request.proof;
+  if (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || typeof signature !== 'string' || signature === '') {
+    throw new HttpError(401, 'auth/failed', 'the login needs "proof": {"timestamp", "signature"}, signed with the private key of peerKey');
+  }
+  if (Math.abs(timestamp - now) > LOGIN_PROOF_WINDOW_MS) {
+    throw new HttpError(401, 'auth/failed', `the login proof's timestamp is more than ${LOGIN_PROOF_WINDOW_MS / 1000} s from the Big Peer's clock`);
+  }
+  if (!verifyProof(request.peerKey, loginProofText(request.appID, request.peerKey, timestamp), signature)) {
+    throw new HttpError(401, 'auth/failed', 'the login proof is not a valid signature of peerKey');
+  }
+}
+
+/** A webhook's refusal reason, as the caller sees it: at most this many characters. */
+export const MAX_REFUSAL_REASON = 200;
+
+function capReason(reason: string): string {
+  const chars = [...reason];
+  return chars.length <= MAX_REFUSAL_REASON ? reason : `${chars.slice(0, MAX_REFUSAL_REASON - 1).join('')}…`;
+}
+
+/** A webhook URL for the log: no credentials, no query, no fragment. */
+export function safeUrl(url: string): string {
+  const parsed = URL.parse(url);
+  return parsed === null ? '(unparseable URL)' : `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
 interface Grant {
@@ -76,12 +116,12 @@ async function authenticate(request: LoginRequest, deps: LoginDeps): Promise<Gra
         lifetimeSeconds: outcome.expirationSeconds ?? config.certificateLifetimeSeconds,
       };
     case 'refused':
-      throw new HttpError(401, 'auth/failed', outcome.reason);
+      throw new HttpError(401, 'auth/failed', capReason(outcome.reason));
     case 'unreachable':
-      logger.error(LOG_EVENTS.bigPeerWebhookUnreachable, { provider: request.provider, url: provider.url, error: outcome.detail });
+      logger.error(LOG_EVENTS.bigPeerWebhookUnreachable, { provider: request.provider, url: safeUrl(provider.url), error: outcome.detail });
       throw new HttpError(502, 'auth/unreachable', UNREACHABLE_MESSAGE);
     case 'failed':
-      logger.error(LOG_EVENTS.bigPeerWebhookFailed, { message: outcome.message, provider: request.provider, url: provider.url });
+      logger.error(LOG_EVENTS.bigPeerWebhookFailed, { message: outcome.message, provider: request.provider, url: safeUrl(provider.url) });
       throw new HttpError(502, 'auth/failed', outcome.message.startsWith(FAILED_MESSAGE) ? outcome.message : `${FAILED_MESSAGE}: ${outcome.message}`);
   }
 }
@@ -90,6 +130,7 @@ async function login(ctx: RequestContext, deps: LoginDeps): Promise<Reply> {
   const request = readLoginRequest(await ctx.json());
   let grant: Grant;
   try {
+    checkProof(request, deps.timers.now());
     grant = await authenticate(request, deps);
   } catch (error) {
     if (error instanceof HttpError) {

@@ -4,12 +4,22 @@
  * the Big Peer issued it. The Big Peer answers with its own announcement and its subscription.
  *
  * Protocol versions, one line per bump:
- * - 1: the announcement exchange; a session that fails it is closed with a code below.
+ * - 1: the announcement exchange; a session that fails it is closed with a code below. The
+ *   Big Peer speaks first: a challenge with a fresh nonce, which the small peer's announcement
+ *   signs with the private key of its peer key (`proof`), so that a certificate alone (shown
+ *   to other peers) does not open a session.
  */
 import type { SignedCertificate } from '../certificate.ts';
 import type { SubscriptionSetShape } from '../subscriptions.ts';
 
 export const OUTER_PROTOCOL_VERSION = 1;
+
+/** The Big Peer's first frame on a new session: the nonce the announcement must sign. */
+export interface AnnounceChallenge {
+  readonly type: 'challenge';
+  /** 32 random bytes, base64url. */
+  readonly nonce: string;
+}
 
 /** A small peer's announcement, the first frame it sends (a JSON text frame). */
 export interface PeerAnnouncement {
@@ -19,6 +29,11 @@ export interface PeerAnnouncement {
   readonly appID: string;
   readonly outer_protocol_version: number;
   readonly certificate: SignedCertificate;
+  /**
+   * The Ed25519 signature (base64url) of `announceProofText(appID, peerKey, nonce)`
+   * (src/peer/auth/proof.ts) with the private key of `peerKey`, over the challenge's nonce.
+   */
+  readonly proof: string;
 }
 
 /** The Big Peer's answer once it accepted the small peer's announcement. */
@@ -39,6 +54,10 @@ export const ANNOUNCE_CLOSE_CODES = {
   unauthorized: 4401,
   /** The peer did not announce itself in time. */
   timeout: 4408,
+  /** Another session of the same peer key was accepted: this older one is closed. */
+  replaced: 4409,
+  /** The Big Peer has too many sessions now; try again later (the standard "try again later"). */
+  busy: 1013,
 } as const;
 
 export type AnnouncementCheck = { readonly ok: true; readonly value: PeerAnnouncement } | { readonly ok: false; readonly reason: string };
@@ -67,6 +86,7 @@ export function checkPeerAnnouncement(value: unknown): AnnouncementCheck {
   if (typeof cert !== 'object' || cert === null || typeof cert.claims !== 'string' || typeof cert.signature !== 'string') {
     return { ok: false, reason: 'certificate must be {"claims": "…", "signature": "…"}' };
   }
+  if (!isShortString(v.proof)) return { ok: false, reason: 'proof must be the signature of the challenge, a non-empty string' };
   return {
     ok: true,
     value: {
@@ -75,6 +95,7 @@ export function checkPeerAnnouncement(value: unknown): AnnouncementCheck {
       appID: v.appID,
       outer_protocol_version: v.outer_protocol_version,
       certificate: { claims: cert.claims, signature: cert.signature },
+      proof: v.proof,
     },
   };
 }
