@@ -128,33 +128,74 @@ export function checkCommands(commands: unknown, args: JsonObject): CheckedComma
 const quote = (name: string): string => `\`${name.replaceAll('`', '``')}\``;
 const key = (id: JsonValue): string => JSON.stringify(id);
 
+/** Lets other requests run between the statements of a long store/write (the transaction stays open). */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * The documents one store/write request may touch in all (matched by updates, removed, upserted).
+ * Over it the request fails with 413 and nothing is written.
+ */
+export const MAX_DOCUMENTS_PER_REQUEST = 100_000;
+
+/** Counts the documents a request touches, across its commands. */
+export class DocumentBudget {
+  #used = 0;
+  readonly limit: number;
+  constructor(limit: number = MAX_DOCUMENTS_PER_REQUEST) {
+    this.limit = limit;
+  }
+  /** @throws HttpError 413 when the request would touch more than `limit` documents. */
+  take(n: number): void {
+    this.#used += n;
+    if (this.#used > this.limit) {
+      throw new HttpError(413, 'http/payload-too-large', `one request may touch at most ${this.limit} documents; this one touches at least ${this.#used}: split it into smaller requests`);
+    }
+  }
+}
+
+/**
+ * The field becomes a counter holding its current number (or 0); a counter stays as it is.
+ * Statements per call: one SELECT before, one UPDATE … BY 0 over the whole matched set (counters
+ * keep their value, anything else becomes a counter at 0), one SELECT after, then one UPDATE per
+ * distinct number that plain fields held (usually a handful), each over all documents holding it.
+ */
 async function replaceWithCounter(tx: Transaction, c: string, path: string, ids: JsonValue[]): Promise<number | null> {
+  if (ids.length === 0) return null;
   const values = async (): Promise<Map<string, JsonValue>> =>
     new Map((await tx.execute(`SELECT _id, ${path} AS v FROM ${c} WHERE _id IN :ids`, { ids })).items.map((r) => [key(r._id as JsonValue), r.v as JsonValue]));
   const before = await values();
   // BY 0 keeps a counter as it is and turns anything else into a counter at 0 …
-  const { commitId } = await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY 0 WHERE _id IN :ids`, { ids });
+  let { commitId } = await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY 0 WHERE _id IN :ids`, { ids });
   const after = await values();
-  // … which then gets the number the field held, where it held one.
+  // … which then gets the number the field held, where it held one: grouped by that number.
+  const byDelta = new Map<number, JsonValue[]>();
   for (const id of ids) {
     const was = before.get(key(id));
     const now = after.get(key(id));
     if (typeof was === 'number' && typeof now === 'number' && was !== now) {
-      await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY :by WHERE _id = :id`, { by: was - now, id });
+      const group = byDelta.get(was - now);
+      if (group === undefined) byDelta.set(was - now, [id]);
+      else group.push(id);
     }
+  }
+  for (const [by, group] of byDelta) {
+    await yieldToEventLoop();
+    commitId = (await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY :by WHERE _id IN :ids`, { by, ids: group })).commitId ?? commitId;
   }
   return commitId;
 }
 
 /** Runs one checked command inside the transaction. */
-export async function runCommand(tx: Transaction, command: CheckedCommand): Promise<WriteResult> {
+export async function runCommand(tx: Transaction, command: CheckedCommand, budget: DocumentBudget = new DocumentBudget()): Promise<WriteResult> {
   const c = quote(command.collection);
   switch (command.method) {
     case 'update': {
       const { items } = await tx.execute(`SELECT _id FROM ${c} WHERE ${command.where.where}`, command.where.params);
       const ids = items.map((r) => r._id as JsonValue);
+      budget.take(ids.length);
       let txnId: number | null = null;
-      for (const sub of command.subs) {
+      for (const [j, sub] of command.subs.entries()) {
+        if (j > 0) await yieldToEventLoop();
         const path = dqlPath(sub.path);
         if (sub.method === 'set') txnId = (await tx.execute(`UPDATE ${c} SET ${path} = :value WHERE _id IN :ids`, { value: sub.value, ids })).commitId;
         else if (sub.method === 'increment') txnId = (await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY :by WHERE _id IN :ids`, { by: sub.value, ids })).commitId;
@@ -163,6 +204,7 @@ export async function runCommand(tx: Transaction, command: CheckedCommand): Prom
       return { method: 'update', transactionId: txnId ?? 0, updated: ids.length };
     }
     case 'upsert': {
+      budget.take(1);
       const id = command.doc._id as JsonValue;
       const { commitId } = await tx.execute(`INSERT INTO ${c} DOCUMENTS (:doc) ON ID CONFLICT DO UPDATE`, { doc: command.doc });
       for (const counter of command.counters) {
@@ -175,6 +217,8 @@ export async function runCommand(tx: Transaction, command: CheckedCommand): Prom
     }
     case 'remove': {
       const { commitId, mutatedDocumentIds } = await tx.execute(`DELETE FROM ${c} WHERE ${command.where.where}`, command.where.params);
+      // Counted after the fact: over the budget, the transaction rolls the DELETE back.
+      budget.take(mutatedDocumentIds.length);
       return { method: 'remove', transactionId: commitId ?? 0, removed: mutatedDocumentIds.length };
     }
   }

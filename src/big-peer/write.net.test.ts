@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectionPermissions } from './permission-rules.ts';
-import { post, startTestPeer, type TestPeer } from './test-helpers.ts';
+import { call, post, startTestPeer, TEST_KEY, type TestPeer } from './test-helpers.ts';
+import { MAX_DOCUMENTS_PER_REQUEST } from './write-commands.ts';
 
 const WRITE = '/api/v4/store/write';
 
@@ -114,6 +115,48 @@ describe('store/write', () => {
     expect((await all('orders')).filter((d) => d.evictionFlag === true).map((d) => d._id)).toEqual(['flagged']);
     expect(t.peer.sync.store.lastTxnId).toBe(before);
   });
+
+  it('turns a number into a counter over a large matched set, with one UPDATE per distinct number, not per document', async () => {
+    const docs = Array.from({ length: 3000 }, (_, i) => ({ _id: `s${i}`, n: i, stock: i % 3 }));
+    await t.peer.sync.store.execute('INSERT INTO stock DOCUMENTS (:docs)', { docs });
+    const res = await write({ commands: [{ method: 'update', collection: 'stock', query: 'n >= 0', commands: [{ method: 'replaceWithCounter', path: 'stock' }] }] });
+    expect(res.status).toBe(200);
+    expect(res.json.results[0].updated).toBe(3000);
+    await write({ commands: [{ method: 'update', collection: 'stock', query: 'n < 3', commands: [{ method: 'increment', path: 'stock', amount: 10 }, { method: 'replaceWithCounter', path: 'stock' }] }] });
+    const rows = (await t.peer.sync.store.execute('SELECT _id, stock FROM stock WHERE n < 6 ORDER BY n')).items;
+    expect(rows.map((r) => r.stock)).toEqual([10, 11, 12, 0, 1, 2]);
+  });
+
+  it(`refuses with 413 a request that would touch more than ${MAX_DOCUMENTS_PER_REQUEST} documents, and writes nothing`, async () => {
+    const docs = Array.from({ length: 101 }, (_, i) => ({ _id: `b${i}`, n: i }));
+    await t.peer.sync.store.execute('INSERT INTO bulk DOCUMENTS (:docs)', { docs });
+    const before = t.peer.sync.store.lastTxnId;
+    const commands = Array.from({ length: Math.ceil(MAX_DOCUMENTS_PER_REQUEST / 101) + 1 }, (_, k) => ({ method: 'update', collection: 'bulk', query: 'n >= 0', commands: [{ method: 'set', path: 'v', value: k }] }));
+    const res = await write({ commands });
+    expect(res.status).toBe(413);
+    expect(res.json.error.message).toMatch(/at most 100000 documents.*nothing was written$/);
+    expect(t.peer.sync.store.lastTxnId).toBe(before);
+    expect((await all('bulk')).some((d) => 'v' in d)).toBe(false);
+  });
+
+  it('answers other requests while a long store/write runs, which still commits as one transaction', async () => {
+    const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, n: i }));
+    await t.peer.sync.store.execute('INSERT INTO big DOCUMENTS (:docs)', { docs });
+    const commands = Array.from({ length: 45 }, (_, k) => ({ method: 'update', collection: 'big', query: 'n >= 0', commands: [{ method: 'set', path: 'v', value: k }] }));
+    let bigDone = false;
+    const big = call(`${t.url}${WRITE}`, { method: 'POST', timeoutMs: 120_000, headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' }, body: { commands } })
+      .then((r) => { bigDone = true; return r; });
+    await new Promise((r) => setTimeout(r, 50));
+    const started = performance.now();
+    await call(`${t.url}/_sync/auth/login`, { timeoutMs: 120_000 });
+    const pingMs = performance.now() - started;
+    const pingBeforeBig = !bigDone;
+    const res = await big;
+    expect(res.status).toBe(200);
+    expect(pingBeforeBig).toBe(true);
+    expect(pingMs).toBeLessThan(1000);
+    expect((await all('big')).every((d) => d.v === 44)).toBe(true);
+  }, 60_000);
 
   it('binds $args values, so quotes in them match only themselves', async () => {
     await t.peer.sync.store.execute("INSERT INTO notes DOCUMENTS ({_id: 'n1', owner: 'x'' OR true OR owner = ''y'}), ({_id: 'n2', owner: 'bob'})");

@@ -2,7 +2,10 @@
  * `POST /api/v4/store/write`: a list of update, upsert and remove commands (the older query
  * syntax) run as ONE transaction: all of them commit, or none. Statuses: 200; 400 malformed
  * body, query or command, or a command that failed while running (then nothing is written);
- * 401 bad credential; 403 no write permission on a collection named; 500 (nothing is written).
+ * 401 bad credential; 403 no write permission on a collection named; 413 the request would touch
+ * more than MAX_DOCUMENTS_PER_REQUEST documents (nothing is written); 500 (nothing is written).
+ * Between commands the handler yields to the event loop, so a long request does not freeze the
+ * server; the transaction stays open across those pauses.
  */
 import { BIG_PEER_PATHS, type WriteResponse, type WriteResult } from '../../shared/big-peer-api.ts';
 import type { JsonObject } from '../../shared/json.ts';
@@ -12,7 +15,7 @@ import type { Authenticator } from '../credentials.ts';
 import { HttpError } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
-import { checkCommands, runCommand } from '../write-commands.ts';
+import { checkCommands, DocumentBudget, runCommand, yieldToEventLoop } from '../write-commands.ts';
 import { statusOfCode } from './execute.ts';
 
 export interface WriteDeps {
@@ -51,9 +54,12 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
     results = await deps.store.transaction(
       async (tx) => {
         const done: WriteResult[] = [];
+        const budget = new DocumentBudget();
         for (const [i, command] of checked.entries()) {
+          // The transaction stays open across these pauses; other requests are answered meanwhile.
+          if (i > 0) await yieldToEventLoop();
           try {
-            done.push(await runCommand(tx, command));
+            done.push(await runCommand(tx, command, budget));
           } catch (error) {
             throw new CommandFailed(i, error);
           }
@@ -67,6 +73,7 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
     const cause = failed?.error ?? error;
     const where = failed === undefined ? '' : `commands[${failed.index}] (${checked[failed.index]?.method} ${checked[failed.index]?.collection}): `;
     const message = `${where}${cause instanceof Error ? cause.message : String(cause)}; nothing was written`;
+    if (cause instanceof HttpError) throw new HttpError(cause.status, cause.code, message, cause.headers);
     if (cause instanceof SyncError) {
       const status = statusOfCode(cause.code);
       if (status === 500) deps.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method: ctx.method, path: ctx.path, status, error: message });

@@ -120,6 +120,22 @@ function or(a: boolean | null, b: boolean | null): boolean | null {
 // SQL semantics: not found among known elements and a null element present gives unknown.
 export function inList(needle: Value, haystack: Value): boolean | null {
   if (needle === null || needle === MISSING || !Array.isArray(haystack)) return null;
+  const inIndexes = activeInIndexes;
+  if (inIndexes !== undefined && haystack.length >= IN_INDEX_MIN_LENGTH && (typeof needle === 'string' || typeof needle === 'number' || typeof needle === 'boolean')) {
+    // A scalar equals only a scalar of its own type with the same value (10 = 10.0 in JS too),
+    // so a Set answers it; the same list (a bound argument) is indexed once, not per document.
+    let index = inIndexes.get(haystack);
+    if (index === undefined) {
+      index = { scalars: new Set(), hasNull: false };
+      for (const item of haystack as readonly Value[]) {
+        if (item === null || item === MISSING) index.hasNull = true;
+        else if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') index.scalars.add(item);
+      }
+      inIndexes.set(haystack, index);
+    }
+    if (index.scalars.has(needle)) return true;
+    return index.hasNull ? null : false;
+  }
   let sawNull = false;
   for (const item of haystack) {
     const c = compareForPredicate(needle, item);
@@ -127,6 +143,27 @@ export function inList(needle: Value, haystack: Value): boolean | null {
     if (c === null) sawNull = true;
   }
   return sawNull ? null : false;
+}
+
+/** Lists at least this long are looked up through a Set rather than scanned. */
+const IN_INDEX_MIN_LENGTH = 16;
+type InIndex = { scalars: Set<string | number | boolean>; hasNull: boolean };
+let activeInIndexes: WeakMap<readonly unknown[], InIndex> | undefined;
+
+/**
+ * Runs `fn` (one scan of many documents against the same parameters) with `IN` over long lists
+ * answered through a Set built once per list, instead of scanning the list per document: a
+ * quadratic cost otherwise (`_id IN :ids` over as many documents). Scoped to the call, so a list
+ * the caller changes later is never looked up through a stale index.
+ */
+export function withInListIndex<T>(fn: () => T): T {
+  const outer = activeInIndexes;
+  activeInIndexes = new WeakMap();
+  try {
+    return fn();
+  } finally {
+    activeInIndexes = outer;
+  }
 }
 
 function evaluateBinary(op: string, leftExpr: Expr, rightExpr: Expr, env: EvalEnv): Value {

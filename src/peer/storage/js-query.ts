@@ -3,17 +3,19 @@
  * all its queries this way, and SQLite falls back to it for the rare condition it cannot express.
  */
 import type { JsonObject } from '../../shared/json.ts';
-import { evaluate, matches } from '../dql/evaluate.ts';
+import { evaluate, matches, withInListIndex } from '../dql/evaluate.ts';
 import { compareTotal, type Value } from '../dql/values.ts';
 import type { DocumentQuery } from './types.ts';
 
 export function runQuery<T>(rows: Iterable<T>, valueOf: (row: T) => JsonObject, keyOf: (row: T) => Buffer, query: DocumentQuery): T[] {
   const kept: { row: T; key: Buffer; sort: Value[] }[] = [];
-  for (const row of rows) {
-    const value = valueOf(row);
-    if (!matches(query.where, value, query.params)) continue;
-    kept.push({ row, key: keyOf(row), sort: query.orderBy.map((t) => evaluate(t.expr, { doc: value, params: query.params })) });
-  }
+  withInListIndex(() => {
+    for (const row of rows) {
+      const value = valueOf(row);
+      if (!matches(query.where, value, query.params)) continue;
+      kept.push({ row, key: keyOf(row), sort: query.orderBy.map((t) => evaluate(t.expr, { doc: value, params: query.params })) });
+    }
+  });
   kept.sort((a, b) => {
     for (let i = 0; i < query.orderBy.length; i++) {
       const c = compareTotal(a.sort[i] as Value, b.sort[i] as Value);
