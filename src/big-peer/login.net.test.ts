@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../shared/permissions.ts';
 import { ManualTimers, verifyCertificate } from '../peer/index.ts';
-import { call, closedPort, PLAYGROUND_TOKEN, startTestPeer, startWebhook, TEST_APP, type TestPeer } from './test-helpers.ts';
+import { call, closedPort, keyNamed, loginBody, PLAYGROUND_TOKEN, proven, startTestPeer, startWebhook, TEST_APP, testKey, type TestPeer } from './test-helpers.ts';
 
 const LOGIN = '/_sync/auth/login';
 const HOUR = 3_600_000;
@@ -31,7 +31,8 @@ describe('login', () => {
     return hook;
   }
 
-  const login = (t: TestPeer, body: unknown) => call(`${t.url}${LOGIN}`, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+  /** A login; a body naming a peerKey gets that (named) key's valid proof, unless it has one. */
+  const login = (t: TestPeer, body: unknown) => call(`${t.url}${LOGIN}`, { method: 'POST', body: proven(body, t.now()), headers: { 'Content-Type': 'application/json' } });
 
   it('signs a playground certificate with every permission for 8 hours', async () => {
     const timers = new ManualTimers();
@@ -44,7 +45,7 @@ describe('login', () => {
     expect(claims).toEqual({
       v: 1,
       appID: TEST_APP,
-      peerKey: 'peer-1',
+      peerKey: keyNamed('peer-1').peerKey,
       userID: 'playground',
       permissions: EVERYTHING,
       issuer: t.peer.issuer.publicKey,
@@ -52,7 +53,7 @@ describe('login', () => {
       expiresAt: now + 8 * HOUR,
     });
     expect(t.logs.map((e) => e.message)).toContain(
-      `Login succeeded; app_id = ${TEST_APP}; user_id = playground; provider = null; peer_key = peer-1; expires_at = ${new Date(now + 8 * HOUR).toISOString()}`,
+      `Login succeeded; app_id = ${TEST_APP}; user_id = playground; provider = null; peer_key = ${keyNamed('peer-1').peerKey}; expires_at = ${new Date(now + 8 * HOUR).toISOString()}`,
     );
   });
 
@@ -154,5 +155,62 @@ describe('login', () => {
     expect(res.status).toBe(502);
     expect(res.json.error).toEqual({ code: 'auth/unreachable', message: 'Could not connect to authentication server' });
     expect(t.logs.find((e) => e.event === 'big-peer.webhook-unreachable')?.message).toMatch(/error = no answer within 200 ms$/);
+  });
+
+  it('refuses a login without a valid proof of the peer key before checking the token or calling the webhook', async () => {
+    const hook = await webhook(() => ({ body: JSON.stringify({ authenticated: true, userID: 'u' }) }));
+    const timers = new ManualTimers();
+    const t = await peerWith(hook.url, timers);
+    const raw = (body: unknown) => call(`${t.url}${LOGIN}`, { method: 'POST', body });
+    const notAKey = await raw({ ...loginBody(TEST_APP, PLAYGROUND_TOKEN, undefined, { now: timers.now() }), peerKey: 'peer-1' });
+    expect([notAKey.status, notAKey.json.error.code]).toEqual([400, 'http/bad-request']);
+    const { proof: _proof, ...unproven } = loginBody(TEST_APP, 't', 'corp', { now: timers.now() });
+    const missing = await raw(unproven);
+    expect([missing.status, missing.json.error.code, missing.json.error.message]).toEqual([401, 'auth/failed', expect.stringMatching(/proof/)]);
+    const key = testKey();
+    const other = loginBody(TEST_APP, 't', 'corp', { now: timers.now() });
+    const stolen = await raw({ ...loginBody(TEST_APP, 't', 'corp', { key, now: timers.now() }), proof: other.proof });
+    expect([stolen.status, stolen.json.error.message]).toEqual([401, 'the login proof is not a valid signature of peerKey']);
+    const stale = await raw(loginBody(TEST_APP, 't', 'corp', { now: timers.now() - 5 * 60_000 - 1 }));
+    expect([stale.status, stale.json.error.message]).toEqual([401, expect.stringMatching(/timestamp/)]);
+    const ahead = await raw(loginBody(TEST_APP, 't', 'corp', { now: timers.now() + 5 * 60_000 + 1 }));
+    expect(ahead.status).toBe(401);
+    expect(hook.calls).toEqual([]);
+    const edge = await raw(loginBody(TEST_APP, 't', 'corp', { now: timers.now() - 5 * 60_000 }));
+    expect(edge.status).toBe(200);
+    expect(hook.calls).toHaveLength(1);
+  });
+
+  it('does not follow a webhook’s redirect, and caps the refusal reason the caller sees', async () => {
+    let answer: { status: number; location?: string; body: string } = { status: 302, location: 'http://127.0.0.1:1/elsewhere', body: '' };
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(answer.status, answer.location === undefined ? { 'Content-Type': 'application/json' } : { Location: answer.location });
+      res.end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/auth?secret=s3cr3t`;
+    const t = await peerWith(url);
+    const res = await login(t, { appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' });
+    expect([res.status, res.json.error]).toEqual([502, { code: 'auth/failed', message: 'Failed to authenticate: Internal server error: the webhook answered with a redirect' }]);
+    const logged = t.logs.find((e) => e.event === 'big-peer.webhook-failed')?.message ?? '';
+    expect(logged).toContain(`url = http://127.0.0.1:${(server.address() as AddressInfo).port}/auth`);
+    expect(logged).not.toContain('s3cr3t');
+    answer = { status: 200, body: JSON.stringify({ authenticated: false, reason: 'x'.repeat(5000) }) };
+    const refused = await login(t, { appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' });
+    expect(refused.status).toBe(401);
+    expect([...refused.json.error.message].length).toBe(200);
+  });
+
+  it('signs the certificate for the proven key', async () => {
+    const t = await peerWith();
+    const body = proven({ appID: TEST_APP, peerKey: 'named', token: PLAYGROUND_TOKEN }, t.now()) as { peerKey: string };
+    expect(body.peerKey).toBe(keyNamed('named').peerKey);
+    const res = await login(t, body);
+    expect(verifyCertificate(res.json.certificate, t.peer.issuer.publicKey, t.now(), TEST_APP).peerKey).toBe(keyNamed('named').peerKey);
   });
 });

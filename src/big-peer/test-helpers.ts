@@ -4,7 +4,9 @@
  */
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LogHub, type Timers } from '../peer/index.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import { LogHub, announceProofText, loginProofText, signProof, type Timers } from '../peer/index.ts';
+import type { LoginRequest } from '../shared/big-peer-api.ts';
 import type { LogEntry } from '../shared/log.ts';
 import { BigPeer } from './big-peer.ts';
 import { bigPeerConfig, type BigPeerConfig } from './config.ts';
@@ -18,6 +20,8 @@ export interface TestPeer {
   readonly hub: LogHub;
   readonly logs: LogEntry[];
   readonly url: string;
+  /** The Big Peer's clock. */
+  now(): number;
   close(): Promise<void>;
 }
 
@@ -29,7 +33,7 @@ export async function startTestPeer(config: Partial<BigPeerConfig> = {}, timers?
     logHub: hub,
     ...(timers === undefined ? {} : { timers }),
   });
-  return { peer, hub, logs, url: peer.url, close: () => peer.close() };
+  return { peer, hub, logs, url: peer.url, now: () => (timers === undefined ? Date.now() : timers.now()), close: () => peer.close() };
 }
 
 export interface RawResponse {
@@ -113,4 +117,54 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A peer's key pair, as a small peer holds it: the peer key (base64url) and the private key (PEM). */
+export interface TestKey {
+  readonly peerKey: string;
+  readonly privateKeyPem: string;
+}
+
+export function testKey(): TestKey {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const peerKey = publicKey.export({ format: 'jwk' }).x as string;
+  return { peerKey, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string };
+}
+
+const namedKeys = new Map<string, TestKey>();
+/** The same key pair for the same name, within one test run (names like 'peer-1' in tests). */
+export function keyNamed(name: string): TestKey {
+  let key = namedKeys.get(name);
+  if (key === undefined) namedKeys.set(name, (key = testKey()));
+  return key;
+}
+
+/** A login body with a valid proof of `key` (a fresh one by default), dated `now` (the Big Peer's clock). */
+export function loginBody(appID: string, token: string, provider?: string, options: { key?: TestKey; now?: number } = {}): LoginRequest {
+  const key = options.key ?? testKey();
+  const timestamp = options.now ?? Date.now();
+  return {
+    appID,
+    peerKey: key.peerKey,
+    token,
+    ...(provider === undefined ? {} : { provider }),
+    proof: { timestamp, signature: signProof(key.privateKeyPem, loginProofText(appID, key.peerKey, timestamp)) },
+  };
+}
+
+/** The `proof` of an announcement answering the challenge `nonce`. */
+export function announceProof(key: TestKey, appID: string, nonce: string): string {
+  return signProof(key.privateKeyPem, announceProofText(appID, key.peerKey, nonce));
+}
+
+/**
+ * `body` with a valid proof: its `peerKey` is taken as a name (keyNamed) and replaced by that
+ * key's peer key. Anything but an object with a string peerKey, or one with a proof, is left as is.
+ */
+export function proven(body: unknown, now: number): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const b = body as Record<string, unknown>;
+  if (typeof b.peerKey !== 'string' || 'proof' in b || typeof b.appID !== 'string') return body;
+  const key = keyNamed(b.peerKey);
+  return { ...b, peerKey: key.peerKey, proof: { timestamp: now, signature: signProof(key.privateKeyPem, loginProofText(b.appID, key.peerKey, now)) } };
 }
