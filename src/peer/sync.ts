@@ -142,7 +142,12 @@ export class Sync {
       identity: options.identity,
       peerKey: this.peerKey,
       privateKeyPem,
-      settings: store.internalSettings,
+      // setNow: close() lands a logout's pending clear before the store closes.
+      settings: {
+        get: (key) => store.internalSettings.get(key),
+        set: (entries) => store.internalSettings.set(entries),
+        setNow: (entries) => storage.write((w) => Object.entries(entries).forEach(([key, value]) => w.setSetting(key, value))),
+      },
       timers,
       logger: hub.logger('auth'),
       fetch: options.fetch,

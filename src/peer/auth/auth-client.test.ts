@@ -249,7 +249,7 @@ describe('the auth client over time', () => {
       { appID: APP, peerKey: first.peerKey, userID: 'u', permissions: EVERYTHING, issuer: other.publicKey, issuedAt: now, expiresAt: now + 8 * HOUR },
       other,
     );
-    await first.store.internalSettings.set({ [CERTIFICATE_SETTING]: JSON.stringify({ certificate: foreign, issuerKey: fixture.issuer.publicKey }) });
+    await first.store.internalSettings.set({ [CERTIFICATE_SETTING]: JSON.stringify({ certificate: foreign, issuerKey: fixture.issuer.publicKey, bigPeerURL: URL_, identityType: 'onlinePlayground', provider: null }) });
     first.close();
 
     const second = kit.open({ identity: playground(), fetch: fixture.fetch });
@@ -360,5 +360,118 @@ describe('the auth client over time', () => {
     expect(ahead.answer(JSON.stringify(sent)).status).toBe(401);
     const inWindow = new FixtureLogin({ appID: APP, playgroundToken: TOKEN, now: () => sent.proof.timestamp + 5 * 60_000 });
     expect(inWindow.answer(JSON.stringify(sent)).status).toBe(200);
+  });
+
+  describe('logout and the cached certificate', () => {
+    const cachedText = (sync: { store: { internalSettings: { get(key: string): string | undefined } } }) => sync.store.internalSettings.get(CERTIFICATE_SETTING) ?? '';
+
+    it('A: logout() then close() at once clears the cache, so the reopened peer logs in again', async () => {
+      const first = kit.open({ identity: playground(), fetch: fixture.fetch });
+      await first.auth.start();
+      kit.newAuthLines();
+      const out = first.auth.logout();
+      first.close();
+      await expect(out).resolves.toBeUndefined();
+      expect(kit.newAuthLines()).toEqual(['[INFO] AuthClient: logged out; the cached certificate was cleared']);
+      const second = kit.open({ identity: playground(), fetch: fixture.fetch });
+      expect(cachedText(second)).toBe('');
+      await second.auth.start();
+      expect(fixture.requests).toHaveLength(2);
+      expect(kit.newAuthLines()).toEqual([
+        `[INFO] AuthClient: starting; app_id = ${APP}`,
+        '[INFO] AuthClient: authentication request succeeded',
+        '[INFO] AuthClient: refreshing token in 25920 seconds',
+      ]);
+    });
+
+    it('B: start() right after an unawaited logout() ignores the cache and logs in again', async () => {
+      const sync = kit.open({ identity: playground(), fetch: fixture.fetch });
+      await sync.auth.start();
+      const before = sync.auth.certificate!;
+      kit.newAuthLines();
+      const out = sync.auth.logout();
+      // Not logged before the clear has landed.
+      expect(kit.newAuthLines()).toEqual([]);
+      kit.clock.advance(1000);
+      await sync.auth.start();
+      await out;
+      expect(fixture.requests).toHaveLength(2);
+      expect(sync.auth.certificate?.signature).not.toBe(before.signature);
+      expect(kit.newAuthLines()).toEqual([
+        `[INFO] AuthClient: starting; app_id = ${APP}`,
+        '[INFO] AuthClient: logged out; the cached certificate was cleared',
+        '[INFO] AuthClient: authentication request succeeded',
+        '[INFO] AuthClient: refreshing token in 25920 seconds',
+      ]);
+      // The new login's certificate is the one cached.
+      expect(JSON.parse(cachedText(sync)).certificate.signature).toBe(sync.auth.certificate!.signature);
+    });
+
+    it('C: a listener that logs out during a successful login leaves no certificate, held or cached', async () => {
+      const first = kit.open({ identity: playground(), fetch: fixture.fetch });
+      let out: Promise<void> | undefined;
+      first.auth.onStatusChange((st) => {
+        if (st.userID === 'playground' && out === undefined) out = first.auth.logout();
+      });
+      await first.auth.start();
+      await out;
+      await settle();
+      expect(first.auth.certificate).toBeUndefined();
+      expect(cachedText(first)).toBe('');
+      first.close();
+      const second = kit.open({ identity: playground(), fetch: fixture.fetch });
+      await second.auth.start();
+      expect(fixture.requests).toHaveLength(2);
+    });
+  });
+
+  it('ignores a cached certificate of another Big Peer, identity type or provider (INFO) and logs in again', async () => {
+    const first = kit.open({ identity: playground(), fetch: fixture.fetch });
+    await first.auth.start();
+    first.close();
+    kit.newAuthLines();
+
+    const elsewhere = kit.open({ identity: onlinePlayground({ appID: APP, token: TOKEN, bigPeerURL: 'https://other-big-peer.test' }), fetch: fixture.fetch });
+    await elsewhere.auth.start();
+    expect(kit.newAuthLines().slice(0, 3)).toEqual([
+      `[INFO] AuthClient: starting; app_id = ${APP}`,
+      `[INFO] AuthClient: ignoring the cached certificate: it was obtained from Big Peer ${URL_}, not https://other-big-peer.test`,
+      '[INFO] AuthClient: authentication request succeeded',
+    ]);
+    elsewhere.close();
+
+    const { handler, calls } = recordingHandler({ loginOn: new Set() });
+    const withAuth = kit.open({ identity: onlineWithAuthentication({ appID: APP, bigPeerURL: 'https://other-big-peer.test', provider: 'jwt', authHandler: handler }), fetch: fixture.fetch });
+    await withAuth.auth.start();
+    expect(kit.newAuthLines().slice(0, 2)).toEqual([
+      `[INFO] AuthClient: starting; app_id = ${APP}`,
+      '[INFO] AuthClient: ignoring the cached certificate: it was obtained with identity onlinePlayground, not onlineWithAuthentication',
+    ]);
+    expect(calls).toEqual(['required']);
+    expect(withAuth.auth.status.authenticated).toBe(false);
+    expect(await withAuth.auth.login('jwt-ok')).toMatchObject({ ok: true });
+    withAuth.close();
+    kit.newAuthLines();
+
+    const otherProvider = kit.open({ identity: onlineWithAuthentication({ appID: APP, bigPeerURL: 'https://other-big-peer.test', provider: 'sso', authHandler: handler }), fetch: fixture.fetch });
+    await otherProvider.auth.start();
+    expect(kit.newAuthLines().slice(0, 2)).toEqual([
+      `[INFO] AuthClient: starting; app_id = ${APP}`,
+      '[INFO] AuthClient: ignoring the cached certificate: it was obtained with provider jwt, not sso',
+    ]);
+    expect(otherProvider.auth.status.authenticated).toBe(false);
+  });
+
+  it('ignores a cached certificate that does not record what it was obtained for', async () => {
+    const first = kit.open({ identity: playground(), fetch: fixture.fetch });
+    await first.auth.start();
+    const { certificate, issuerKey } = JSON.parse(first.store.internalSettings.get(CERTIFICATE_SETTING)!);
+    await first.store.internalSettings.set({ [CERTIFICATE_SETTING]: JSON.stringify({ certificate, issuerKey }) });
+    first.close();
+    kit.newAuthLines();
+    const second = kit.open({ identity: playground(), fetch: fixture.fetch });
+    await second.auth.start();
+    expect(kit.newAuthLines()[1]).toBe(`[INFO] AuthClient: ignoring the cached certificate: it was obtained from Big Peer (not recorded), not ${URL_}`);
+    expect(fixture.requests).toHaveLength(2);
   });
 });

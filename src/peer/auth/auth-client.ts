@@ -15,7 +15,7 @@ import type { Logger } from '../log/log-hub.ts';
 import type { Timers } from '../time.ts';
 import { Alarm } from './alarm.ts';
 import { CertificateError, verifyCertificate } from './certificate.ts';
-import { clearCachedCertificate, readCachedCertificate, writeCachedCertificate, type SettingsAccess } from './certificate-cache.ts';
+import { clearCachedCertificate, clearCachedCertificateNow, readCachedCertificate, writeCachedCertificate, type SettingsAccess } from './certificate-cache.ts';
 import { loginUrl, type AuthenticationHandler, type AuthLogin, type LoginOutcome, type OnlineIdentity } from './identity.ts';
 import { logLoginFailure } from './login-failure.ts';
 import { loginProofText, signProof } from './proof.ts';
@@ -79,6 +79,12 @@ export class AuthClient implements AuthLogin {
   #loginsRunning = 0;
   #retryAttempt = 0;
   #closed = false;
+  /**
+   * Logouts whose clear of the cached certificate has not landed yet. While one is pending the
+   * cache is ignored (it may still hold the certificate logged out of), and `close()` clears it
+   * at once.
+   */
+  #clearsPending = 0;
   readonly #alarms: { readonly expiringSoon: Alarm; readonly expired: Alarm; readonly retry: Alarm };
 
   constructor(options: AuthClientOptions) {
@@ -156,14 +162,40 @@ export class AuthClient implements AuthLogin {
   async logout(): Promise<void> {
     this.#reset();
     this.#started = undefined;
+    this.#clearsPending++;
     this.#notify();
+    try {
+      await clearCachedCertificate(this.#settings);
+    } catch (error) {
+      // close() landed the clear itself before the store closed: the logout is complete.
+      if (this.#clearsPending === 0) return;
+      throw error;
+    } finally {
+      this.#clearsPending = Math.max(0, this.#clearsPending - 1);
+    }
+    // Only once the clear has landed (the log line says it was cleared).
     this.#emit('INFO', LOG_EVENTS.authLoggedOut);
-    await clearCachedCertificate(this.#settings);
   }
 
-  /** @internal The Sync is shutting down: stop timers and requests; log nothing more. */
+  /**
+   * @internal The Sync is shutting down: stop timers and requests; log nothing more. A logout's
+   * clear still waiting is done at once, before the store closes, so that the next open logs in
+   * again.
+   */
   close(): void {
     if (this.#closed) return;
+    if (this.#clearsPending > 0) {
+      try {
+        if (clearCachedCertificateNow(this.#settings)) {
+          this.#clearsPending = 0;
+          this.#emit('INFO', LOG_EVENTS.authLoggedOut);
+        } else {
+          this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: 'the cached certificate could not be cleared before closing' });
+        }
+      } catch (error) {
+        this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: messageOf(error) });
+      }
+    }
     this.#closed = true;
     this.#reset();
     this.#listeners.clear();
@@ -173,7 +205,7 @@ export class AuthClient implements AuthLogin {
     const identity = this.#identity;
     if (identity === undefined || this.#closed) return;
     this.#emit('INFO', LOG_EVENTS.authStarting, { app_id: identity.appID, identity: identity.type });
-    const cached = this.#loadCache(identity.appID);
+    const cached = this.#loadCache(identity);
     if (cached !== undefined) {
       this.#held = cached;
       this.#notify();
@@ -192,8 +224,13 @@ export class AuthClient implements AuthLogin {
     }
   }
 
-  /** The cached certificate if it is valid for this app and peer; logs why one is not used. */
-  #loadCache(appID: string): Held | undefined {
+  /**
+   * The cached certificate if it is valid for this app, peer, Big Peer, identity type and
+   * provider; logs why one is not used. None while a logout's clear has not landed.
+   */
+  #loadCache(identity: OnlineIdentity): Held | undefined {
+    if (this.#clearsPending > 0) return undefined;
+    const appID = identity.appID;
     let read;
     try {
       read = readCachedCertificate(this.#settings);
@@ -207,6 +244,11 @@ export class AuthClient implements AuthLogin {
       return undefined;
     }
     const { certificate, issuerKey } = read.cached;
+    const mismatch = cacheMismatch(read.cached, cacheContext(identity));
+    if (mismatch !== undefined) {
+      this.#emit('INFO', LOG_EVENTS.authCachedCertificateIgnored, { reason: mismatch });
+      return undefined;
+    }
     try {
       return { certificate, issuerKey, claims: this.#verify(certificate, issuerKey, appID) };
     } catch (error) {
@@ -260,13 +302,13 @@ export class AuthClient implements AuthLogin {
     }
     if (this.#closed || generation !== this.#generation) return refuse('auth/failed', ABANDONED);
     if (!attempt.ok) return this.#failed(attempt.failure);
-    return this.#succeeded(attempt.response, identity.appID, generation);
+    return this.#succeeded(attempt.response, identity, generation);
   }
 
-  async #succeeded(response: LoginResponse, appID: string, generation: number): Promise<{ outcome: LoginOutcome; transient: boolean }> {
+  async #succeeded(response: LoginResponse, identity: OnlineIdentity, generation: number): Promise<{ outcome: LoginOutcome; transient: boolean }> {
     let claims: CertificateClaims;
     try {
-      claims = this.#verify(response.certificate, response.issuerKey, appID);
+      claims = this.#verify(response.certificate, response.issuerKey, identity.appID);
     } catch (error) {
       if (error instanceof CertificateError && error.fault === 'UnknownIssuer') {
         this.#emit('ERROR', LOG_EVENTS.authUnknownIssuer, { trusted_issuer: response.issuerKey, reason: error.message });
@@ -276,6 +318,15 @@ export class AuthClient implements AuthLogin {
       return this.#failedWith({ code: 'auth/certificate-invalid', message: messageOf(error) }, false);
     }
     const held: Held = { certificate: response.certificate, issuerKey: response.issuerKey, claims };
+    // The cache is written before anyone hears of the certificate: a listener that logs out
+    // queues its clear after this write, so the clear wins (settings writes land in order).
+    try {
+      await writeCachedCertificate(this.#settings, { certificate: held.certificate, issuerKey: held.issuerKey, ...cacheContext(identity) });
+    } catch (error) {
+      if (!this.#closed && generation === this.#generation) this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: messageOf(error) });
+    }
+    // A logout (or close) while writing: its clear was queued after the write; drop the certificate.
+    if (this.#closed || generation !== this.#generation) return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
     this.#held = held;
     this.#lastError = undefined;
     this.#retryAttempt = 0;
@@ -283,11 +334,6 @@ export class AuthClient implements AuthLogin {
     this.#emit('INFO', LOG_EVENTS.authSucceeded, { user_id: claims.userID, expires_at: new Date(claims.expiresAt).toISOString() });
     this.#scheduleExpiry(claims);
     this.#notify();
-    try {
-      await writeCachedCertificate(this.#settings, held);
-    } catch (error) {
-      if (!this.#closed && generation === this.#generation) this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: messageOf(error) });
-    }
     return { outcome: { ok: true, userID: claims.userID, expiresAt: claims.expiresAt }, transient: false };
   }
 
@@ -399,6 +445,26 @@ export class AuthClient implements AuthLogin {
     // Nothing is logged once the Sync has shut down (its last line is `Deallocating`).
     if (!this.#closed) this.#log.log(level, event, fields);
   }
+}
+
+interface CacheContext {
+  readonly bigPeerURL: string;
+  readonly identityType: string;
+  readonly provider: string | null;
+}
+
+/** What a cached certificate is tied to: the Big Peer, the identity type and the provider. */
+function cacheContext(identity: OnlineIdentity): CacheContext {
+  return { bigPeerURL: identity.bigPeerURL, identityType: identity.type, provider: identity.type === 'onlineWithAuthentication' ? identity.provider : null };
+}
+
+/** Why a cached certificate does not belong to this identity, or undefined when it does. */
+function cacheMismatch(cached: Partial<CacheContext>, current: CacheContext): string | undefined {
+  const show = (v: string | null | undefined): string => (v === undefined ? '(not recorded)' : v === null ? '(none)' : v);
+  if (cached.bigPeerURL !== current.bigPeerURL) return `it was obtained from Big Peer ${show(cached.bigPeerURL)}, not ${current.bigPeerURL}`;
+  if (cached.identityType !== current.identityType) return `it was obtained with identity ${show(cached.identityType)}, not ${current.identityType}`;
+  if (cached.provider !== current.provider) return `it was obtained with provider ${show(cached.provider)}, not ${show(current.provider)}`;
+  return undefined;
 }
 
 function messageOf(error: unknown): string {
