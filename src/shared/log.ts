@@ -29,9 +29,27 @@ export interface LogEntry {
   readonly message: string;
 }
 
-/** The text form of an entry. */
+/** A field value longer than this many characters is cut, ending in `…`. */
+export const MAX_LOG_FIELD_CHARS = 1000;
+
+// C0 controls, DEL, and the Unicode line and paragraph separators.
+const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/g;
+const escapeControl = (c: string): string =>
+  c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Text that came from outside (an app id, a statement, an error) made safe for a log line: control
+ * characters written as `\n`, `\r`, `\t`, `\u00XX`, so a value can never start a new line or
+ * forge an entry; over `max` characters it is cut and ends in `…`.
+ */
+export function escapeLogText(text: string, max: number = Number.POSITIVE_INFINITY): string {
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
+  return cut.replace(CONTROL, escapeControl);
+}
+
+/** The text form of an entry: always one line (a message's control characters are escaped). */
 export function renderLogLine(entry: Pick<LogEntry, 'level' | 'timestamp' | 'message'>): string {
-  return `[${entry.level}] ${entry.timestamp}: ${entry.message}`;
+  return `[${entry.level}] ${entry.timestamp}: ${escapeLogText(entry.message)}`;
 }
 
 /** Event names: one constant per kind of entry, so that tools filter on names, not on text. */

@@ -2,7 +2,7 @@
  * The text of each log event, rendered from its fields. The spec's exact wording lives here and
  * nowhere else (sections 3.5, 6 and 8).
  */
-import { LOG_EVENTS, type LogFieldValue } from '../../shared/log.ts';
+import { escapeLogText, LOG_EVENTS, MAX_LOG_FIELD_CHARS, type LogFieldValue } from '../../shared/log.ts';
 
 type Fields = Readonly<Record<string, LogFieldValue>>;
 
@@ -72,7 +72,19 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.authLoggedOut]: () => 'AuthClient: logged out; the cached certificate was cleared',
 };
 
+function safeValue(value: LogFieldValue): LogFieldValue {
+  if (typeof value === 'string') return escapeLogText(value, MAX_LOG_FIELD_CHARS);
+  if (Array.isArray(value)) return value.map((v: string) => escapeLogText(v, MAX_LOG_FIELD_CHARS));
+  return value;
+}
+
+/**
+ * The message of an event. Every field value is escaped (no control characters, so a value can
+ * never start a new line) and cut at MAX_LOG_FIELD_CHARS; the entry's `fields` stay as given.
+ */
 export function renderMessage(event: string, fields: Fields): string {
   const render = MESSAGES[event];
-  return render === undefined ? `${event} ${JSON.stringify(fields)}` : render(fields);
+  const safe: Record<string, LogFieldValue> = {};
+  for (const [k, v] of Object.entries(fields)) safe[k] = safeValue(v);
+  return render === undefined ? `${event} ${JSON.stringify(safe)}` : render(safe);
 }
