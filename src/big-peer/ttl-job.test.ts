@@ -65,6 +65,21 @@ describe('the TTL job', () => {
     expect(timers.pending).toBe(0);
   });
 
+  it('stops every timer, also of two jobs on the same collection', async () => {
+    const { sync, timers, hub } = await setUp();
+    const jobs = [
+      { collection: 'orders', field: 'createdAt', ttlHours: 72, everyHours: 1 },
+      { collection: 'orders', field: 'updatedAt', ttlHours: 72, everyHours: 1 },
+    ];
+    const job = new TtlJob({ store: sync.store, jobs, timers, logger: hub.logger('ttl') });
+    job.start();
+    job.stop();
+    timers.advance(5 * HOUR);
+    await new Promise((r) => setImmediate(r));
+    expect(hub.recentEntries().filter((e) => e.event === 'ttl.ran')).toEqual([]);
+    expect((await sync.store.execute('SELECT _id FROM orders WHERE evictionFlag = true')).items).toEqual([{ _id: 'flagged' }]);
+  });
+
   it('logs a failed run and keeps its schedule', async () => {
     const { sync, timers, hub } = await setUp();
     const job = new TtlJob({ store: sync.store, jobs: [{ collection: 'orders', ttlHours: 1, everyHours: 1 }], timers, logger: hub.logger('ttl') });

@@ -61,7 +61,8 @@ export class TtlJob {
   readonly #configs: readonly TtlJobConfig[];
   readonly #timers: Timers;
   readonly #log: Logger;
-  readonly #handles = new Map<string, object>();
+  /** Every pending timer, one per job (two jobs may share a collection), so stop() clears them all. */
+  readonly #handles = new Set<object>();
   #stopped = false;
 
   constructor(options: { store: Store; jobs: readonly TtlJobConfig[]; timers: Timers; logger: Logger }) {
@@ -99,12 +100,12 @@ export class TtlJob {
     if (this.#stopped) return;
     this.#log.debug(LOG_EVENTS.ttlJobScheduled, { collection: config.collection, next_run: new Date(this.#timers.now() + delayMs).toISOString() });
     const handle = this.#timers.setTimeout(() => {
-      this.#handles.delete(config.collection);
+      this.#handles.delete(handle);
       void this.#run(config)
         .catch(() => undefined) // logged in #run
         .finally(() => this.#schedule(config, (config.everyHours ?? 24) * HOUR_MS));
     }, delayMs);
-    this.#handles.set(config.collection, handle);
+    this.#handles.add(handle);
   }
 
   async #run(config: TtlJobConfig): Promise<TtlRun> {
