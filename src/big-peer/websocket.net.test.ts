@@ -9,7 +9,7 @@ import { ANNOUNCE_CLOSE_CODES, OUTER_PROTOCOL_VERSION } from '../shared/protocol
 import type { SignedCertificate } from '../shared/certificate.ts';
 import { EVERYTHING } from '../shared/permissions.ts';
 import { generateIssuerKeys, ManualTimers, signCertificate } from '../peer/index.ts';
-import { call, PLAYGROUND_TOKEN, startTestPeer, TEST_APP, type TestPeer } from './test-helpers.ts';
+import { announceProof, call, keyNamed, PLAYGROUND_TOKEN, proven, startTestPeer, TEST_APP, type TestPeer } from './test-helpers.ts';
 
 const WAIT_MS = 5000;
 
@@ -20,10 +20,20 @@ function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
   });
 }
 
+const nonces = new WeakMap<WebSocket, string>();
+const nonceOf = (ws: WebSocket): string => nonces.get(ws) ?? '';
+
+/** Opens a session and reads the Big Peer's first frame, the challenge. */
 async function open(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url);
   ws.on('error', () => undefined);
-  await bounded(new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject))), 'open');
+  const challenge = new Promise<any>((resolve, reject) => {
+    ws.once('message', (data) => resolve(JSON.parse(data.toString())));
+    ws.once('close', (code, reason) => reject(new Error(`closed ${code} ${reason.toString()}`)));
+  });
+  const first = await bounded(challenge, 'challenge');
+  expect(first).toEqual({ type: 'challenge', nonce: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+  nonces.set(ws, first.nonce);
   return ws;
 }
 
@@ -41,18 +51,28 @@ describe('the sync WebSocket', () => {
   });
   afterEach(() => t.close());
 
-  async function certificateFor(peerKey: string): Promise<SignedCertificate> {
-    const res = await call(`${t.url}/_sync/auth/login`, { method: 'POST', body: { appID: TEST_APP, peerKey, token: PLAYGROUND_TOKEN } });
+  /** A certificate for the key named `name` (keyNamed), from a proven login. */
+  async function certificateFor(name: string): Promise<SignedCertificate> {
+    const res = await call(`${t.url}/_sync/auth/login`, { method: 'POST', body: proven({ appID: TEST_APP, peerKey: name, token: PLAYGROUND_TOKEN }, t.now()) });
     return res.json.certificate;
   }
 
-  const announcement = (peerKey: string, certificate: SignedCertificate, extra: object = {}) =>
-    JSON.stringify({ type: 'announce', peerKey, appID: TEST_APP, outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate, ...extra });
+  /** The announcement of the key named `name` on `ws`, with its proof over the session's challenge. */
+  const announcement = (ws: WebSocket, name: string, certificate: SignedCertificate, extra: object = {}) =>
+    JSON.stringify({
+      type: 'announce',
+      peerKey: keyNamed(name).peerKey,
+      appID: TEST_APP,
+      outer_protocol_version: OUTER_PROTOCOL_VERSION,
+      certificate,
+      proof: announceProof(keyNamed(name), TEST_APP, nonceOf(ws)),
+      ...extra,
+    });
 
-  async function announced(peerKey: string): Promise<WebSocket> {
+  async function announced(name: string): Promise<WebSocket> {
     const ws = await open(t.peer.wsUrl);
     const answer = nextMessage(ws);
-    ws.send(announcement(peerKey, await certificateFor(peerKey)));
+    ws.send(announcement(ws, name, await certificateFor(name)));
     await answer;
     return ws;
   }
@@ -60,7 +80,7 @@ describe('the sync WebSocket', () => {
   it('answers a valid announcement with its own and keeps the session open', async () => {
     const ws = await open(t.peer.wsUrl);
     const answer = nextMessage(ws);
-    ws.send(announcement('peer-1', await certificateFor('peer-1')));
+    ws.send(announcement(ws, 'peer-1', await certificateFor('peer-1')));
     expect(await answer).toEqual({
       type: 'announce',
       peerKey: t.peer.sync.peerKey,
@@ -70,7 +90,7 @@ describe('the sync WebSocket', () => {
     });
     expect(ws.readyState).toBe(WebSocket.OPEN);
     expect(t.peer.sessions).toBe(1);
-    expect(t.logs.some((e) => e.message.startsWith('WebSocket peer announced; peer_key = peer-1; user_id = playground'))).toBe(true);
+    expect(t.logs.some((e) => e.message.startsWith(`WebSocket peer announced; peer_key = ${keyNamed('peer-1').peerKey}; user_id = playground`))).toBe(true);
     ws.close();
   });
 
@@ -78,12 +98,12 @@ describe('the sync WebSocket', () => {
     const other = generateIssuerKeys();
     const now = timers.now();
     const foreign = signCertificate(
-      { appID: TEST_APP, peerKey: 'peer-1', userID: 'u', permissions: EVERYTHING, issuer: other.publicKey, issuedAt: now, expiresAt: now + 60_000 },
+      { appID: TEST_APP, peerKey: keyNamed('peer-1').peerKey, userID: 'u', permissions: EVERYTHING, issuer: other.publicKey, issuedAt: now, expiresAt: now + 60_000 },
       other,
     );
     const ws = await open(t.peer.wsUrl);
     const end = closed(ws);
-    ws.send(announcement('peer-1', foreign));
+    ws.send(announcement(ws, 'peer-1', foreign));
     const { code, reason } = await end;
     expect(code).toBe(ANNOUNCE_CLOSE_CODES.unauthorized);
     expect(reason).toMatch(/^bad certificate \(UnknownIssuer\): the certificate was issued by /);
@@ -99,30 +119,85 @@ describe('the sync WebSocket', () => {
     for (const [peerKey, certificate, reason] of attempts) {
       const ws = await open(t.peer.wsUrl);
       const end = closed(ws);
-      ws.send(announcement(peerKey, certificate));
+      ws.send(announcement(ws, peerKey, certificate));
       expect(await end).toEqual({ code: 4401, reason: expect.stringMatching(reason) });
     }
     timers.advance(8 * 3_600_000 + 1);
     const late = await open(t.peer.wsUrl);
     const end = closed(late);
-    late.send(announcement('peer-1', cert));
+    late.send(announcement(late, 'peer-1', cert));
     expect(await end).toEqual({ code: 4401, reason: expect.stringMatching(/^bad certificate \(expired\)/) });
   });
 
   it('closes with 4400 for an incompatible version, another app, or a frame that is not JSON', async () => {
     const cert = await certificateFor('peer-1');
-    const frames: [string, number, RegExp][] = [
-      [announcement('peer-1', cert, { outer_protocol_version: 2 }), 4400, /^outer_protocol_version 2 is not supported/],
-      [announcement('peer-1', cert, { type: 'hello' }), 4400, /^the first message must be/],
-      [announcement('peer-1', cert, { appID: 'other' }), 4401, /^app other is not served here$/],
-      ['{"type": "announce", ', 4400, /^the announcement must be a JSON text frame$/],
+    const frames: [(ws: WebSocket) => string, number, RegExp][] = [
+      [(ws) => announcement(ws, 'peer-1', cert, { outer_protocol_version: 2 }), 4400, /^outer_protocol_version 2 is not supported/],
+      [(ws) => announcement(ws, 'peer-1', cert, { type: 'hello' }), 4400, /^the first message must be/],
+      [(ws) => announcement(ws, 'peer-1', cert, { appID: 'other' }), 4401, /^app other is not served here$/],
+      [(ws) => announcement(ws, 'peer-1', cert, { proof: undefined }), 4400, /^proof must be/],
+      [() => '{"type": "announce", ', 4400, /^the announcement must be a JSON text frame$/],
     ];
     for (const [frame, code, reason] of frames) {
       const ws = await open(t.peer.wsUrl);
       const end = closed(ws);
-      ws.send(frame);
+      ws.send(frame(ws));
       expect(await end).toEqual({ code, reason: expect.stringMatching(reason) });
     }
+  });
+
+  it('closes with 4401 when the proof does not sign this session’s challenge with the peer key', async () => {
+    const cert = await certificateFor('peer-1');
+    const first = await open(t.peer.wsUrl);
+    const replayed = announcement(first, 'peer-1', cert);
+    first.close();
+    const attempts: ((ws: WebSocket) => string)[] = [
+      () => replayed, // a proof over another session's nonce
+      (ws) => announcement(ws, 'peer-1', cert, { proof: announceProof(keyNamed('thief'), TEST_APP, nonceOf(ws)) }), // another key's signature
+      (ws) => announcement(ws, 'peer-1', cert, { proof: 'A'.repeat(86) }),
+    ];
+    for (const frame of attempts) {
+      const ws = await open(t.peer.wsUrl);
+      const end = closed(ws);
+      ws.send(frame(ws));
+      expect(await end).toEqual({ code: 4401, reason: 'bad proof: not the signature of the challenge with the private key of peerKey' });
+    }
+    for (let i = 0; i < 100 && t.peer.sessions > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(t.peer.sessions).toBe(0);
+  });
+
+  it('keeps one session per peer key: a newer one closes the older with 4409', async () => {
+    const older = await announced('peer-1');
+    const end = closed(older);
+    const newer = await announced('peer-1');
+    expect(await end).toEqual({ code: ANNOUNCE_CLOSE_CODES.replaced, reason: 'replaced by a newer session of the same peer key' });
+    expect(newer.readyState).toBe(WebSocket.OPEN);
+    for (let i = 0; i < 100 && t.peer.sessions > 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(t.peer.sessions).toBe(1);
+    newer.close();
+  });
+
+  it('closes a session with 4401 when its certificate expires', async () => {
+    const ws = await announced('peer-1');
+    const end = closed(ws);
+    timers.advance(8 * 3_600_000 - 1);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    timers.advance(1);
+    expect(await end).toEqual({ code: 4401, reason: 'certificate expired' });
+  });
+
+  it('refuses a new connection at once with 1013 while 256 wait for their announcement', async () => {
+    const waiting = await Promise.all(Array.from({ length: 256 }, () => open(t.peer.wsUrl)));
+    const extra = new WebSocket(t.peer.wsUrl);
+    extra.on('error', () => undefined);
+    expect(await closed(extra)).toEqual({ code: 1013, reason: expect.stringMatching(/^too many sessions waiting/) });
+    const end = closed(waiting[0] as WebSocket);
+    (waiting[0] as WebSocket).close();
+    await end;
+    for (let i = 0; i < 50 && t.peer.sessions > 255; i++) await new Promise((r) => setTimeout(r, 10));
+    const admitted = await open(t.peer.wsUrl);
+    expect(admitted.readyState).toBe(WebSocket.OPEN);
+    for (const ws of [...waiting, admitted]) ws.terminate();
   });
 
   it('ends only the session that sent a malformed frame, and keeps serving', async () => {
