@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LogHub, Sync } from '../peer/index.ts';
-import { dqlPath, parseLegacyPath, translateLegacyQuery } from './legacy-query.ts';
+import { dqlPath, MAX_QUERY_OPERATORS, parseLegacyPath, translateLegacyQuery } from './legacy-query.ts';
+import { post, startTestPeer } from './test-helpers.ts';
 
 function errorOf(fn: () => unknown): { code: string; message: string } {
   try {
@@ -21,7 +22,7 @@ describe('the older query syntax', () => {
 
   it('binds string and number literals as parameters and keeps true and false as keywords', () => {
     const { where, params } = translateLegacyQuery("name != 'Ann' || age >= 42.5 || vip == true");
-    expect(where).toBe("(((`name` != :q0) OR (`age` >= :q1)) OR (`vip` = true))");
+    expect(where).toBe('((`name` != :q0) OR (`age` >= :q1) OR (`vip` = true))');
     expect(params).toEqual({ q0: 'Ann', q1: 42.5 });
   });
 
@@ -102,6 +103,12 @@ describe('translated queries in a store', () => {
     return (await sync.store.execute(`SELECT _id FROM people WHERE ${where}`, params)).items.map((d) => d._id);
   }
 
+  it('runs a flat chain of 900 || terms, and one at the operator limit, even of == null tests', async () => {
+    expect(await ids(Array.from({ length: 900 }, (_, i) => `age == ${i}`).join(' || '))).toEqual(['a', 'b', 'c']);
+    expect(await ids(Array.from({ length: MAX_QUERY_OPERATORS + 1 }, () => 'nick != null').join(' && '))).toEqual([]);
+    expect(await ids(Array.from({ length: MAX_QUERY_OPERATORS + 1 }, () => 'age > 1').join(' || '))).toEqual(['a', 'b', 'c']);
+  });
+
   it('matches what the older syntax means', async () => {
     expect(await ids('age >= 40 && flag == true')).toEqual(['b']);
     expect(await ids("name == 'O\\'Brien' || age > 45")).toEqual(['a', 'c']);
@@ -113,5 +120,28 @@ describe('translated queries in a store', () => {
   it('matches an injection attempt only as the literal text it is', async () => {
     expect(await ids('name == $args.x', { x: "x' OR 1 = 1 OR name = 'y" })).toEqual(['c']);
     expect(await ids('name == $args.x', { x: "' OR '1' = '1" })).toEqual([]);
+  });
+});
+
+describe('long queries through store/write', () => {
+  it('answers a chain of 5,000 terms with a 400 naming the operator over the limit, not a 500', async () => {
+    const t = await startTestPeer();
+    try {
+      const query = Array.from({ length: 5000 }, () => 'a == 1').join(' || ');
+      const res = await post(`${t.url}/api/v4/store/write`, { commands: [{ method: 'remove', collection: 'orders', query }] });
+      expect(res.status).toBe(400);
+      expect(res.json.error.code).toBe('query/invalid');
+      const column = MAX_QUERY_OPERATORS * 'a == 1 || '.length + 'a == 1 '.length + 1;
+      expect(res.json.error.message).toContain(`commands[0].query: Syntax error in query at line 1 column ${column}: expected at most ${MAX_QUERY_OPERATORS} operators`);
+      const ok = await post(`${t.url}/api/v4/store/write`, { commands: [{ method: 'remove', collection: 'orders', query: query.slice(0, 900 * 'a == 1 || '.length - 4) }] });
+      expect(ok.status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('translates a long chain without deep recursion', () => {
+    const { where } = translateLegacyQuery(Array.from({ length: MAX_QUERY_OPERATORS + 1 }, () => 'a == 1').join(' && '));
+    expect(where.startsWith('((`a` = :q0) AND (`a` = :q1) AND')).toBe(true);
   });
 });

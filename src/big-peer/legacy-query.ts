@@ -21,6 +21,12 @@ import { Lexer, describe, syntaxError, type Token } from './legacy-query-lexer.t
 export const MAX_QUERY_LENGTH = 100_000;
 /** Parentheses and `!` nest at most this deep. */
 export const MAX_QUERY_DEPTH = 100;
+/**
+ * A query has at most this many `&&`, `||` and `!`. A chain of one operator becomes one flat DQL
+ * group `(a AND b AND c)`, which the DQL parser nests to the left: with comparisons and `== null`
+ * tests at most 3 levels high, the translation stays under its MAX_EXPRESSION_HEIGHT of 1000.
+ */
+export const MAX_QUERY_OPERATORS = 990;
 
 export type PathSegment = string | number;
 type Operand =
@@ -29,7 +35,7 @@ type Operand =
   | { readonly kind: 'arg'; readonly segments: readonly PathSegment[]; readonly pos: SourcePosition };
 type Node =
   | Operand
-  | { readonly kind: 'and' | 'or'; readonly left: Node; readonly right: Node }
+  | { readonly kind: 'and' | 'or'; readonly operands: readonly Node[] }
   | { readonly kind: 'not'; readonly operand: Node }
   | { readonly kind: 'cmp'; readonly op: string; readonly left: Node; readonly right: Node };
 
@@ -40,6 +46,7 @@ class Parser {
   readonly #lexer: Lexer;
   token: Token;
   #depth = 0;
+  #operators = 0;
 
   constructor(text: string) {
     this.#lexer = new Lexer(text);
@@ -59,6 +66,14 @@ class Parser {
   #skip(punct: string): boolean {
     if (this.token.kind !== 'punct' || this.token.value !== punct) return false;
     this.#advance();
+    return true;
+  }
+
+  /** Skips `&&`, `||` or `!`, counting it against MAX_QUERY_OPERATORS. */
+  #skipOperator(punct: string): boolean {
+    const pos = this.token.pos;
+    if (!this.#skip(punct)) return false;
+    if (++this.#operators > MAX_QUERY_OPERATORS) throw syntaxError(pos, `at most ${MAX_QUERY_OPERATORS} operators (&&, || and !) in a query`, `'${punct}', one more`);
     return true;
   }
 
@@ -83,23 +98,23 @@ class Parser {
     return node;
   }
 
-  // Or : And ("||" And)*
+  // Or : And ("||" And)*   (a chain is one flat node)
   parseOr(): Node {
-    let left = this.parseAnd();
-    while (this.#skip('||')) left = { kind: 'or', left, right: this.parseAnd() };
-    return left;
+    const operands = [this.parseAnd()];
+    while (this.#skipOperator('||')) operands.push(this.parseAnd());
+    return operands.length === 1 ? (operands[0] as Node) : { kind: 'or', operands };
   }
 
-  // And : Not ("&&" Not)*
+  // And : Not ("&&" Not)*   (a chain is one flat node)
   parseAnd(): Node {
-    let left = this.parseNot();
-    while (this.#skip('&&')) left = { kind: 'and', left, right: this.parseNot() };
-    return left;
+    const operands = [this.parseNot()];
+    while (this.#skipOperator('&&')) operands.push(this.parseNot());
+    return operands.length === 1 ? (operands[0] as Node) : { kind: 'and', operands };
   }
 
   // Not : "!" Not | Comparison
   parseNot(): Node {
-    if (this.#skip('!')) return this.#nest(() => ({ kind: 'not', operand: this.parseNot() }));
+    if (this.#skipOperator('!')) return this.#nest(() => ({ kind: 'not', operand: this.parseNot() }));
     return this.parseComparison();
   }
 
@@ -235,7 +250,8 @@ export function translateLegacyQuery(query: string, args: Readonly<Record<string
       }
       case 'and':
       case 'or':
-        return `(${emit(node.left)} ${node.kind.toUpperCase()} ${emit(node.right)})`;
+        // Flat: `(a AND b AND c)`; recursion goes only as deep as the query's parentheses.
+        return `(${node.operands.map(emit).join(node.kind === 'and' ? ' AND ' : ' OR ')})`;
       case 'not':
         return `(NOT ${emit(node.operand)})`;
       case 'cmp': {
