@@ -142,7 +142,7 @@ describe('syncmesh big-peer', () => {
     expect((await runToEnd(['--app-id', 'a', '--bogus'])).code).toBe(2);
   });
 
-  it('prints its URLs, logs app_id, and on SIGTERM finishes the request in flight and exits 0', async () => {
+  it('prints its URLs, logs app_id, and on SIGTERM answers the request waiting for a transaction at once (503) and exits 0', async () => {
     const config = join(dir, 'big-peer.json');
     writeFileSync(config, JSON.stringify({ appID: 'cli-app', port: 0, apiKeys: ['smk_config-key-0123456789'], txnWaitTimeoutMs: 1500 }));
     const { run, url } = await serve(['--config', config]);
@@ -157,8 +157,10 @@ describe('syncmesh big-peer', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     run.child.kill('SIGTERM');
+    const sent = Date.now();
     const answer = await inFlight;
-    expect(answer.status).toBe(404);
+    expect(Date.now() - sent).toBeLessThan(1000); // not after the 1.5 s wait
+    expect([answer.status, answer.json.error.code]).toEqual([503, 'store/closed']);
     expect(answer.headers.connection).toBe('close');
     expect(await bounded(run.exit, 'exit after SIGTERM', run)).toBe(0);
     expect(run.stdout).toMatch(/Big Peer stopped \(SIGTERM\)\n$/);

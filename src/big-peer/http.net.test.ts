@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOGIN_CORS_HEADERS } from '../shared/big-peer-api.ts';
-import { call, post, startTestPeer, TEST_KEY, type TestPeer } from './test-helpers.ts';
+import { call, loginBody, post, startTestPeer, TEST_KEY, type TestPeer } from './test-helpers.ts';
 
 /** The response's headers whose names start with access-control-, with the contract's spelling of names. */
 function corsHeadersOf(headers: Record<string, unknown>): Record<string, unknown> {
@@ -44,7 +44,7 @@ describe('the Big Peer HTTP server', () => {
   });
 
   it('puts the CORS headers on login answers too, errors included', async () => {
-    const res = await call(`${t.url}/_sync/auth/login`, { method: 'POST', body: { appID: 'nope', peerKey: 'pk', token: 't' } });
+    const res = await call(`${t.url}/_sync/auth/login`, { method: 'POST', body: loginBody('nope', 't') });
     expect(res.status).toBe(401);
     expect(corsHeadersOf(res.headers)).toEqual(LOGIN_CORS_HEADERS);
     const put = await call(`${t.url}/_sync/auth/login`, { method: 'PUT', body: '{}' });
@@ -115,5 +115,50 @@ describe('the Big Peer HTTP server', () => {
       expect(res.status).toBe(400);
       expect(res.text).not.toMatch(/\n\s+at |\.ts:\d+/);
     }
+  });
+
+  /** Sends `head` then up to `bodyBytes` of chunked body; resolves with what came back and how much was written. */
+  function raw(head: string, bodyBytes: number): Promise<{ answer: string; written: number }> {
+    return new Promise((resolve) => {
+      const socket = connect(t.peer.port, '127.0.0.1');
+      let answer = '';
+      let written = 0;
+      const timer = setTimeout(() => socket.destroy(), 8000);
+      socket.on('data', (d) => (answer += d.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve({ answer, written });
+      });
+      socket.write(head);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = (): void => {
+        while (written < bodyBytes && !socket.destroyed) {
+          written += chunk.length;
+          if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk.toString('latin1')}\r\n`)) return void socket.once('drain', pump);
+        }
+        if (!socket.destroyed) socket.end('0\r\n\r\n');
+      };
+      pump();
+    });
+  }
+
+  it('closes the connection after answering before the body was read, instead of reading a large body', async () => {
+    const { answer, written } = await raw('POST /api/v4/store/execute HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n', 5 * 1024 * 1024);
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    // The server cut the connection: the client could not write the whole 5 MB.
+    expect(written).toBeLessThan(5 * 1024 * 1024);
+    expect((await post(`${t.url}/api/v4/store/execute`, { statement: 'SELECT * FROM t' })).status).toBe(200);
+  });
+
+  it('answers a request Node cannot parse with a JSON error, and closes the connection', async () => {
+    const bad = await raw('NOT HTTP\r\n\r\n', 0);
+    expect(bad.answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(bad.answer).toMatch(/\r\nConnection: close\r\n/);
+    expect(JSON.parse(bad.answer.split('\r\n\r\n')[1] as string).error.code).toBe('http/bad-request');
+    const big = await raw(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 0);
+    expect(big.answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(big.answer.split('\r\n\r\n')[1] as string).error.message).toBe('the request headers are too large');
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LOGIN_CORS_HEADERS } from '../shared/big-peer-api.ts';
-import { PLAYGROUND_TOKEN, startTestPeer, TEST_APP, TEST_KEY, type TestPeer } from './test-helpers.ts';
+import { announceProof, loginBody, PLAYGROUND_TOKEN, startTestPeer, TEST_APP, TEST_KEY, testKey, type TestPeer } from './test-helpers.ts';
 
 function hasOpenssl(): boolean {
   try {
@@ -85,16 +85,22 @@ describe.skipIf(!OPENSSL)('the Big Peer over TLS', () => {
   });
 
   it('accepts a peer’s announcement over wss', async () => {
-    const login = await httpsCall(`${t.url}/_sync/auth/login`, ca, 'POST', { appID: TEST_APP, peerKey: 'tls-peer', token: PLAYGROUND_TOKEN });
+    const key = testKey();
+    const login = await httpsCall(`${t.url}/_sync/auth/login`, ca, 'POST', loginBody(TEST_APP, PLAYGROUND_TOKEN, undefined, { key }));
     const { certificate } = JSON.parse(login.text) as { certificate: unknown };
     const ws = new WebSocket(t.peer.wsUrl, { ca });
     const answer = await new Promise<any>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no answer in time')), 5000);
       ws.once('error', reject);
-      ws.once('open', () => ws.send(JSON.stringify({ type: 'announce', peerKey: 'tls-peer', appID: TEST_APP, outer_protocol_version: 1, certificate })));
-      ws.once('message', (data) => {
+      ws.on('message', (data) => {
+        const message = JSON.parse(data.toString());
+        if (message.type === 'challenge') {
+          const proof = announceProof(key, TEST_APP, message.nonce);
+          ws.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: 1, certificate, proof }));
+          return;
+        }
         clearTimeout(timer);
-        resolve(JSON.parse(data.toString()));
+        resolve(message);
       });
     });
     expect(answer).toMatchObject({ type: 'announce', peerKey: t.peer.sync.peerKey, appID: TEST_APP, subscription: { everything: true, queries: {} } });
