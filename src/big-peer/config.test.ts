@@ -70,4 +70,17 @@ describe('the Big Peer configuration', () => {
     expect(messageOf(() => loadConfig({ config: file('{ not json') }))).toMatch(/is not JSON/);
     expect(messageOf(() => loadConfig({ config: join(dir, 'missing.json') }))).toMatch(/cannot read the config file/);
   });
+
+  it('takes tls only as an object of two file names, and no credentials in a webhook URL', () => {
+    const tlsOf = (tls: unknown) => messageOf(() => loadConfig({ config: file({ appID: 'a', tls }) }));
+    expect(tlsOf('cert.pem')).toMatch(/: tls must be an object/);
+    expect(tlsOf(true)).toMatch(/: tls must be an object/);
+    expect(tlsOf({ keyFile: 'k.pem' })).toMatch(/: tls\.certFile must be the path of a PEM file/);
+    expect(tlsOf({ keyFile: 'k.pem', certFile: 'c.pem', ca: 'x' })).toMatch(/unknown field\(s\) ca/);
+    const config = loadConfig({ config: file({ appID: 'a', tls: { keyFile: 'k.pem', certFile: 'c.pem' } }) });
+    expect(config.tls).toEqual({ keyFile: join(dir, 'k.pem'), certFile: join(dir, 'c.pem') });
+    const secret = messageOf(() => loadConfig({ config: file({ appID: 'a', authProviders: { corp: { url: 'https://user:s3cr3t@hooks.example/auth' } } }) }));
+    expect(secret).toMatch(/authProviders\.corp\.url must not carry credentials/);
+    expect(secret).not.toContain('s3cr3t');
+  });
 });
