@@ -17,7 +17,7 @@ import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
 import { ANNOUNCE_CLOSE_CODES, OUTER_PROTOCOL_VERSION, checkPeerAnnouncement, type AnnounceChallenge, type BigPeerAnnouncement } from '../shared/protocol/announce.ts';
 import { CertificateError, announceProofText, verifyCertificate, verifyProof, type Logger, type Timers } from '../peer/index.ts';
-import type { TimerHandle } from '../peer/time.ts';
+type TimerHandle = ReturnType<Timers['setTimeout']>;
 
 /** The largest frame a peer may send. */
 export const MAX_FRAME_BYTES = 1024 * 1024;
