@@ -22,8 +22,7 @@ import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
 import { LogHub } from '../src/peer/index.ts';
 import { seededRandom } from '../src/shared/seeded-random.ts';
 import { generateDocuments } from './documents.ts';
-import { compare, median, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
-import { percentile } from './http-load.ts';
+import { compare, median, type Row, type Side, type Suite, type SuiteContext, percentile } from './harness.ts';
 
 const SEED = 13;
 /** Documents preloaded into the Big Peer; the SELECTs read them by random `_id`. */

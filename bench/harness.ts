@@ -73,6 +73,12 @@ export function collectGarbage(): void {
   gc?.();
 }
 
+/** The p-th percentile (0–100) of values sorted ascending, by the nearest-rank method. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
+}
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new Error('median of no values');
   const sorted = [...values].sort((a, b) => a - b);

@@ -175,7 +175,7 @@ function mergeCounters(a: CounterState, b: CounterState): CounterState {
     const mine = t[writer];
     t[writer] = mine === undefined ? [inc, dec] : [Math.max(mine[0], inc), Math.max(mine[1], dec)];
   }
-  return { s: a.s, t: Object.fromEntries(Object.entries(t).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) };
+  return { s: a.s, t: sortKeys(t) };
 }
 
 /** The metadata of a replayed document: only stamps that differ from their parent's are kept. */
