@@ -10,6 +10,8 @@ import { sortKey } from '../dql/sort-key.ts';
 import { StoreError } from '../errors.ts';
 import { runQuery } from './js-query.ts';
 import type {
+  ChangePage,
+  ChangeQuery,
   ClockState,
   CollectionInfo,
   DocumentQuery,
@@ -101,6 +103,25 @@ class MemoryReader implements StorageReader {
   get(collection: string, id: JsonValue): StoredDocument | undefined {
     const e = this.entry(collection, sortKey(id).toString('hex'));
     return e === undefined ? undefined : toStored(e);
+  }
+
+  changedSince(query: ChangeQuery): ChangePage {
+    if (!Number.isInteger(query.limit) || query.limit < 1) throw new RangeError(`changedSince needs a limit >= 1, not ${query.limit}`);
+    const { cursor } = query;
+    if (cursor !== undefined && typeof cursor.key !== 'string') throw new TypeError('this change cursor was not made by the in-memory storage');
+    // Within a txn_id, documents go in the hex order of their _id key: stable across rewrites.
+    const after = (txnId: number, hex: string): boolean =>
+      txnId > query.afterTxnId && (cursor === undefined || txnId > cursor.txnId || (txnId === cursor.txnId && hex > (cursor.key as string)));
+    const found = this.entries(query.collection)
+      .map((e) => ({ e, hex: e.key.toString('hex') }))
+      .filter(({ e, hex }) => e.txnId <= query.uptoTxnId && after(e.txnId, hex))
+      .sort((a, b) => a.e.txnId - b.e.txnId || (a.hex < b.hex ? -1 : a.hex > b.hex ? 1 : 0));
+    const page = found.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      documents: page.map(({ e }) => toStored(e)),
+      next: found.length > query.limit && last !== undefined ? { txnId: last.e.txnId, key: last.hex } : undefined,
+    };
   }
 
   collections(): CollectionInfo[] {

@@ -1,14 +1,20 @@
 /**
  * A storage writer that remembers what it wrote: for each document put or evicted, its
- * collection, `_id` and new value (null when gone or a tombstone). The store hands these to
- * the observers so that they re-run only when a change can touch their result.
+ * collection, `_id`, new value (null when gone or a tombstone) and which of the two it was. The
+ * store hands these to the observers so that they re-run only when a change can touch their
+ * result.
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
-import type { ClockState, CollectionInfo, DocumentQuery, Savepoint, StorageWriter, StoredDocument } from './types.ts';
+import type { ChangePage, ChangeQuery, ClockState, CollectionInfo, DocumentQuery, Savepoint, StorageWriter, StoredDocument } from './types.ts';
 
 export interface DocumentChange {
   readonly collection: string;
   readonly id: JsonValue;
+  /**
+   * `put` for a document written (a tombstone included), `evict` for one removed entirely. A
+   * tombstone and an eviction both have `after` null; only `kind` tells them apart.
+   */
+  readonly kind: 'put' | 'evict';
   /** The value after the write; null for a tombstone or an evicted document. */
   readonly after: JsonObject | null;
 }
@@ -42,6 +48,10 @@ export class RecordingWriter implements StorageWriter {
     return this.#inner.get(collection, id);
   }
 
+  changedSince(query: ChangeQuery): ChangePage {
+    return this.#inner.changedSince(query);
+  }
+
   collections(): CollectionInfo[] {
     return this.#inner.collections();
   }
@@ -56,18 +66,18 @@ export class RecordingWriter implements StorageWriter {
 
   insertIfAbsent(collection: string, doc: StoredDocument): boolean {
     const inserted = this.#inner.insertIfAbsent(collection, doc);
-    if (inserted) this.#changes.push({ collection, id: doc.id, after: doc.value });
+    if (inserted) this.#changes.push({ collection, id: doc.id, kind: 'put', after: doc.value });
     return inserted;
   }
 
   put(collection: string, doc: StoredDocument): void {
     this.#inner.put(collection, doc);
-    this.#changes.push({ collection, id: doc.id, after: doc.value });
+    this.#changes.push({ collection, id: doc.id, kind: 'put', after: doc.value });
   }
 
   evict(query: DocumentQuery): JsonValue[] {
     const ids = this.#inner.evict(query);
-    for (const id of ids) this.#changes.push({ collection: query.collection, id, after: null });
+    for (const id of ids) this.#changes.push({ collection: query.collection, id, kind: 'evict', after: null });
     return ids;
   }
 

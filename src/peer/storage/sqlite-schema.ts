@@ -5,7 +5,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { StoreError } from '../errors.ts';
 
-const MIGRATIONS: readonly string[] = [
+/** The SQL of each migration, in order: migration `n` is `MIGRATIONS[n - 1]`. Never edit one; add the next. */
+export const MIGRATIONS: readonly string[] = [
   // 1: documents in an ordinary rowid table, unique by collection and the order-preserving key
   // of `_id` (the index gives `_id` order). Not WITHOUT ROWID: bodies of a kilobyte or more
   // would overflow its b-tree pages and take about three times the disk. A tombstone keeps
@@ -23,6 +24,12 @@ const MIGRATIONS: readonly string[] = [
     txn_id INTEGER NOT NULL,
     UNIQUE (collection, id)
   );
+  `,
+  // 2: documents of a collection by last commit, for replication's `changedSince`. A rowid
+  // table's index entries end with the rowid, so (collection, txn_id) gives (txn_id, rowid)
+  // order: the pages' order with no sort.
+  `
+  CREATE INDEX documents_by_txn ON documents (collection, txn_id);
   `,
 ];
 

@@ -7,7 +7,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { LogHub } from '../log/log-hub.ts';
 import { Sync, type SyncOptions } from '../sync.ts';
 import { assertSupportedNode } from './node-version.ts';
-import { DATABASE_FILE, SqliteStorage } from './sqlite-storage.ts';
+import { sortKey } from '../dql/sort-key.ts';
+import { CHANGED_SINCE_SQL, DATABASE_FILE, SqliteStorage } from './sqlite-storage.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './sqlite-schema.ts';
 import { runStorageAcceptanceTests } from './storage-acceptance.ts';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => BetterSqlite3.Database;
@@ -33,7 +35,7 @@ describe('the SQLite store on disk', () => {
     const db = new Database(join(dir, DATABASE_FILE));
     try {
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('user_version', { simple: true })).toBe(1);
+      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     } finally {
       db.close();
     }
@@ -70,9 +72,78 @@ describe('the SQLite store on disk', () => {
     expect(() => SqliteStorage.open(dir)).toThrow(expect.objectContaining({ code: 'store/schema-too-new' }));
     // The lock was released: the directory can be opened again once the schema is understood.
     const fix = new Database(join(dir, DATABASE_FILE));
-    fix.pragma('user_version = 1');
+    fix.pragma(`user_version = ${SCHEMA_VERSION}`);
     fix.close();
     SqliteStorage.open(dir).close();
+  });
+
+  it('migrates a schema-1 store to schema 2 on open, keeping its documents', () => {
+    const v1 = new Database(join(dir, DATABASE_FILE));
+    v1.exec(MIGRATIONS[0] as string);
+    const meta = JSON.stringify({ c: ['0000000000010000', 'p'] });
+    const insert = v1.prepare('INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?)');
+    insert.run('c', sortKey('a'), JSON.stringify({ _id: 'a', n: 1 }), meta, 0, 1);
+    insert.run('c', sortKey('b'), JSON.stringify({ _id: 'b' }), meta, 1, 2);
+    v1.exec("UPDATE clock SET txn_id = 2, hlc = '0000000000020000' WHERE one = 1");
+    v1.pragma('user_version = 1');
+    v1.close();
+
+    const storage = SqliteStorage.open(dir);
+    try {
+      const page = storage.read((r) => r.changedSince({ collection: 'c', afterTxnId: 0, uptoTxnId: 2, limit: 10 }));
+      expect(page.documents.map((d) => [d.id, d.value, d.txnId])).toEqual([
+        ['a', { _id: 'a', n: 1 }, 1],
+        ['b', null, 2],
+      ]);
+      expect(storage.read((r) => r.clock())).toEqual({ lastTxnId: 2, lastHlc: '0000000000020000' });
+    } finally {
+      storage.close();
+    }
+    const db = new Database(join(dir, DATABASE_FILE));
+    try {
+      expect(SCHEMA_VERSION).toBe(2);
+      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'documents_by_txn'").pluck().get()).toBe(
+        'CREATE INDEX documents_by_txn ON documents (collection, txn_id)',
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('pages changedSince along the documents_by_txn index, with no temporary b-tree, before and after ANALYZE', () => {
+    const storage = SqliteStorage.open(dir);
+    try {
+      for (let txn = 1; txn <= 20; txn++) {
+        storage.write((w) => {
+          for (let i = 0; i < 50; i++) {
+            const collection = i % 5 === 0 ? 'small' : 'big';
+            w.put(collection, { id: `d${txn}-${i}`, value: { _id: `d${txn}-${i}` }, meta: { c: ['0000000000010000' as never, 'p'] }, txnId: txn });
+          }
+        });
+      }
+    } finally {
+      storage.close();
+    }
+    const db = new Database(join(dir, DATABASE_FILE));
+    try {
+      const binds = { col: 'big', after: 3, upto: 12, ct: 5, ck: 100, lim: 11 };
+      const plans = (): string[][] =>
+        Object.values(CHANGED_SINCE_SQL).map((sql) =>
+          (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(binds) as { detail: string }[]).map((row) => row.detail),
+        );
+      for (const round of ['before', 'after']) {
+        if (round === 'after') db.exec('ANALYZE');
+        for (const plan of plans()) {
+          expect(plan.join('\n')).not.toMatch(/TEMP B-TREE|SCAN/);
+          expect(plan.filter((line) => line.startsWith('SEARCH')).length).toBeGreaterThan(0);
+          for (const line of plan.filter((l) => l.startsWith('SEARCH'))) expect(line).toContain('USING INDEX documents_by_txn');
+        }
+      }
+      expect(plans()[1]).toContain('SEARCH documents USING INDEX documents_by_txn (collection=? AND txn_id=? AND rowid>?)');
+    } finally {
+      db.close();
+    }
   });
 
   it('says what to do on a Node.js too old for the storage engine', () => {

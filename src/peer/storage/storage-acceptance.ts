@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { Expr } from '../dql/ast.ts';
 import type { Hlc } from '../crdt/hlc.ts';
-import type { DocumentQuery, StorageEngine, StoredDocument } from './types.ts';
+import type { ChangeCursor, ChangeQuery, DocumentQuery, StorageEngine, StorageReader, StoredDocument } from './types.ts';
 
 const POS = { line: 1, column: 1, offset: 0 };
 const META = { c: ['0000000000010000' as Hlc, 'peer'] as const };
@@ -26,6 +26,25 @@ const gt = (field: string, value: number): Expr => ({
   left: { kind: 'path', segments: [field], pos: POS },
   right: { kind: 'literal', value, pos: POS },
   pos: POS,
+});
+
+/** Every page of `changedSince` from the start, each as [`_id`, txn_id] pairs. */
+function allPages(reader: StorageReader, q: Omit<ChangeQuery, 'cursor'>): [JsonValue, number][][] {
+  const pages: [JsonValue, number][][] = [];
+  let cursor: ChangeCursor | undefined;
+  do {
+    const page = reader.changedSince({ ...q, cursor });
+    pages.push(page.documents.map((d) => [d.id, d.txnId]));
+    cursor = page.next;
+  } while (cursor !== undefined && pages.length < 100);
+  return pages;
+}
+
+const changes = (collection: string, afterTxnId: number, uptoTxnId: number, limit = 100): Omit<ChangeQuery, 'cursor'> => ({
+  collection,
+  afterTxnId,
+  uptoTxnId,
+  limit,
 });
 
 export function runStorageAcceptanceTests(name: string, open: () => { storage: StorageEngine; cleanup: () => void }): void {
@@ -199,6 +218,148 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
     it('refuses to open a write transaction inside another', () => {
       withStorage((s) => {
         expect(() => s.write(() => s.write(() => 1))).toThrow('already open');
+      });
+    });
+
+    describe('changedSince', () => {
+      it('pages through changes in txn order across several pages without gaps or repeats', () => {
+        withStorage((s) => {
+          const byTxn: Record<number, string[]> = { 1: ['m', 'a', 'z'], 2: ['q', 'b'], 3: ['k'], 4: ['y', 'c', 'x', 'd'] };
+          for (const [txn, ids] of Object.entries(byTxn)) s.write((w) => ids.forEach((id) => w.put('c', doc({ _id: id }, Number(txn)))));
+          const pages = s.read((r) => allPages(r, changes('c', 0, 4, 3)));
+          expect(pages.map((p) => p.length)).toEqual([3, 3, 3, 1]);
+          const flat = pages.flat();
+          expect(flat.map(([, txn]) => txn)).toEqual([1, 1, 1, 2, 2, 3, 4, 4, 4, 4]);
+          expect(new Set(flat.map(([id]) => id)).size).toBe(10);
+          for (const [txn, ids] of Object.entries(byTxn)) {
+            expect(flat.filter(([, t]) => t === Number(txn)).map(([id]) => id).sort()).toEqual([...ids].sort());
+          }
+          // The order within a txn_id is stable: one page gives the same sequence.
+          expect(s.read((r) => allPages(r, changes('c', 0, 4)))).toEqual([flat]);
+        });
+      });
+
+      it('sets next only when more documents follow', () => {
+        withStorage((s) => {
+          s.write((w) => ['a', 'b', 'c'].forEach((id) => w.put('c', doc({ _id: id }))));
+          expect(s.read((r) => r.changedSince(changes('c', 0, 1, 3))).next).toBeUndefined();
+          expect(s.read((r) => r.changedSince(changes('c', 0, 1, 2))).next).toBeDefined();
+          expect(s.read((r) => r.changedSince(changes('empty', 0, 1, 2)))).toEqual({ documents: [], next: undefined });
+        });
+      });
+
+      it('includes tombstones', () => {
+        withStorage((s) => {
+          s.write((w) => {
+            w.put('c', doc({ _id: 'live' }, 1));
+            w.put('c', { id: 'gone', value: null, meta: { ...META, d: ['0000000000020000' as Hlc, 'peer'] }, txnId: 2 });
+          });
+          const page = s.read((r) => r.changedSince(changes('c', 0, 2)));
+          expect(page.documents).toEqual([
+            doc({ _id: 'live' }, 1),
+            { id: 'gone', value: null, meta: { ...META, d: ['0000000000020000', 'peer'] }, txnId: 2 },
+          ]);
+        });
+      });
+
+      it('excludes txn ids outside (after, upto]', () => {
+        withStorage((s) => {
+          for (let txn = 1; txn <= 6; txn++) s.write((w) => w.put('c', doc({ _id: `t${txn}` }, txn)));
+          expect(s.read((r) => allPages(r, changes('c', 2, 4))).flat()).toEqual([
+            ['t3', 3],
+            ['t4', 4],
+          ]);
+          expect(s.read((r) => allPages(r, changes('c', 4, 4))).flat()).toEqual([]);
+          expect(s.read((r) => allPages(r, changes('c', 6, 9))).flat()).toEqual([]);
+          expect(s.read((r) => allPages(r, changes('c', 0, 1, 1))).flat()).toEqual([['t1', 1]]);
+        });
+      });
+
+      it('excludes other collections', () => {
+        withStorage((s) => {
+          s.write((w) => {
+            w.put('a', doc({ _id: 'in-a' }));
+            w.put('b', doc({ _id: 'in-b' }));
+            w.put('ab', doc({ _id: 'in-ab' }));
+          });
+          expect(s.read((r) => allPages(r, changes('a', 0, 1, 1))).flat()).toEqual([['in-a', 1]]);
+        });
+      });
+
+      it('does not return an evicted document', () => {
+        withStorage((s) => {
+          s.write((w) => ['a', 'b', 'c'].forEach((id, n) => w.put('c', doc({ _id: id, n }))));
+          s.write((w) => w.evict(query('c', { where: gt('n', 0) })));
+          expect(s.read((r) => allPages(r, changes('c', 0, 2))).flat()).toEqual([['a', 1]]);
+        });
+      });
+
+      it('moves a document rewritten by a later txn past the cursor: it appears once, at its new txn_id, when upto allows', () => {
+        withStorage((s) => {
+          s.write((w) => ['a', 'b', 'c'].forEach((id) => w.put('c', doc({ _id: id, v: 1 }, 1))));
+          const first = s.read((r) => r.changedSince(changes('c', 0, 2, 1)));
+          const [seen] = first.documents.map((d) => d.id);
+          const rewritten = ['a', 'b', 'c'].find((id) => id !== seen) as string;
+          const untouched = ['a', 'b', 'c'].find((id) => id !== seen && id !== rewritten) as string;
+          s.write((w) => w.put('c', doc({ _id: rewritten, v: 2 }, 2)));
+
+          // upto 2 takes in the rewrite: the document comes once, after the cursor, with its new value.
+          const rest = s.read((r) => {
+            const out: StoredDocument[] = [];
+            let cursor = first.next;
+            while (cursor !== undefined) {
+              const page = r.changedSince({ ...changes('c', 0, 2, 1), cursor });
+              out.push(...page.documents);
+              cursor = page.next;
+            }
+            return out;
+          });
+          expect(rest.map((d) => [d.id, d.txnId])).toEqual([
+            [untouched, 1],
+            [rewritten, 2],
+          ]);
+          expect(rest[1]?.value).toEqual({ _id: rewritten, v: 2 });
+
+          // upto 1 does not: the rewrite is left to the next update, from after 1.
+          const fromSnapshot = s.read((r) => r.changedSince({ ...changes('c', 0, 1, 1), cursor: first.next }));
+          expect(fromSnapshot.documents.map((d) => d.id)).toEqual([untouched]);
+          expect(fromSnapshot.next).toBeUndefined();
+          expect(s.read((r) => allPages(r, changes('c', 1, 2))).flat()).toEqual([[rewritten, 2]]);
+        });
+      });
+
+      it('gives one document a page with limit 1', () => {
+        withStorage((s) => {
+          s.write((w) => ['a', 'b'].forEach((id) => w.put('c', doc({ _id: id }, 1))));
+          s.write((w) => w.put('c', doc({ _id: 'c' }, 2)));
+          const pages = s.read((r) => allPages(r, changes('c', 0, 2, 1)));
+          expect(pages.map((p) => p.length)).toEqual([1, 1, 1]);
+          expect(pages.flat().map(([id]) => id).sort()).toEqual(['a', 'b', 'c']);
+          expect(pages.flat().map(([, txn]) => txn)).toEqual([1, 1, 2]);
+        });
+      });
+
+      it('refuses a limit below 1', () => {
+        withStorage((s) => {
+          expect(() => s.read((r) => r.changedSince(changes('c', 0, 1, 0)))).toThrow(RangeError);
+        });
+      });
+
+      it('shows an open write its own changes and readers only committed ones', () => {
+        withStorage((s) => {
+          s.write((w) => w.put('c', doc({ _id: 'a' }, 1)));
+          const tx = s.beginWrite();
+          try {
+            tx.writer.put('c', doc({ _id: 'b' }, 2));
+            expect(allPages(tx.writer, changes('c', 0, 2, 1)).flat()).toEqual([
+              ['a', 1],
+              ['b', 2],
+            ]);
+            expect(s.read((r) => allPages(r, changes('c', 0, 2))).flat()).toEqual([['a', 1]]);
+          } finally {
+            tx.rollback();
+          }
+        });
       });
     });
   });

@@ -38,6 +38,39 @@ export interface ClockState {
   readonly lastHlc: string;
 }
 
+/**
+ * Where a page of `changedSince` stopped; opaque to callers, pass it back for the next page.
+ * A cursor is meaningful only to the storage that made it (SQLite's key is a rowid, the
+ * in-memory twin's a string).
+ */
+export interface ChangeCursor {
+  /** The txn_id of the last document of the page. */
+  readonly txnId: number;
+  /** That document's position among the documents of its txn_id. */
+  readonly key: string | number;
+}
+
+/** Which changed documents of a collection `changedSince` gives back, and how many at a time. */
+export interface ChangeQuery {
+  readonly collection: string;
+  /** Only documents whose last commit is after this txn_id ... */
+  readonly afterTxnId: number;
+  /** ... and at or before this one (the snapshot an update is made from). */
+  readonly uptoTxnId: number;
+  /** Continue after this cursor (from the previous page), or from the start. */
+  readonly cursor?: ChangeCursor;
+  /** At most this many documents (>= 1). */
+  readonly limit: number;
+}
+
+/** One page of `changedSince`. */
+export interface ChangePage {
+  /** In txn_id order, then a stable per-document key. */
+  readonly documents: StoredDocument[];
+  /** Pass as `cursor` for the next page; undefined when no more documents match. */
+  readonly next: ChangeCursor | undefined;
+}
+
 export interface StorageReader {
   /** Values of the live documents matching the query, in order. */
   findValues(query: DocumentQuery): JsonObject[];
@@ -47,6 +80,16 @@ export interface StorageReader {
   count(query: DocumentQuery): number;
   /** One document by `_id`, tombstones included. */
   get(collection: string, id: JsonValue): StoredDocument | undefined;
+  /**
+   * Documents of a collection, tombstones included, whose txn_id is in (afterTxnId, uptoTxnId],
+   * ordered by txn_id and then a stable per-document key; `next` is set when more may follow.
+   * Evicted documents are gone and never returned. A document rewritten by a later txn moves
+   * to its new txn_id, so with `uptoTxnId` no later than the first page's snapshot, pages read
+   * from later snapshots give each document at most once: one rewritten meanwhile moves past
+   * `uptoTxnId` and is left to the next update (from `afterTxnId = uptoTxnId`).
+   * Throws a RangeError when `limit` is not an integer >= 1.
+   */
+  changedSince(query: ChangeQuery): ChangePage;
   /** Collections that hold at least one row, by name. */
   collections(): CollectionInfo[];
   clock(): ClockState;
