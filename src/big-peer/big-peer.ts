@@ -111,7 +111,8 @@ export class BigPeer {
           loginRoute({ config, issuer, timers, logger: hub.logger('auth') }),
         ],
       });
-      const ws = new WebSocketEndpoint({ server: http.server, appID: config.appID, peerKey: sync.peerKey, issuerKey: issuer.publicKey, timers, logger: hub.logger('sync-ws') });
+      sync.serveAsBigPeer({ appID: config.appID, issuer });
+      const ws = new WebSocketEndpoint({ server: http.server, sync, timers, logger: hub.logger('sync-ws') });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
       const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing });

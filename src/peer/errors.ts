@@ -64,6 +64,13 @@ export class InvalidArgumentsError extends SyncError {
   }
 }
 
+/** The peer's permissions do not allow what was asked (`sync/permission-denied`). */
+export class PermissionDeniedError extends SyncError {
+  constructor(message: string, details?: unknown) {
+    super('sync/permission-denied', message, { details });
+  }
+}
+
 /** Errors of the persistence directory and its database. */
 export class StoreError extends SyncError {}
 

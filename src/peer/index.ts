@@ -2,7 +2,13 @@
  * The public surface of the small peer. Everything outside `src/peer` (the Big Peer, the CLI, the
  * Electron main process) imports from here only.
  */
-export { Sync, type SyncOptions } from './sync.ts';
+export { Sync, webSocketUrl, type SyncOptions, type SyncTransportOptions } from './sync.ts';
+export { Replicator, type SessionInfo, type ReplicatorOptions } from './replication/replicator.ts';
+export { Session } from './replication/session.ts';
+export { SessionRefused, acceptHandshake, dialHandshake, type LocalCredentials, type RemotePeer } from './replication/handshake.ts';
+export type { Connection, ConnectionType, ConnectionEvents } from './replication/connection.ts';
+export { memoryConnectionPair } from './replication/memory-transport.ts';
+export { WsConnection, closeReason } from './replication/ws-connection.ts';
 export { AuthClient, type AuthStatus } from './auth/auth-client.ts';
 export {
   onlinePlayground,
@@ -39,6 +45,7 @@ export {
   UnsupportedQueryError,
   InvalidArgumentsError,
   StoreError,
+  PermissionDeniedError,
   toErrorValue,
   type SourcePosition,
 } from './errors.ts';

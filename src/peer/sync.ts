@@ -7,11 +7,21 @@
  * shutdown sequence; a `Sync` garbage collected while open logs an ERROR saying so, then the
  * same sequence, and releases its directory.
  */
+import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
+import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
+import { signProof } from './auth/proof.ts';
+import type { IssuerKeys } from './auth/certificate.ts';
+import type { LocalCredentials } from './replication/handshake.ts';
+import { compileRules, coversCollection } from './replication/matching.ts';
+import { Replicator, type SessionInfo } from './replication/replicator.ts';
+import { WebSocketDialer } from './replication/ws-dialer.ts';
+import { WebSocketListener, type ListenOptions } from './replication/ws-listener.ts';
+import type { Connection } from './replication/connection.ts';
 import { AuthClient } from './auth/auth-client.ts';
 import { validateIdentity, type OnlineIdentity } from './auth/identity.ts';
 import type { FetchLike } from './auth/login-request.ts';
-import { SyncError } from './errors.ts';
+import { PermissionDeniedError, SyncError } from './errors.ts';
 import { loadOrCreateIdentity } from './identity.ts';
 import type { LogHub, Logger } from './log/log-hub.ts';
 import { SyncLogger } from './log/sync-logger.ts';
@@ -40,6 +50,26 @@ export interface SyncOptions {
   readonly fetch?: FetchLike;
   /** How long a login request may take before it counts as unreachable (default 30 s). */
   readonly authRequestTimeoutMs?: number;
+  /**
+   * Replication (`startSync()`): whether to dial the Big Peer of the identity (default true when
+   * there is one), other peers' WebSocket addresses to dial (`ws://host:port/_sync/ws`), a
+   * listener other peers may dial, and the reconnection backoff.
+   */
+  readonly sync?: SyncTransportOptions;
+}
+
+export interface SyncTransportOptions {
+  readonly bigPeer?: boolean;
+  readonly connect?: readonly string[];
+  readonly listen?: ListenOptions;
+  readonly reconnect?: { readonly minDelayMs?: number; readonly maxDelayMs?: number };
+}
+
+/** The Big Peer's WebSocket address for its base URL: `https://h` → `wss://h/_sync/ws`. */
+export function webSocketUrl(baseUrl: string): string {
+  const url = new URL(BIG_PEER_PATHS.websocket, baseUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
 }
 
 /** What must be shut down, held apart from the Sync object so that it can outlive it. */
@@ -57,6 +87,8 @@ interface Resources {
   readonly auth: AuthClient;
   readonly path: string;
   readonly servers: Readonly<Record<PeerServerKind, Set<PeerServer>>>;
+  /** Stops replication (dialers, listener, sessions); set while sync runs. */
+  stopSync: (() => void) | undefined;
 }
 
 function stopServers(log: Logger, event: string, servers: Set<PeerServer>): void {
@@ -76,7 +108,9 @@ function stopServers(log: Logger, event: string, servers: Set<PeerServer>): void
  * and the directory lock) is closed before the peer says its shutdown is done, so that nothing
  * is logged after `Deallocating` and `shutdown complete` is true when logged.
  */
-function shutDown({ log, store, auth, servers }: Resources): void {
+function shutDown(resources: Resources): void {
+  const { log, store, auth, servers } = resources;
+  resources.stopSync?.();
   auth.close();
   log.info(LOG_EVENTS.shuttingDown);
   log.info(LOG_EVENTS.peerShuttingDown);
@@ -94,6 +128,13 @@ const forgotten = new FinalizationRegistry<Resources>((resources) => {
   resources.log.error(LOG_EVENTS.garbageCollectedWhileOpen, { path: resources.path });
   shutDown(resources);
 });
+
+function describeRules(permissions: Permissions): string {
+  const read = permissions.read;
+  if (read.everything) return 'everything';
+  const names = Object.keys(read.queries_by_collection);
+  return names.length === 0 ? 'no collection' : names.join(', ');
+}
 
 export class Sync {
   /** The store: `sync.store.execute(…)`, `sync.store.collection(name)`, `sync.store[name]`. */
@@ -153,8 +194,181 @@ export class Sync {
       fetch: options.fetch,
       requestTimeoutMs: options.authRequestTimeoutMs,
     });
-    this.#resources = { log, store, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() } };
+    this.#resources = { log, store, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
+    this.#options = options;
+    this.#hub = hub;
+    this.#timers = timers;
+    this.#privateKeyPem = privateKeyPem;
+    // A subscription to a collection this peer may not read is refused (spec 5.7).
+    store.setSubscriptionGuard((collection) => this.#checkReadable(collection));
     forgotten.register(this, this.#resources, this);
+  }
+
+  readonly #options: SyncOptions;
+  readonly #hub: LogHub;
+  readonly #timers: Timers;
+  readonly #privateKeyPem: string;
+  #replicator: Replicator | undefined;
+  #bigPeer: { appID: string; issuer: IssuerKeys } | undefined;
+  #starting: Promise<void> | undefined;
+
+  #checkReadable(collection: string): void {
+    if (collection.startsWith('__') || this.#bigPeer !== undefined) return;
+    const permissions = this.auth.status.permissions;
+    if (permissions === undefined) return; // Not known before the first login: checked by the remotes.
+    if (!coversCollection(compileRules(permissions.read), collection)) {
+      throw new PermissionDeniedError(`this peer may not read the collection ${collection}, so it cannot subscribe to it; its certificate allows reading ${describeRules(permissions)}`, {
+        collection,
+      });
+    }
+  }
+
+  /** What this peer may read and write: its certificate's grant (a Big Peer: everything). */
+  get permissions(): Permissions | undefined {
+    return this.#bigPeer !== undefined ? EVERYTHING : this.auth.status.permissions;
+  }
+
+  #credentials(): LocalCredentials | undefined {
+    if (this.#bigPeer !== undefined) {
+      const { appID, issuer } = this.#bigPeer;
+      return { appID, peerKey: this.peerKey, role: 'big-peer', sign: (text) => signProof(issuer.privateKeyPem, text), certificate: undefined, issuerKey: issuer.publicKey };
+    }
+    const identity = this.#options.identity;
+    const certificate = this.auth.certificate;
+    const issuerKey = this.auth.issuerKey;
+    if (identity === undefined || certificate === undefined || issuerKey === undefined) return undefined;
+    const key = this.#privateKeyPem;
+    return { appID: identity.appID, peerKey: this.peerKey, role: 'small-peer', sign: (text) => signProof(key, text), certificate, issuerKey };
+  }
+
+  #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number): Replicator {
+    return new Replicator({
+      store: this.#resources.store,
+      logger: this.#hub.logger('replication'),
+      timers: this.#timers,
+      credentials: () => this.#credentials(),
+      localPermissions: () => this.permissions,
+      subscribeEverything,
+      handshakeTimeoutMs,
+    });
+  }
+
+  /**
+   * For the Big Peer only: this peer replicates as the Big Peer of `appID`, subscribed to
+   * everything, proving itself with the issuer key. Sessions reach it through `acceptSession`.
+   */
+  serveAsBigPeer(options: { readonly appID: string; readonly issuer: IssuerKeys; readonly handshakeTimeoutMs?: number }): void {
+    this.#assertOpen();
+    this.#bigPeer = { appID: options.appID, issuer: options.issuer };
+    this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs);
+    const replicator = this.#replicator;
+    this.#resources.stopSync = () => replicator.close();
+  }
+
+  /** Runs the acceptor's handshake and then a session on a connection a listener accepted. */
+  acceptSession(connection: Connection): ReturnType<Replicator['accept']> {
+    const replicator = this.#replicator;
+    if (replicator === undefined) {
+      connection.close(1013, 'sync is not running on this peer');
+      return Promise.reject(new SyncError('sync/not-configured', 'sync is not running on this peer'));
+    }
+    return replicator.accept(connection);
+  }
+
+  /** The live replication sessions, one per remote peer. */
+  get sessions(): SessionInfo[] {
+    return this.#replicator?.sessions() ?? [];
+  }
+
+  /** Is sync running (between `startSync()` and `stopSync()`)? */
+  get isSyncActive(): boolean {
+    return this.#resources.stopSync !== undefined;
+  }
+
+  /**
+   * Starts sync: authenticates (`sync.auth.start()`), then dials the Big Peer of the identity
+   * and the peers in `sync.connect`, and listens if `sync.listen` says so, reconnecting after
+   * failures until `stopSync()`. Rejects with a typed error, and leaves sync stopped, when there
+   * is nowhere to sync (`sync/not-configured`) or a playground peer gets no certificate
+   * (`auth/failed`, `auth/unreachable`: it must reach the Big Peer once before it can work
+   * offline). With `onlineWithAuthentication` it resolves at once and dials when the handler
+   * has logged in.
+   */
+  startSync(): Promise<void> {
+    if (this.#closed) return Promise.reject(new SyncError('sync/closed', 'this Sync is closed; create a new one'));
+    if (this.isSyncActive) return Promise.resolve();
+    this.#starting ??= this.#startSync().finally(() => (this.#starting = undefined));
+    return this.#starting;
+  }
+
+  async #startSync(): Promise<void> {
+    const options = this.#options;
+    const identity = options.identity;
+    const transport = options.sync ?? {};
+    const dialBigPeer = identity !== undefined && transport.bigPeer !== false;
+    const urls = [...(dialBigPeer ? [webSocketUrl(identity.bigPeerURL)] : []), ...(transport.connect ?? [])];
+    if (identity === undefined || (urls.length === 0 && transport.listen === undefined)) {
+      throw new SyncError(
+        'sync/not-configured',
+        identity === undefined
+          ? 'this peer has no identity: give the Sync onlinePlayground(…) or onlineWithAuthentication(…) so that it can obtain a certificate'
+          : 'there is nowhere to sync: the Big Peer is turned off (sync.bigPeer: false) and no peer addresses or listener are configured',
+      );
+    }
+    await this.auth.start();
+    if (this.#closed) throw new SyncError('sync/closed', 'this Sync was closed while sync started');
+    if (this.auth.certificate === undefined && identity.type === 'onlinePlayground') {
+      const error = this.auth.status.lastError;
+      throw new SyncError(error?.code ?? 'auth/failed', `sync cannot start without a certificate: ${error?.message ?? 'the login failed'}`, { details: error });
+    }
+    const log = this.#hub.logger('sync');
+    const replicator = (this.#replicator = this.#makeReplicator(false));
+    const logger = this.#hub.logger('replication');
+    const dialers = urls.map(
+      (url) => new WebSocketDialer({ url, replicator, logger, timers: this.#timers, minDelayMs: transport.reconnect?.minDelayMs, maxDelayMs: transport.reconnect?.maxDelayMs }),
+    );
+    let listener: WebSocketListener | undefined;
+    let detachListener: (() => void) | undefined;
+    if (transport.listen !== undefined) {
+      listener = await WebSocketListener.start(transport.listen, replicator, logger);
+      const l = listener;
+      detachListener = this.attachServer('TCP', { stop: () => l.stop() });
+    }
+    this.#listener = listener;
+    // Dial once a certificate is held: at once, or when the handler has logged in.
+    const startDialing = (): void => {
+      if (this.auth.certificate !== undefined) for (const d of dialers) d.start();
+    };
+    const offStatus = this.auth.onStatusChange(() => startDialing());
+    startDialing();
+    this.#resources.stopSync = () => {
+      offStatus();
+      for (const d of dialers) d.stop();
+      listener?.stop();
+      detachListener?.();
+      replicator.close();
+      this.#listener = undefined;
+      this.#resources.stopSync = undefined;
+      log.info(LOG_EVENTS.syncStopped, { peer_key: this.peerKey });
+    };
+    log.info(LOG_EVENTS.syncStarted, { peer_key: this.peerKey, connect: [...urls, ...(listener === undefined ? [] : [`listening on ${listener.url}`])].join(', ') });
+  }
+
+  #listener: WebSocketListener | undefined;
+
+  /** The address other peers dial to reach this one (`ws://host:port/_sync/ws`), while it listens. */
+  get listenUrl(): string | undefined {
+    return this.#listener?.url;
+  }
+
+  /** Stops sync: closes the sessions, stops dialing and listening. The store stays open. */
+  async stopSync(): Promise<void> {
+    await this.#starting?.catch(() => {});
+    this.#resources.stopSync?.();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new SyncError('sync/closed', 'this Sync is closed; create a new one');
   }
 
   /**

@@ -70,6 +70,35 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.authHandlerFailed]: (f) => `AuthClient: the authentication handler's ${f.callback} failed: ${f.error}`,
   [LOG_EVENTS.authCacheWriteFailed]: (f) => `AuthClient: could not cache the certificate: ${f.error}`,
   [LOG_EVENTS.authLoggedOut]: () => 'AuthClient: logged out; the cached certificate was cleared',
+  // Sync and replication (spec 3.4, 3.5): the peer events and the update lines word for word.
+  [LOG_EVENTS.syncStarted]: (f) => `Sync started; peer_key = ${f.peer_key}; connect = ${f.connect}`,
+  [LOG_EVENTS.syncStopped]: (f) => `Sync stopped; peer_key = ${f.peer_key}`,
+  [LOG_EVENTS.peerDiscovered]: (f) => `Discovered; peer = ${f.peer}; connect_address = ${f.connect_address}`,
+  [LOG_EVENTS.connectionEstablished]: (f) => `ConnectionEstablished; connection_type = ${f.connection_type}; connection = ${f.connection}; remote_address = ${f.remote_address}`,
+  [LOG_EVENTS.streamFailed]: (f) => `StreamFailed; connection = ${f.connection}; remote_address = ${f.remote_address}; error = ${f.error}`,
+  [LOG_EVENTS.connectionEnded]: (f) => `ConnectionEnded; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
+  [LOG_EVENTS.reconnectScheduled]: (f) => `Reconnecting in ${f.seconds} seconds; connect_address = ${f.connect_address}`,
+  [LOG_EVENTS.sessionRefused]: (f) =>
+    `Session ${f.by === 'remote' ? 'refused by the remote peer' : 'refused'}; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
+  [LOG_EVENTS.phyStarted]: (f) => `phy started; remote = ${f.remote}`,
+  [LOG_EVENTS.connectionElected]: (f) => `VirtConnElectedNewConn; remote = ${f.remote}; new_conn = ${f.new_conn}; old_conn = ${f.old_conn === '' ? 'none' : f.old_conn}`,
+  [LOG_EVENTS.sessionEnded]: (f) => `Replication session ended; remote = ${f.remote}; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
+  [LOG_EVENTS.subscriptionsPrinted]: (f) => `Active subscriptions; peer = ${f.peer}; subscriptions = ${f.subscriptions}`,
+  [LOG_EVENTS.permissionsPrinted]: (f) => `Permissions; peer = ${f.peer}; permissions = ${f.permissions}`,
+  [LOG_EVENTS.updateCreating]: (f) => `Creating a sending update, sending_update_path = ${f.sending_update_path}`,
+  [LOG_EVENTS.updateCreated]: (f) =>
+    `update creation done; since_index = ${f.since_index}; new_update_created = ${f.new_update_created}; num_docs = ${f.num_docs}; elapsed = ${f.elapsed}`,
+  [LOG_EVENTS.updateDelivered]: () => 'No next update chunk to send - setting is_ready to false',
+  [LOG_EVENTS.noMessageToSend]: () => 'No message to send',
+  [LOG_EVENTS.chunkMerged]: (f) =>
+    `Merged an update chunk; remote = ${f.remote}; update = ${f.update}; chunk = ${f.chunk}; docs = ${f.docs}; merged = ${f.merged}; refused = ${f.refused}; txn_id = ${f.txn_id}`,
+  [LOG_EVENTS.writesRefused]: (f) =>
+    `Refused writes the remote peer may not make; remote = ${f.remote}; collection = ${f.collection}; count = ${f.count}; ids = ${f.ids}`,
+  [LOG_EVENTS.subscriptionNotServed]: (f) => `Not serving a subscription the remote peer may not read; remote = ${f.remote}; collection = ${f.collection}`,
+  [LOG_EVENTS.messageMalformed]: (f) => `Malformed message from a peer, closing its session; remote = ${f.remote}; reason = ${f.reason}`,
+  [LOG_EVENTS.remoteError]: (f) => `The remote peer reported an error; remote = ${f.remote}; code = ${f.code}; message = ${f.message}`,
+  [LOG_EVENTS.documentTooLarge]: (f) => `A document is too large to replicate; remote = ${f.remote}; collection = ${f.collection}; id = ${f.id}`,
+  [LOG_EVENTS.replicationFailed]: (f) => `Replication failed; remote = ${f.remote}; error = ${f.error}`,
 };
 
 function safeValue(value: LogFieldValue): LogFieldValue {

@@ -74,6 +74,8 @@ export interface InternalSettings {
 /** Writes on behalf of the peer itself, with the originator of the job that writes. */
 export interface InternalWrites {
   write<T>(originator: Exclude<Originator, 'User'>, hint: string | undefined, fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }>;
+  /** Moves the store's hybrid clock past a stamp received from a peer, so later local writes win over it. */
+  observeClock(hlc: string): void;
   /** Runs one DQL mutation as its own transaction under the job's originator (internal collections allowed). */
   execute(originator: Exclude<Originator, 'User'>, hint: string | undefined, statement: string, args?: Record<string, unknown>): Promise<QueryResult>;
 }
@@ -147,6 +149,7 @@ export class Store {
     });
     this.internalWrites = {
       write: (originator, hint, fn) => this.#write(originator, hint, fn),
+      observeClock: (hlc) => this.#clock.observe(hlc),
       execute: async (originator, hint, statement, args) => {
         this.#assertOpen();
         const { prepared, params } = prepareWithArgs(statement, args);
@@ -185,7 +188,14 @@ export class Store {
   registerSubscription(statement: string, args?: Record<string, unknown>): SyncSubscription {
     this.#assertOpen();
     const { prepared, params } = prepareWithArgs(statement, args);
-    return this.#subscriptions.register(prepared, params);
+    return this.subscribePrepared(prepared, params);
+  }
+
+  #subscriptionGuard: (collection: string) => void = () => {};
+
+  /** @internal Checks each new subscription's collection (the Sync refuses unreadable ones). */
+  setSubscriptionGuard(guard: (collection: string) => void): void {
+    this.#subscriptionGuard = guard;
   }
 
   /** The live sync subscriptions, the peer's own (`__presence`) included. */
@@ -201,6 +211,7 @@ export class Store {
   /** @internal Registers a subscription of a statement already prepared (the collection API's `subscribe`). */
   subscribePrepared(prepared: PreparedStatement, params: Params): SyncSubscription {
     this.#assertOpen();
+    this.#subscriptionGuard(prepared.ast.collection);
     return this.#subscriptions.register(prepared, params);
   }
 
@@ -303,6 +314,11 @@ export class Store {
       if (!found.some((c) => c.name === name)) found.push({ name, documents: 0, tombstones: 0 });
     }
     return found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** This peer's key: the writer named in merge metadata. */
+  get peerKey(): string {
+    return this.#peerKey;
   }
 
   /** The last `txn_id` committed. */

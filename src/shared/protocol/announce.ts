@@ -8,11 +8,15 @@
  *   Big Peer speaks first: a challenge with a fresh nonce, which the small peer's announcement
  *   signs with the private key of its peer key (`proof`), so that a certificate alone (shown
  *   to other peers) does not open a session.
+ * - 2: replication (messages.ts: subscription, update chunks, acks, errors). Both sides prove
+ *   who they are: the dialer's announcement carries a nonce of its own, which the acceptor's
+ *   answer signs (a Big Peer with its issuer key, a small peer with its peer key and
+ *   certificate). The Big Peer's subscription moves from its announcement to a subscription
+ *   message, as every peer's does.
  */
 import type { SignedCertificate } from '../certificate.ts';
-import type { SubscriptionSetShape } from '../subscriptions.ts';
 
-export const OUTER_PROTOCOL_VERSION = 1;
+export const OUTER_PROTOCOL_VERSION = 2;
 
 /** The Big Peer's first frame on a new session: the nonce the announcement must sign. */
 export interface AnnounceChallenge {
@@ -34,17 +38,28 @@ export interface PeerAnnouncement {
    * (src/peer/auth/proof.ts) with the private key of `peerKey`, over the challenge's nonce.
    */
   readonly proof: string;
+  /** 32 random bytes (base64url) the acceptor's answer must sign. */
+  readonly nonce: string;
 }
 
-/** The Big Peer's answer once it accepted the small peer's announcement. */
-export interface BigPeerAnnouncement {
+/**
+ * The acceptor's answer once it accepted the announcement. A Big Peer proves it holds the
+ * issuer key (`proof` signed with it); a small peer shows its certificate and signs with its
+ * peer key. Either way over `announceProofText(appID, peerKey, <the dialer's nonce>)`.
+ */
+export interface AcceptorAnnouncement {
   readonly type: 'announce';
+  readonly role: 'big-peer' | 'small-peer';
   readonly peerKey: string;
   readonly appID: string;
   readonly outer_protocol_version: number;
-  /** The Big Peer's subscription: everything, with no per-collection queries. */
-  readonly subscription: SubscriptionSetShape;
+  /** A small peer's certificate; a Big Peer has none (it is the issuer). */
+  readonly certificate?: SignedCertificate;
+  readonly proof: string;
 }
+
+/** @deprecated name of protocol 1; the Big Peer's answer is an AcceptorAnnouncement with role 'big-peer'. */
+export type BigPeerAnnouncement = AcceptorAnnouncement;
 
 /** WebSocket close codes of a refused session (4000–4999 is the application range). */
 export const ANNOUNCE_CLOSE_CODES = {
@@ -76,10 +91,8 @@ export function checkPeerAnnouncement(value: unknown): AnnouncementCheck {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'the announcement is not a JSON object' };
   const v = value as Record<string, unknown>;
   if (v.type !== 'announce') return { ok: false, reason: 'the first message must be {"type": "announce", …}' };
-  if (typeof v.outer_protocol_version !== 'number') return { ok: false, reason: 'outer_protocol_version is missing' };
-  if (v.outer_protocol_version !== OUTER_PROTOCOL_VERSION) {
-    return { ok: false, reason: `outer_protocol_version ${String(v.outer_protocol_version)} is not supported (this peer speaks ${OUTER_PROTOCOL_VERSION})` };
-  }
+  const version = versionFault(v);
+  if (version !== undefined) return { ok: false, reason: version };
   if (!isShortString(v.peerKey)) return { ok: false, reason: 'peerKey must be a non-empty string' };
   if (!isShortString(v.appID)) return { ok: false, reason: 'appID must be a non-empty string' };
   const cert = v.certificate as Record<string, unknown> | null | undefined;
@@ -87,14 +100,59 @@ export function checkPeerAnnouncement(value: unknown): AnnouncementCheck {
     return { ok: false, reason: 'certificate must be {"claims": "…", "signature": "…"}' };
   }
   if (!isShortString(v.proof)) return { ok: false, reason: 'proof must be the signature of the challenge, a non-empty string' };
+  if (!isShortString(v.nonce)) return { ok: false, reason: 'nonce must be a non-empty string for the answer to sign' };
   return {
     ok: true,
     value: {
       type: 'announce',
       peerKey: v.peerKey,
       appID: v.appID,
-      outer_protocol_version: v.outer_protocol_version,
+      outer_protocol_version: OUTER_PROTOCOL_VERSION,
       certificate: { claims: cert.claims, signature: cert.signature },
+      proof: v.proof,
+      nonce: v.nonce,
+    },
+  };
+}
+
+function versionFault(v: Record<string, unknown>): string | undefined {
+  if (typeof v.outer_protocol_version !== 'number') return 'outer_protocol_version is missing';
+  if (v.outer_protocol_version !== OUTER_PROTOCOL_VERSION) {
+    return `outer_protocol_version ${String(v.outer_protocol_version)} is not supported (this peer speaks ${OUTER_PROTOCOL_VERSION})`;
+  }
+  return undefined;
+}
+
+export type AnswerCheck = { readonly ok: true; readonly value: AcceptorAnnouncement } | { readonly ok: false; readonly reason: string; readonly version?: true };
+
+/** Checks the shape of the acceptor's answer (its proof is verified by the dialer). */
+export function checkAcceptorAnnouncement(value: unknown): AnswerCheck {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'the answer is not a JSON object' };
+  const v = value as Record<string, unknown>;
+  if (v.type !== 'announce') return { ok: false, reason: 'the answer must be {"type": "announce", …}' };
+  const version = versionFault(v);
+  if (version !== undefined) return { ok: false, reason: version, version: true };
+  if (v.role !== 'big-peer' && v.role !== 'small-peer') return { ok: false, reason: 'role must be "big-peer" or "small-peer"' };
+  if (!isShortString(v.peerKey)) return { ok: false, reason: 'peerKey must be a non-empty string' };
+  if (!isShortString(v.appID)) return { ok: false, reason: 'appID must be a non-empty string' };
+  if (!isShortString(v.proof)) return { ok: false, reason: 'proof must be a non-empty string' };
+  let certificate: SignedCertificate | undefined;
+  if (v.role === 'small-peer') {
+    const cert = v.certificate as Record<string, unknown> | null | undefined;
+    if (typeof cert !== 'object' || cert === null || typeof cert.claims !== 'string' || typeof cert.signature !== 'string') {
+      return { ok: false, reason: 'a small peer must show its certificate {"claims": "…", "signature": "…"}' };
+    }
+    certificate = { claims: cert.claims, signature: cert.signature };
+  }
+  return {
+    ok: true,
+    value: {
+      type: 'announce',
+      role: v.role,
+      peerKey: v.peerKey,
+      appID: v.appID,
+      outer_protocol_version: OUTER_PROTOCOL_VERSION,
+      ...(certificate === undefined ? {} : { certificate }),
       proof: v.proof,
     },
   };

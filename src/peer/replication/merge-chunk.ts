@@ -1,0 +1,111 @@
+/**
+ * Merging a chunk of documents from a remote peer into the store: field by field (crdt/merge.ts),
+ * in one `Replication` transaction, and only where something changes. A chunk that changes
+ * nothing starts no transaction, so a state that comes back to the peer it came from stops
+ * there; a change the remote was not allowed to write is refused, logged by the caller, and
+ * not merged. Each document is checked against its stored state at the moment it is written.
+ */
+import type { JsonValue } from '../../shared/json.ts';
+import type { WireDocument, WireMeta } from '../../shared/protocol/messages.ts';
+import type { DocumentMeta } from '../crdt/document-meta.ts';
+import { mergeDocumentStates, type DocumentState } from '../crdt/merge.ts';
+import type { StorageReader, StoredDocument } from '../storage/types.ts';
+import type { OpenWrite } from '../store/store.ts';
+import { allowsDocument, type CompiledRules } from './matching.ts';
+import { docKey } from './update-builder.ts';
+
+export interface Refusal {
+  readonly collection: string;
+  readonly id: JsonValue;
+}
+
+export interface MergeOutcome {
+  /** Documents whose stored state changed. */
+  readonly merged: number;
+  readonly refused: readonly Refusal[];
+  /** The transaction that wrote them; undefined when nothing changed. */
+  readonly txnId: number | undefined;
+  /** Documents now stored exactly as the remote sent them: `docKey` → txn_id (not to be sent back). */
+  readonly echoes: ReadonlyMap<string, number>;
+}
+
+export interface MergeTarget {
+  read<T>(fn: (reader: StorageReader) => T): T;
+  /** Runs `fn` in one Replication write transaction. */
+  write<T>(fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }>;
+  /** Moves the local clock past a remote stamp. */
+  observeClock(hlc: string): void;
+}
+
+/** Equal JSON values, objects compared without regard to key order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function sameState(a: DocumentState, b: DocumentState): boolean {
+  return sameJson(a.value, b.value) && sameJson(a.meta, b.meta);
+}
+
+function latestStamp(meta: WireMeta): string {
+  let max = meta.c[0];
+  const see = (hlc: string): void => {
+    if (hlc > max) max = hlc;
+  };
+  if (meta.d !== undefined) see(meta.d[0]);
+  for (const s of Object.values(meta.f ?? {})) see(s[0]);
+  for (const s of Object.values(meta.r ?? {})) see(s[0]);
+  for (const n of Object.values(meta.n ?? {})) see(n.s[0]);
+  return max;
+}
+
+type Plan = { kind: 'same' } | { kind: 'refused' } | { kind: 'write'; state: DocumentState; echo: boolean };
+
+/** What merging `doc` into what the store holds now would do. */
+function plan(reader: StorageReader, doc: WireDocument, writeRules: CompiledRules): Plan {
+  const incoming: DocumentState = { value: doc.value, meta: doc.meta as DocumentMeta };
+  const local: StoredDocument | undefined = reader.get(doc.collection, doc.id);
+  const merged = local === undefined ? incoming : mergeDocumentStates(local, incoming);
+  // Stored states need not be in the merge's normal form (a fresh INSERT keeps one stamp):
+  // a merge that only normalizes changes nothing.
+  if (local !== undefined && (sameState(merged, local) || sameState(merged, mergeDocumentStates(local, local)))) return { kind: 'same' };
+  // A change: the remote must be allowed to write the document as it is here and as it sends it.
+  const allowed = allowsDocument(writeRules, doc.collection, doc.value) && (local === undefined || local.value === null || allowsDocument(writeRules, doc.collection, local.value));
+  if (!allowed) return { kind: 'refused' };
+  return { kind: 'write', state: merged, echo: sameState(merged, incoming) };
+}
+
+export async function mergeChunk(target: MergeTarget, docs: readonly WireDocument[], writeRules: CompiledRules): Promise<MergeOutcome> {
+  for (const doc of docs) target.observeClock(latestStamp(doc.meta));
+  // First on a snapshot: a chunk that changes nothing opens no transaction.
+  const refusedFirst: Refusal[] = [];
+  let changes = false;
+  target.read((reader) => {
+    for (const doc of docs) {
+      const p = plan(reader, doc, writeRules);
+      if (p.kind === 'refused') refusedFirst.push({ collection: doc.collection, id: doc.id });
+      else if (p.kind === 'write') changes = true;
+    }
+  });
+  if (!changes) return { merged: 0, refused: refusedFirst, txnId: undefined, echoes: new Map() };
+  const { result, txnId } = await target.write((w) => {
+    const refused: Refusal[] = [];
+    const echoes: string[] = [];
+    let merged = 0;
+    for (const doc of docs) {
+      const p = plan(w.writer, doc, writeRules);
+      if (p.kind === 'refused') refused.push({ collection: doc.collection, id: doc.id });
+      if (p.kind !== 'write') continue;
+      w.writer.put(doc.collection, { id: doc.id, value: p.state.value, meta: p.state.meta, txnId: w.txnId });
+      merged++;
+      if (p.echo) echoes.push(docKey(doc.collection, doc.id));
+    }
+    return { refused, echoes, merged };
+  });
+  return { merged: result.merged, refused: result.refused, txnId, echoes: new Map(result.echoes.map((k) => [k, txnId])) };
+}

@@ -1,0 +1,80 @@
+/**
+ * What this peer holds of each remote peer's store: per subscription query, the remote's last
+ * `txn_id` merged here. It is saved with the store (settings), so a restarted peer is sent only
+ * what is new. An EVICT forgets it for the evicted collection: the peer no longer holds those
+ * documents, and whatever its subscriptions still match comes back (spec 3.1, last row).
+ */
+import { EVERYTHING_KEY } from '../../shared/protocol/messages.ts';
+
+const PROGRESS_PREFIX = 'replication/progress/';
+const EVICTED_KEY = 'replication/evicted';
+
+export interface SettingsPort {
+  get(key: string): string | undefined;
+  set(entries: Readonly<Record<string, string>>): Promise<void>;
+}
+
+interface Saved {
+  /** This store's txn_id when the progress was reached (before the update's merge). */
+  readonly savedAt: number;
+  readonly progress: Record<string, number>;
+}
+
+function collectionOf(key: string): string | undefined {
+  if (key === EVERYTHING_KEY) return undefined;
+  try {
+    const parsed = JSON.parse(key) as unknown;
+    return Array.isArray(parsed) && typeof parsed[0] === 'string' ? parsed[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJson<T>(text: string | undefined, fallback: T): T {
+  if (text === undefined) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+export class ReplicationProgress {
+  readonly #settings: SettingsPort;
+
+  constructor(settings: SettingsPort) {
+    this.#settings = settings;
+  }
+
+  /** Per query key, the remote's txn_id this peer holds everything up to (an evicted collection: 0). */
+  load(remotePeerKey: string): Record<string, number> {
+    const saved = parseJson<Saved | undefined>(this.#settings.get(PROGRESS_PREFIX + remotePeerKey), undefined);
+    if (saved === undefined || typeof saved.progress !== 'object' || saved.progress === null) return {};
+    const evicted = this.#evicted();
+    const lastEvict = Math.max(0, ...Object.values(evicted));
+    const out: Record<string, number> = {};
+    for (const [key, value] of Object.entries(saved.progress)) {
+      if (typeof value !== 'number') continue;
+      const collection = collectionOf(key);
+      const evictedAt = collection === undefined ? lastEvict : (evicted[collection] ?? 0);
+      if (evictedAt > saved.savedAt) continue;
+      out[key] = value;
+    }
+    return out;
+  }
+
+  save(remotePeerKey: string, progress: Record<string, number>, savedAt: number): Promise<void> {
+    return this.#settings.set({ [PROGRESS_PREFIX + remotePeerKey]: JSON.stringify({ savedAt, progress } satisfies Saved) });
+  }
+
+  /** Records an EVICT of these collections at this store's txn_id. */
+  evicted(collections: readonly string[], txnId: number): Promise<void> {
+    const evicted = this.#evicted();
+    for (const c of collections) evicted[c] = txnId;
+    return this.#settings.set({ [EVICTED_KEY]: JSON.stringify(evicted) });
+  }
+
+  #evicted(): Record<string, number> {
+    return parseJson<Record<string, number>>(this.#settings.get(EVICTED_KEY), {});
+  }
+}

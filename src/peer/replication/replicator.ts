@@ -1,0 +1,220 @@
+/**
+ * The sync engine of a peer: its replication sessions, one per remote peer key. It opens a
+ * session on each connection that passes the handshake, elects one connection when two reach
+ * the same remote, and wakes the sessions whenever the store commits (a local write, or an
+ * update merged from a peer), printing the subscriptions and permissions of every side first
+ * (spec 3.5). Transports hand it connections; it never dials or listens itself.
+ */
+import { LOG_EVENTS } from '../../shared/log.ts';
+import type { Permissions } from '../../shared/permissions.ts';
+import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
+import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
+import type { Logger } from '../log/log-hub.ts';
+import type { CommittedTransaction, Store } from '../store/store.ts';
+import type { Timers } from '../time.ts';
+import type { Connection } from './connection.ts';
+import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type LocalCredentials, type RemotePeer } from './handshake.ts';
+import { ReplicationProgress } from './progress.ts';
+import { Session, type SessionHost } from './session.ts';
+
+export interface ReplicatorOptions {
+  readonly store: Store;
+  readonly logger: Logger;
+  readonly timers: Timers;
+  /** Who this peer is now (its certificate changes as it logs in again). */
+  readonly credentials: () => LocalCredentials | undefined;
+  /** What this peer may read and write, as its certificate says (printed; the Big Peer: everything). */
+  readonly localPermissions: () => Permissions | undefined;
+  /** The Big Peer subscribes to everything. */
+  readonly subscribeEverything?: boolean;
+  /** Bound on a handshake (default 10 s). */
+  readonly handshakeTimeoutMs?: number;
+}
+
+/** A live session as the inspector lists it. */
+export interface SessionInfo {
+  readonly remote: RemotePeer;
+  readonly connection: string;
+  readonly connectionType: Connection['type'];
+  readonly remoteAddress: string;
+  readonly remoteSubscriptions: SubscriptionSetShape | undefined;
+}
+
+/** How far ahead of this peer's clock a remote stamp may be and still move it. */
+export const MAX_CLOCK_LEAD_MS = 60 * 60_000;
+
+const EVERYTHING_SET: SubscriptionSetShape = { everything: true, queries: {} };
+
+export class Replicator {
+  readonly #options: ReplicatorOptions;
+  readonly #log: Logger;
+  readonly #sessions = new Map<string, Session>();
+  readonly #progress: ReplicationProgress;
+  readonly #host: SessionHost;
+  readonly #unlisten: (() => void)[] = [];
+  readonly #endListeners = new Set<(remote: RemotePeer, code: number, reason: string) => void>();
+  #closed = false;
+
+  constructor(options: ReplicatorOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+    const { store } = options;
+    this.#progress = new ReplicationProgress(store.internalSettings);
+    this.#host = {
+      localPeerKey: store.peerKey,
+      timers: options.timers,
+      localSubscriptions: () => this.localSubscriptions(),
+      loadProgress: (remote) => this.#progress.load(remote),
+      saveProgress: (remote, progress, before) => this.#progress.save(remote, progress, before),
+      lastTxnId: () => store.lastTxnId,
+      read: (fn) => store.readNow(fn),
+      write: (fn) => store.internalWrites.write('Replication', 'replication', fn),
+      // A stamp far ahead of this clock (a peer whose clock is wrong) is merged but not followed:
+      // later local writes must not all be stamped in its future.
+      observeClock: (hlc) => {
+        if (Number.parseInt(hlc.slice(0, 12), 16) <= options.timers.now() + MAX_CLOCK_LEAD_MS) store.internalWrites.observeClock(hlc);
+      },
+      yieldNow: () => new Promise((resolve) => setImmediate(resolve)),
+    };
+    this.#unlisten.push(store.onCommit((txn) => this.#committed(txn)));
+    this.#unlisten.push(store.onSubscriptionsChange(() => this.#resendSubscriptions()));
+  }
+
+  /** This peer's subscription set as its remotes see it. */
+  localSubscriptions(): SubscriptionSetShape {
+    return this.#options.subscribeEverything === true ? EVERYTHING_SET : this.#options.store.subscriptionSet();
+  }
+
+  /** The live sessions. */
+  sessions(): SessionInfo[] {
+    return [...this.#sessions.values()].map((s) => ({
+      remote: s.remote,
+      connection: s.connection.id,
+      connectionType: s.connection.type,
+      remoteAddress: s.connection.remoteAddress,
+      remoteSubscriptions: s.remoteSubscriptions,
+    }));
+  }
+
+  /** Called when a session ends (the dialer reconnects on it). Returns an unsubscribe function. */
+  onSessionEnd(listener: (remote: RemotePeer, code: number, reason: string) => void): () => void {
+    this.#endListeners.add(listener);
+    return () => this.#endListeners.delete(listener);
+  }
+
+  /** Runs the acceptor's handshake on a new connection, then the session. */
+  accept(connection: Connection): Promise<Session> {
+    return this.#open(connection, acceptHandshake);
+  }
+
+  /** Runs the dialer's handshake on a new connection, then the session. */
+  dial(connection: Connection): Promise<Session> {
+    return this.#open(connection, dialHandshake);
+  }
+
+  async #open(connection: Connection, handshake: typeof acceptHandshake): Promise<Session> {
+    const local = this.#options.credentials();
+    if (this.#closed || local === undefined) {
+      const reason = this.#closed ? 'sync is stopped' : 'this peer has no certificate yet: it must reach the Big Peer once';
+      connection.close(this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized, reason);
+      throw new SessionRefused(this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized, reason, false);
+    }
+    let done: Handshaken;
+    try {
+      done = await handshake({ connection, local, timers: this.#options.timers, timeoutMs: this.#options.handshakeTimeoutMs });
+    } catch (error) {
+      if (error instanceof SessionRefused) {
+        const level = error.byRemote ? 'WARN' : 'INFO';
+        this.#log.log(level, LOG_EVENTS.sessionRefused, { connection: connection.id, code: error.code, reason: error.reason, by: error.byRemote ? 'remote' : 'local' });
+      }
+      throw error;
+    }
+    if (this.#closed) {
+      connection.close(1001, 'sync is stopped');
+      throw new SessionRefused(1001, 'sync is stopped', false);
+    }
+    return this.#start(connection, done);
+  }
+
+  #start(connection: Connection, { remote, frames }: Handshaken): Session {
+    const log = this.#log;
+    log.info(LOG_EVENTS.phyStarted, { remote: remote.peerKey });
+    const existing = this.#sessions.get(remote.peerKey);
+    const session: Session = new Session({
+      connection,
+      frames,
+      remote,
+      host: this.#host,
+      logger: log,
+      onEnd: (code, reason) => {
+        log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
+        if (this.#sessions.get(remote.peerKey) === session) this.#sessions.delete(remote.peerKey);
+        for (const listener of this.#endListeners) listener(remote, code, reason);
+      },
+    });
+    if (existing !== undefined && !existing.isClosed && !this.#newWins(existing.connection, connection, remote.peerKey)) {
+      // Both ends apply the same rule, so both keep the same connection.
+      session.close(ANNOUNCE_CLOSE_CODES.replaced, 'another connection to this peer was elected');
+      return session;
+    }
+    this.#sessions.set(remote.peerKey, session);
+    log.info(LOG_EVENTS.connectionElected, { remote: remote.peerKey, new_conn: connection.id, old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id });
+    if (existing !== undefined && !existing.isClosed) existing.close(ANNOUNCE_CLOSE_CODES.replaced, 'another connection to this peer was elected');
+    session.sendSubscriptions();
+    session.localChanged();
+    return session;
+  }
+
+  /**
+   * Which of two connections to one remote stays: a newer one made the same way replaces the
+   * older (a reconnection); of two made in opposite directions at once, the one dialed by the
+   * peer with the smaller key.
+   */
+  #newWins(old: Connection, fresh: Connection, remote: string): boolean {
+    if (old.dialed === fresh.dialed) return true;
+    const localDials = this.#options.store.peerKey < remote;
+    return fresh.dialed === localDials;
+  }
+
+  #committed(txn: CommittedTransaction): void {
+    if (this.#closed || this.#sessions.size === 0) return;
+    this.#printState();
+    const evicted = [...new Set(txn.changes.filter((c) => c.kind === 'evict').map((c) => c.collection))];
+    if (evicted.length > 0) {
+      // What this peer held of those collections is gone: its remotes must send it again.
+      void this.#progress
+        .evicted(evicted, txn.txnId)
+        .then(() => this.#resendSubscriptions())
+        .catch((error: unknown) => this.#log.warn(LOG_EVENTS.replicationFailed, { remote: '*', error: String(error) }));
+    }
+    for (const session of this.#sessions.values()) session.localChanged();
+  }
+
+  #resendSubscriptions(): void {
+    if (this.#closed) return;
+    for (const session of this.#sessions.values()) session.sendSubscriptions();
+  }
+
+  /** The subscriptions and permissions of this peer and of each remote (spec 2.4, 2.5, 3.5). */
+  #printState(): void {
+    const log = this.#log;
+    if (!log.isEnabled('DEBUG')) return;
+    const permissions = this.#options.localPermissions();
+    log.debug(LOG_EVENTS.subscriptionsPrinted, { peer: 'local', subscriptions: JSON.stringify(this.localSubscriptions()) });
+    log.debug(LOG_EVENTS.permissionsPrinted, { peer: 'local', permissions: permissions === undefined ? 'unknown (no certificate yet)' : JSON.stringify(permissions) });
+    for (const session of this.#sessions.values()) {
+      const remote = session.remoteSubscriptions;
+      log.debug(LOG_EVENTS.subscriptionsPrinted, { peer: session.remote.peerKey, subscriptions: remote === undefined ? 'not received yet' : JSON.stringify(remote) });
+      log.debug(LOG_EVENTS.permissionsPrinted, { peer: session.remote.peerKey, permissions: JSON.stringify(session.remote.permissions) });
+    }
+  }
+
+  /** Closes every session (1001, going away) and stops waking. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const off of this.#unlisten) off();
+    for (const session of this.#sessions.values()) session.close(1001, 'sync stopped');
+    this.#sessions.clear();
+  }
+}

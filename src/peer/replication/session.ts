@@ -1,0 +1,345 @@
+/**
+ * One replication session with one remote peer, over one connection, after the handshake.
+ * Both directions run at once and apart:
+ * - sending: the remote tells its subscriptions and what it holds of ours (`since` per query);
+ *   whenever this store changes, or the remote's subscriptions do, the session makes an update
+ *   (update-builder.ts) and sends its chunks, a few ahead of the acknowledgements;
+ * - receiving: chunks are merged one after another (merge-chunk.ts) and acknowledged; the last
+ *   chunk's progress is saved with the peer, so that after a restart the remote sends only what
+ *   is new. A malformed message closes this session only.
+ */
+import type { JsonValue } from '../../shared/json.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
+import {
+  decodeSessionFrame,
+  type AckMessage,
+  type SubscriptionMessage,
+  type UpdateMessage,
+  type WantMessage,
+} from '../../shared/protocol/messages.ts';
+import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
+import type { Logger } from '../log/log-hub.ts';
+import type { StorageReader, StoredDocument } from '../storage/types.ts';
+import { findJsonFault } from '../store/args.ts';
+import type { Timers } from '../time.ts';
+import type { Connection } from './connection.ts';
+import type { FrameQueue } from './frame-queue.ts';
+import type { RemotePeer } from './handshake.ts';
+import { compileRules, compileSubscriptions, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
+import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
+import { buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
+
+/** Chunks sent ahead of their acknowledgements. */
+export const CHUNKS_IN_FLIGHT = 4;
+/** Documents a remote may ask for by name and not yet have been sent. */
+const MAX_WANTED = 100_000;
+
+/** What a session needs of the peer it runs in. */
+export interface SessionHost extends MergeTarget {
+  readonly localPeerKey: string;
+  readonly timers: Timers;
+  /** This peer's subscription set, as sent to the remote. */
+  localSubscriptions(): SubscriptionSetShape;
+  /** What this peer holds of the remote's store, per query key (persisted). */
+  loadProgress(remotePeerKey: string): Record<string, number>;
+  /** Saves what this peer holds of the remote's store; `before` is this store's txn_id before the update was merged. */
+  saveProgress(remotePeerKey: string, progress: Record<string, number>, before: number): Promise<void>;
+  lastTxnId(): number;
+  /** Lets other work run (between pages of a large update). */
+  yieldNow(): Promise<void>;
+}
+
+interface Outgoing {
+  readonly number: number;
+  readonly chunks: BuiltChunk[];
+  readonly upto: number;
+  readonly sinceIndex: number;
+  readonly version: number;
+  readonly progress: Record<string, number>;
+  sent: number;
+  acked: number;
+}
+
+export class Session {
+  readonly connection: Connection;
+  readonly remote: RemotePeer;
+  readonly #host: SessionHost;
+  readonly #log: Logger;
+  readonly #remoteWrite: CompiledRules;
+  readonly #remoteRead: CompiledRules;
+  #closed = false;
+  #onEnd: ((code: number, reason: string) => void) | undefined;
+
+  // Sending.
+  #remoteSubscriptions: CompiledSubscriptions | undefined;
+  #remoteSet: SubscriptionSetShape | undefined;
+  #remoteVersion = 0;
+  #since = new Map<string, number>();
+  #wanted = new Map<string, readonly [string, JsonValue]>();
+  #dirty = false;
+  #busy = false;
+  #current: Outgoing | undefined;
+  #updates = 0;
+  /** Documents stored exactly as the remote sent them, at that txn_id: not sent back. */
+  readonly #echoes = new Map<string, number>();
+
+  // Receiving.
+  #localVersion = 0;
+  #incoming: Promise<void> = Promise.resolve();
+  /** Wants were raised during the update being received: its progress is not saved. */
+  #wantsInUpdate = new Set<number>();
+
+  constructor(options: { connection: Connection; frames: FrameQueue; remote: RemotePeer; host: SessionHost; logger: Logger; onEnd: (code: number, reason: string) => void }) {
+    this.connection = options.connection;
+    this.remote = options.remote;
+    this.#host = options.host;
+    this.#log = options.logger;
+    this.#onEnd = options.onEnd;
+    const badRule = (collection: string, rule: string): void => {
+      this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
+    };
+    this.#remoteRead = compileRules(options.remote.permissions.read, badRule);
+    this.#remoteWrite = compileRules(options.remote.permissions.write, badRule);
+    options.frames.handoff({
+      message: (text) => this.#receive(text),
+      close: (code, reason) => this.#ended(code, reason),
+    });
+  }
+
+  /** The remote's subscription set, once it said it. */
+  get remoteSubscriptions(): SubscriptionSetShape | undefined {
+    return this.#remoteSet;
+  }
+
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends this peer's subscriptions (at start, and whenever they or what it holds change). */
+  sendSubscriptions(progress?: Record<string, number>): void {
+    if (this.#closed) return;
+    this.#localVersion++;
+    const held = progress ?? this.#host.loadProgress(this.remote.peerKey);
+    const message: SubscriptionMessage = { type: 'subscription', set: this.#host.localSubscriptions(), version: this.#localVersion, progress: held };
+    this.connection.send(JSON.stringify(message));
+  }
+
+  /** This store changed (a commit): make an update when the remote is ready for one. */
+  localChanged(): void {
+    this.#dirty = true;
+    this.#pump();
+  }
+
+  close(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.connection.close(code, reason);
+  }
+
+  #ended(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const onEnd = this.#onEnd;
+    this.#onEnd = undefined;
+    onEnd?.(code, reason);
+  }
+
+  #malformed(reason: string): void {
+    this.#log.warn(LOG_EVENTS.messageMalformed, { remote: this.remote.peerKey, reason });
+    if (this.#closed) return;
+    this.connection.send(JSON.stringify({ type: 'error', code: 'protocol/malformed', message: reason }));
+    this.close(ANNOUNCE_CLOSE_CODES.malformed, `malformed message: ${reason}`);
+  }
+
+  #receive(text: string): void {
+    if (this.#closed) return;
+    const check = decodeSessionFrame(text);
+    if (!check.ok) return this.#malformed(check.reason);
+    const message = check.value;
+    switch (message.type) {
+      case 'subscription':
+        return this.#remoteSubscribed(message);
+      case 'update':
+        this.#incoming = this.#incoming.then(() => this.#merge(message)).catch((error: unknown) => this.#failed(error));
+        return;
+      case 'want':
+        return this.#remoteWants(message);
+      case 'ack':
+        return this.#acked(message);
+      case 'error':
+        this.#log.warn(LOG_EVENTS.remoteError, { remote: this.remote.peerKey, code: message.code, message: message.message });
+        return;
+    }
+  }
+
+  #failed(error: unknown): void {
+    const text = error instanceof Error ? error.message : String(error);
+    this.#log.error(LOG_EVENTS.replicationFailed, { remote: this.remote.peerKey, error: text });
+    this.close(1011, `replication failed: ${text}`.slice(0, 100));
+  }
+
+  // --- sending ---------------------------------------------------------------------------
+
+  #remoteSubscribed(message: SubscriptionMessage): void {
+    let compiled: CompiledSubscriptions;
+    try {
+      compiled = compileSubscriptions(message.set);
+    } catch (error) {
+      return this.#malformed(`a subscription does not parse: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.#remoteSubscriptions = compiled;
+    this.#remoteSet = message.set;
+    this.#remoteVersion = message.version;
+    this.#since = new Map(compiled.keys.map((key) => [key, message.progress[key] ?? 0]));
+    this.#dirty = true;
+    this.#pump();
+  }
+
+  #remoteWants(message: WantMessage): void {
+    for (const [collection, id] of message.docs) {
+      if (this.#wanted.size >= MAX_WANTED) break;
+      this.#wanted.set(docKey(collection, id), [collection, id]);
+    }
+    this.#dirty = true;
+    this.#pump();
+  }
+
+  #isEcho = (collection: string, doc: StoredDocument): boolean => this.#echoes.get(docKey(collection, doc.id)) === doc.txnId;
+
+  /** Makes and sends updates while there is something to send and nothing in flight. */
+  #pump(): void {
+    if (this.#busy || this.#current !== undefined || !this.#dirty || this.#closed || this.#remoteSubscriptions === undefined) return;
+    this.#busy = true;
+    this.#dirty = false;
+    this.#createUpdate()
+      .catch((error: unknown) => this.#failed(error))
+      .finally(() => {
+        this.#busy = false;
+        this.#pump();
+      });
+  }
+
+  async #createUpdate(): Promise<void> {
+    const host = this.#host;
+    const subscriptions = this.#remoteSubscriptions as CompiledSubscriptions;
+    const version = this.#remoteVersion;
+    const since = new Map(this.#since);
+    const wanted = this.#wanted;
+    this.#wanted = new Map();
+    const started = performance.now();
+    this.#log.debug(LOG_EVENTS.updateCreating, { sending_update_path: `${host.localPeerKey}/${this.remote.peerKey}/sending_update` });
+    const upto = host.lastTxnId();
+    const built = await buildUpdate({
+      read: <T>(fn: (r: StorageReader) => T) => host.read(fn),
+      subscriptions,
+      readRules: this.#remoteRead,
+      since: (key) => since.get(key) ?? 0,
+      upto,
+      wanted,
+      isEcho: this.#isEcho,
+      yieldNow: () => host.yieldNow(),
+    });
+    if (this.#closed) return;
+    for (const collection of built.unreadable) this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection });
+    for (const [collection, id] of built.tooLarge) this.#log.error(LOG_EVENTS.documentTooLarge, { remote: this.remote.peerKey, collection, id: JSON.stringify(id) });
+    const created = built.chunks.length > 0;
+    this.#log.debug(LOG_EVENTS.updateCreated, {
+      since_index: upto,
+      new_update_created: created,
+      num_docs: built.numDocs,
+      elapsed: formatElapsed(performance.now() - started),
+    });
+    if (!created) {
+      // Nothing the remote asked for changed: it holds everything up to `upto` already.
+      if (version === this.#remoteVersion) for (const [key, value] of Object.entries(built.progress)) this.#since.set(key, value);
+      if (!this.#dirty) this.#log.debug(LOG_EVENTS.noMessageToSend);
+      return;
+    }
+    const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
+    this.#current = { number: ++this.#updates, chunks: built.chunks, upto, sinceIndex, version, progress: built.progress, sent: 0, acked: 0 };
+    this.#sendChunks();
+  }
+
+  #sendChunks(): void {
+    const current = this.#current;
+    if (current === undefined || this.#closed) return;
+    while (current.sent < current.chunks.length && current.sent - current.acked < CHUNKS_IN_FLIGHT) {
+      const chunk = current.chunks[current.sent] as BuiltChunk;
+      current.sent++;
+      const last = current.sent === current.chunks.length;
+      const head = `{"type":"update","update":${current.number},"chunk":${current.sent},"since_index":${current.sinceIndex},"upto":${current.upto},"subscription_version":${current.version}`;
+      const notices = chunk.notices.length > 0 ? `,"notices":${JSON.stringify(chunk.notices)}` : '';
+      const progress = last ? `,"progress":${JSON.stringify(current.progress)}` : '';
+      this.connection.send(`${head},"docs":${chunk.docsJson}${notices}${progress}}`);
+    }
+  }
+
+  #acked(message: AckMessage): void {
+    const current = this.#current;
+    if (current === undefined || message.update !== current.number || message.chunk !== current.acked + 1 || message.chunk > current.sent) {
+      return this.#malformed(`an acknowledgement of update ${message.update} chunk ${message.chunk} that was not expected`);
+    }
+    current.acked++;
+    if (current.acked < current.chunks.length) return this.#sendChunks();
+    this.#current = undefined;
+    // The remote holds everything up to `upto` now, unless its subscriptions changed meanwhile.
+    if (current.version === this.#remoteVersion) for (const [key, value] of Object.entries(current.progress)) this.#since.set(key, value);
+    this.#log.debug(LOG_EVENTS.updateDelivered);
+    if (!this.#dirty) this.#log.debug(LOG_EVENTS.noMessageToSend);
+    this.#pump();
+  }
+
+  // --- receiving -------------------------------------------------------------------------
+
+  async #merge(message: UpdateMessage): Promise<void> {
+    if (this.#closed) return;
+    const before = this.#host.lastTxnId();
+    for (const doc of message.docs) {
+      const fault = doc.value === null ? undefined : findJsonFault(doc.value);
+      if (fault !== undefined) return this.#malformed(`document ${JSON.stringify(doc.id)} of ${doc.collection}: ${fault.problem} at ${fault.path || 'the top'}`);
+    }
+    const outcome = await mergeChunk(this.#host, message.docs, this.#remoteWrite);
+    for (const [key, txnId] of outcome.echoes) this.#echoes.set(key, txnId);
+    if (this.#echoes.size > 200_000) this.#echoes.clear(); // A bound: forgetting only costs an echo.
+    if (outcome.refused.length > 0) {
+      const byCollection = new Map<string, JsonValue[]>();
+      for (const r of outcome.refused) byCollection.set(r.collection, [...(byCollection.get(r.collection) ?? []), r.id]);
+      for (const [collection, ids] of byCollection) {
+        this.#log.warn(LOG_EVENTS.writesRefused, { remote: this.remote.peerKey, collection, count: ids.length, ids: JSON.stringify(ids.slice(0, 10)) });
+      }
+    }
+    this.#log.debug(LOG_EVENTS.chunkMerged, {
+      remote: this.remote.peerKey,
+      update: message.update,
+      chunk: message.chunk,
+      docs: message.docs.length,
+      merged: outcome.merged,
+      refused: outcome.refused.length,
+      txn_id: outcome.txnId ?? null,
+    });
+    // Documents that left the subscriptions: ask for those this peer holds.
+    if (message.notices !== undefined && message.notices.length > 0) {
+      const notices = message.notices;
+      const held = this.#host.read((r) => notices.filter(([collection, id]) => r.get(collection, id)?.value != null));
+      if (held.length > 0) {
+        this.#wantsInUpdate.add(message.update);
+        this.connection.send(JSON.stringify({ type: 'want', docs: held } satisfies WantMessage));
+      }
+    }
+    if (message.progress !== undefined) {
+      const raisedWants = this.#wantsInUpdate.delete(message.update);
+      // Progress only for the subscriptions it was made for, and not while documents are still asked for.
+      if (message.subscription_version === this.#localVersion && !raisedWants) {
+        await this.#host.saveProgress(this.remote.peerKey, message.progress, before);
+      }
+    }
+    if (this.#closed) return;
+    const ack: AckMessage = { type: 'ack', update: message.update, chunk: message.chunk, merged: outcome.merged, refused: outcome.refused.length };
+    this.connection.send(JSON.stringify(ack));
+  }
+}
+
+/** A duration as the update line shows it: `1.234ms`. */
+export function formatElapsed(ms: number): string {
+  return `${ms.toFixed(3)}ms`;
+}

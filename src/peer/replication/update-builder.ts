@@ -1,0 +1,175 @@
+/**
+ * Making a sending update (spec 2.8, 3.5): the documents of this store a remote peer's
+ * subscriptions ask for and it may read, changed after what the remote holds (`since`, per
+ * subscription query) up to a snapshot `upto`, serialized into chunk frames of bounded size.
+ * It pages through the store a page at a time, yielding between pages, so that a large initial
+ * sync neither blocks the peer nor holds its documents as objects.
+ */
+import type { JsonValue } from '../../shared/json.ts';
+import { EVERYTHING_KEY, MAX_CHUNK_DOCS, MAX_SESSION_FRAME_BYTES, type WireDocument } from '../../shared/protocol/messages.ts';
+import type { StorageReader, StoredDocument } from '../storage/types.ts';
+import { allowsDocument, coversCollection, safeMatches, windowQuery, type CompiledQuery, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
+
+/** Documents per chunk and bytes per chunk the builder aims at. */
+export const CHUNK_DOCS = 500;
+export const CHUNK_BYTES = 512 * 1024;
+const PAGE = 500;
+
+export interface UpdateInput {
+  readonly read: <T>(fn: (reader: StorageReader) => T) => T;
+  readonly subscriptions: CompiledSubscriptions;
+  /** What the remote may read. */
+  readonly readRules: CompiledRules;
+  /** The remote holds everything of each query key up to this txn_id (0: nothing). */
+  readonly since: (key: string) => number;
+  readonly upto: number;
+  /** Documents to send whatever they match (asked for with `want`), by `docKey`. */
+  readonly wanted: ReadonlyMap<string, readonly [string, JsonValue]>;
+  /** True for a document whose state came from the remote itself and did not change since. */
+  readonly isEcho: (collection: string, doc: StoredDocument) => boolean;
+  /** Lets other work run between pages. */
+  readonly yieldNow: () => Promise<void>;
+  readonly chunkDocs?: number;
+  readonly chunkBytes?: number;
+}
+
+export interface BuiltChunk {
+  /** The `docs` array as JSON text. */
+  readonly docsJson: string;
+  readonly docs: number;
+  readonly notices: (readonly [string, JsonValue])[];
+}
+
+export interface BuiltUpdate {
+  readonly chunks: BuiltChunk[];
+  readonly numDocs: number;
+  readonly numNotices: number;
+  /** Progress per query key once every chunk is merged. */
+  readonly progress: Record<string, number>;
+  /** Documents too large for one frame: never sent, reported. */
+  readonly tooLarge: (readonly [string, JsonValue])[];
+  /** Collections the remote subscribes to but may not read. */
+  readonly unreadable: string[];
+}
+
+/** The key of a document across collections. */
+export function docKey(collection: string, id: JsonValue): string {
+  return JSON.stringify([collection, id]);
+}
+
+function wire(collection: string, doc: StoredDocument): WireDocument {
+  return { collection, id: doc.id, value: doc.value, meta: doc.meta };
+}
+
+class ChunkWriter {
+  readonly chunks: BuiltChunk[] = [];
+  #parts: string[] = [];
+  #bytes = 0;
+  #notices: (readonly [string, JsonValue])[] = [];
+  readonly #maxDocs: number;
+  readonly #maxBytes: number;
+  numDocs = 0;
+  numNotices = 0;
+
+  constructor(maxDocs: number, maxBytes: number) {
+    this.#maxDocs = Math.min(maxDocs, MAX_CHUNK_DOCS);
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Adds a document; false when it is too large to ever be sent. */
+  add(json: string): boolean {
+    const bytes = Buffer.byteLength(json);
+    if (bytes > MAX_SESSION_FRAME_BYTES - 64 * 1024) return false;
+    if (this.#parts.length > 0 && (this.#bytes + bytes > this.#maxBytes || this.#parts.length >= this.#maxDocs)) this.flush();
+    this.#parts.push(json);
+    this.#bytes += bytes;
+    this.numDocs++;
+    return true;
+  }
+
+  notice(ref: readonly [string, JsonValue]): void {
+    if (this.#notices.length >= MAX_CHUNK_DOCS) this.flush();
+    this.#notices.push(ref);
+    this.numNotices++;
+  }
+
+  flush(): void {
+    if (this.#parts.length === 0 && this.#notices.length === 0) return;
+    this.chunks.push({ docsJson: `[${this.#parts.join(',')}]`, docs: this.#parts.length, notices: this.#notices });
+    this.#parts = [];
+    this.#bytes = 0;
+    this.#notices = [];
+  }
+}
+
+/** Builds the update; an update with nothing to send has no chunks. */
+export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
+  const out = new ChunkWriter(input.chunkDocs ?? CHUNK_DOCS, input.chunkBytes ?? CHUNK_BYTES);
+  const tooLarge: (readonly [string, JsonValue])[] = [];
+  const unreadable: string[] = [];
+  const sent = new Set<string>();
+  const emit = (collection: string, doc: StoredDocument): void => {
+    const key = docKey(collection, doc.id);
+    if (sent.has(key)) return;
+    sent.add(key);
+    if (!out.add(JSON.stringify(wire(collection, doc)))) tooLarge.push([collection, doc.id]);
+  };
+
+  // Documents the remote asked for by name come first, whatever they match.
+  if (input.wanted.size > 0) {
+    input.read((reader) => {
+      for (const [collection, id] of input.wanted.values()) {
+        const doc = reader.get(collection, id);
+        if (doc !== undefined && allowsDocument(input.readRules, collection, doc.value)) emit(collection, doc);
+      }
+    });
+  }
+
+  const subs = input.subscriptions;
+  const collections = subs.everything ? input.read((r) => r.collections().map((c) => c.name)) : [...subs.byCollection.keys()];
+  for (const collection of collections) {
+    const queries: readonly CompiledQuery[] = subs.everything
+      ? [{ key: EVERYTHING_KEY, collection, query: { expr: 'true', order_by: [] }, where: undefined, orderBy: [], windowed: false }]
+      : (subs.byCollection.get(collection) ?? []);
+    if (!coversCollection(input.readRules, collection)) {
+      if (!subs.everything) unreadable.push(collection);
+      continue;
+    }
+    const since = queries.map((q) => input.since(q.key));
+    const after = Math.min(...since);
+    if (after >= input.upto) continue;
+    // A windowed query (LIMIT/OFFSET) asks for the documents in its window now.
+    const windows = queries.map((q) => (q.windowed ? new Set(input.read((r) => r.findDocuments(windowQuery(q))).map((d) => JSON.stringify(d.id))) : undefined));
+    let cursor: Parameters<StorageReader['changedSince']>[0]['cursor'];
+    for (;;) {
+      const page = input.read((r) => r.changedSince({ collection, afterTxnId: after, uptoTxnId: input.upto, cursor, limit: PAGE }));
+      for (const doc of page.documents) {
+        if (input.isEcho(collection, doc)) continue;
+        let covered = false;
+        let incremental = false;
+        let wanted = false;
+        for (let i = 0; i < queries.length && !wanted; i++) {
+          const from = since[i] as number;
+          if (from >= doc.txnId) continue;
+          covered = true;
+          if (from > 0) incremental = true;
+          const q = queries[i] as CompiledQuery;
+          const window = windows[i];
+          wanted = doc.value === null || (window !== undefined ? window.has(JSON.stringify(doc.id)) : safeMatches(q.where, doc.value));
+        }
+        if (!covered) continue;
+        if (wanted && allowsDocument(input.readRules, collection, doc.value)) emit(collection, doc);
+        // A notice only where the remote synced with this peer before: on a first sync it
+        // holds nothing of ours that could have left its subscription.
+        else if (incremental && !sent.has(docKey(collection, doc.id))) out.notice([collection, doc.id]);
+      }
+      cursor = page.next;
+      if (cursor === undefined) break;
+      await input.yieldNow();
+    }
+  }
+  out.flush();
+  const progress: Record<string, number> = {};
+  for (const key of subs.keys) progress[key] = Math.max(input.since(key), input.upto);
+  return { chunks: out.chunks, numDocs: out.numDocs, numNotices: out.numNotices, progress, tooLarge, unreadable };
+}

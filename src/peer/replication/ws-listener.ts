@@ -1,0 +1,78 @@
+/**
+ * A small peer's WebSocket listener: other peers given its address dial `ws://host:port/_sync/ws`
+ * and the replicator runs the acceptor's handshake (their certificate checked against the issuer
+ * this peer trusts) and then the session.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { BIG_PEER_PATHS } from '../../shared/big-peer-api.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import { MAX_SESSION_FRAME_BYTES } from '../../shared/protocol/messages.ts';
+import type { Logger } from '../log/log-hub.ts';
+import type { Replicator } from './replicator.ts';
+import { WsConnection } from './ws-connection.ts';
+
+export interface ListenOptions {
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0: a free port. */
+  readonly port?: number;
+}
+
+export class WebSocketListener {
+  readonly #server: Server;
+  readonly #wss: WebSocketServer;
+
+  private constructor(server: Server, wss: WebSocketServer) {
+    this.#server = server;
+    this.#wss = wss;
+  }
+
+  static async start(options: ListenOptions, replicator: Replicator, logger: Logger): Promise<WebSocketListener> {
+    const server = createServer((_req, res) => {
+      res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('this is a SyncMesh peer: connect with a WebSocket to /_sync/ws\n');
+    });
+    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SESSION_FRAME_BYTES, perMessageDeflate: false });
+    server.on('upgrade', (req, socket, head) => {
+      socket.on('error', () => socket.destroy());
+      const path = URL.parse(req.url ?? '/', 'http://peer.invalid')?.pathname;
+      if (path !== BIG_PEER_PATHS.websocket) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const address = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+        const connection = new WsConnection(ws, 'WsServer', address);
+        ws.on('error', (error) => logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: address, error: error.message }));
+        logger.info(LOG_EVENTS.connectionEstablished, { connection_type: 'WsServer', connection: connection.id, remote_address: address });
+        replicator.accept(connection).catch(() => {
+          // Refused: logged by the replicator, the connection closed with the reason.
+        });
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return new WebSocketListener(server, wss);
+  }
+
+  /** `ws://host:port/_sync/ws`. */
+  get url(): string {
+    const address = this.#server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `ws://${host}:${address.port}${BIG_PEER_PATHS.websocket}`;
+  }
+
+  stop(): void {
+    for (const ws of this.#wss.clients) ws.close(1001, 'peer shutting down');
+    this.#wss.close();
+    this.#server.close();
+    this.#server.closeAllConnections();
+  }
+}
