@@ -5,6 +5,13 @@
  */
 import { Inbox, connectionId, type Connection, type ConnectionEvents } from './connection.ts';
 
+let inFlight = 0;
+
+/** Frames sent over in-memory connections and not yet delivered (tests wait for 0). */
+export function memoryFramesInFlight(): number {
+  return inFlight;
+}
+
 class MemoryConnection implements Connection {
   readonly id = connectionId('Memory');
   readonly type = 'Memory' as const;
@@ -29,7 +36,9 @@ class MemoryConnection implements Connection {
     if (!this.#open) return;
     const other = this.other;
     this.sentFrames++;
+    inFlight++;
     setImmediate(() => {
+      inFlight--;
       if (other !== undefined && other.#open) other.inbox.message(text);
     });
   }

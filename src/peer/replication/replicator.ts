@@ -96,6 +96,11 @@ export class Replicator {
     }));
   }
 
+  /** Are all sessions idle (nothing to send, in flight or to merge)? */
+  get isIdle(): boolean {
+    return [...this.#sessions.values()].every((s) => s.isIdle);
+  }
+
   /** Called when a session ends (the dialer reconnects on it). Returns an unsubscribe function. */
   onSessionEnd(listener: (remote: RemotePeer, code: number, reason: string) => void): () => void {
     this.#endListeners.add(listener);

@@ -87,6 +87,7 @@ export class Session {
   // Receiving.
   #localVersion = 0;
   #incoming: Promise<void> = Promise.resolve();
+  #incomingPending = 0;
   /** Wants were raised during the update being received: its progress is not saved. */
   #wantsInUpdate = new Set<number>();
 
@@ -114,6 +115,11 @@ export class Session {
 
   get isClosed(): boolean {
     return this.#closed;
+  }
+
+  /** Nothing to send, nothing in flight, nothing received left to merge (tests wait for this). */
+  get isIdle(): boolean {
+    return this.#closed || (!this.#busy && !this.#dirty && this.#current === undefined && this.#incomingPending === 0);
   }
 
   /** Sends this peer's subscriptions (at start, and whenever they or what it holds change). */
@@ -160,7 +166,11 @@ export class Session {
       case 'subscription':
         return this.#remoteSubscribed(message);
       case 'update':
-        this.#incoming = this.#incoming.then(() => this.#merge(message)).catch((error: unknown) => this.#failed(error));
+        this.#incomingPending++;
+        this.#incoming = this.#incoming
+          .then(() => this.#merge(message))
+          .catch((error: unknown) => this.#failed(error))
+          .finally(() => this.#incomingPending--);
         return;
       case 'want':
         return this.#remoteWants(message);

@@ -1,0 +1,145 @@
+/**
+ * TEST FIXTURE: peers of one app on in-memory stores, each with a real Ed25519 key and a
+ * certificate from one test issuer, replicating over in-memory connections (or, with `sqlite`,
+ * on temporary SQLite stores). `settle()` waits until every session is idle and no frame is in
+ * flight, bounded in rounds and time.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
+import type { LogEntry } from '../../shared/log.ts';
+import { generateIssuerKeys, signCertificate, type IssuerKeys } from '../auth/certificate.ts';
+import { signProof } from '../auth/proof.ts';
+import { LogHub } from '../log/log-hub.ts';
+import { MemoryStorage } from '../storage/memory-storage.ts';
+import { SqliteStorage } from '../storage/sqlite-storage.ts';
+import type { StorageEngine } from '../storage/types.ts';
+import { Store } from '../store/store.ts';
+import { systemTimers } from '../time.ts';
+import type { LocalCredentials } from './handshake.ts';
+import { memoryConnectionPair, memoryFramesInFlight } from './memory-transport.ts';
+import { Replicator } from './replicator.ts';
+import type { Session } from './session.ts';
+
+export const MESH_APP = 'mesh-app';
+
+export interface MeshPeer {
+  readonly name: string;
+  readonly store: Store;
+  readonly replicator: Replicator;
+  readonly peerKey: string;
+  readonly logs: LogEntry[];
+  readonly hub: LogHub;
+  /** Log messages of the replication and txn components, in order. */
+  lines(): string[];
+  close(): void;
+}
+
+export interface PeerOptions {
+  /** What this peer may read and write (default everything); the Big Peer always everything. */
+  readonly permissions?: Permissions;
+  readonly bigPeer?: boolean;
+  readonly sqlite?: boolean;
+  /** Reopen the store in this directory (with `sqlite`). */
+  readonly dir?: string;
+  readonly keyPem?: string;
+}
+
+export interface Mesh {
+  readonly issuer: IssuerKeys;
+  peer(name: string, options?: PeerOptions): MeshPeer;
+  /** Connects two peers (a dials b); resolves with both sessions. */
+  connect(a: MeshPeer, b: MeshPeer): Promise<{ dialer: Session; acceptor: Session }>;
+  /** Waits until every session of every peer is idle and nothing is in flight. */
+  settle(): Promise<void>;
+  dispose(): void;
+}
+
+function newKey(): { peerKey: string; pem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  return { peerKey: publicKey.export({ format: 'jwk' }).x as string, pem: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string };
+}
+
+export function createMesh(): Mesh {
+  const issuer = generateIssuerKeys();
+  const peers: MeshPeer[] = [];
+  const dirs: string[] = [];
+  const mesh: Mesh = {
+    issuer,
+    peer(name, options = {}) {
+      const key = newKey();
+      const hub = new LogHub({ minimumLogLevel: 'DEBUG' });
+      const logs: LogEntry[] = [];
+      hub.setCustomLogCallback((entry) => logs.push(entry));
+      let storage: StorageEngine;
+      if (options.sqlite === true) {
+        const dir = options.dir ?? mkdtempSync(join(tmpdir(), `mesh-${name}-`));
+        if (options.dir === undefined) dirs.push(dir);
+        storage = SqliteStorage.open(dir, hub.logger('store'));
+      } else {
+        storage = new MemoryStorage();
+      }
+      const store = new Store({ storage, peerKey: key.peerKey, timers: systemTimers, logger: hub.logger('store') });
+      const permissions = options.permissions ?? EVERYTHING;
+      const now = Date.now();
+      const credentials: LocalCredentials =
+        options.bigPeer === true
+          ? { appID: MESH_APP, peerKey: key.peerKey, role: 'big-peer', sign: (t) => signProof(issuer.privateKeyPem, t), certificate: undefined, issuerKey: issuer.publicKey }
+          : {
+              appID: MESH_APP,
+              peerKey: key.peerKey,
+              role: 'small-peer',
+              sign: (t) => signProof(key.pem, t),
+              certificate: signCertificate({ appID: MESH_APP, peerKey: key.peerKey, userID: name, permissions, issuer: issuer.publicKey, issuedAt: now, expiresAt: now + 3_600_000 }, issuer),
+              issuerKey: issuer.publicKey,
+            };
+      const replicator = new Replicator({
+        store,
+        logger: hub.logger('replication'),
+        timers: systemTimers,
+        credentials: () => credentials,
+        localPermissions: () => (options.bigPeer === true ? EVERYTHING : permissions),
+        subscribeEverything: options.bigPeer === true,
+      });
+      const peer: MeshPeer = {
+        name,
+        store,
+        replicator,
+        peerKey: key.peerKey,
+        logs,
+        hub,
+        lines: () => logs.filter((e) => e.component === 'replication' || e.component === 'txn').map((e) => e.message),
+        close: () => {
+          replicator.close();
+          store.close();
+        },
+      };
+      peers.push(peer);
+      return peer;
+    },
+    async connect(a, b) {
+      const { dialer, acceptor } = memoryConnectionPair({ dialer: `memory://${a.name}`, acceptor: `memory://${b.name}` });
+      const [d, c] = await Promise.all([a.replicator.dial(dialer), b.replicator.accept(acceptor)]);
+      return { dialer: d, acceptor: c };
+    },
+    async settle() {
+      const deadline = Date.now() + 20_000;
+      let quiet = 0;
+      for (let round = 0; round < 200_000; round++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const idle = memoryFramesInFlight() === 0 && peers.every((p) => p.store.isClosed || p.replicator.isIdle);
+        quiet = idle ? quiet + 1 : 0;
+        if (quiet >= 5) return;
+        if (Date.now() > deadline) break;
+      }
+      throw new Error('the mesh did not settle within 20 s');
+    },
+    dispose() {
+      for (const p of peers.splice(0)) if (!p.store.isClosed) p.close();
+      for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    },
+  };
+  return mesh;
+}
