@@ -9,11 +9,9 @@
  */
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
-import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
-import { signProof } from './auth/proof.ts';
+import type { Permissions } from '../shared/permissions.ts';
 import type { IssuerKeys } from './auth/certificate.ts';
-import type { LocalCredentials } from './replication/handshake.ts';
-import { compileRules, coversCollection } from './replication/matching.ts';
+import { PeerCredentials } from './replication/peer-credentials.ts';
 import { Replicator, type SessionInfo } from './replication/replicator.ts';
 import { WebSocketDialer } from './replication/ws-dialer.ts';
 import { WebSocketListener, type ListenOptions } from './replication/ws-listener.ts';
@@ -21,7 +19,7 @@ import type { Connection } from './replication/connection.ts';
 import { AuthClient } from './auth/auth-client.ts';
 import { validateIdentity, type OnlineIdentity } from './auth/identity.ts';
 import type { FetchLike } from './auth/login-request.ts';
-import { PermissionDeniedError, SyncError } from './errors.ts';
+import { SyncError } from './errors.ts';
 import { loadOrCreateIdentity } from './identity.ts';
 import type { LogHub, Logger } from './log/log-hub.ts';
 import { SyncLogger } from './log/sync-logger.ts';
@@ -129,13 +127,6 @@ const forgotten = new FinalizationRegistry<Resources>((resources) => {
   shutDown(resources);
 });
 
-function describeRules(permissions: Permissions): string {
-  const read = permissions.read;
-  if (read.everything) return 'everything';
-  const names = Object.keys(read.queries_by_collection);
-  return names.length === 0 ? 'no collection' : names.join(', ');
-}
-
 export class Sync {
   /** The store: `sync.store.execute(…)`, `sync.store.collection(name)`, `sync.store[name]`. */
   readonly store: StoreWithCollections;
@@ -198,56 +189,34 @@ export class Sync {
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
-    this.#privateKeyPem = privateKeyPem;
+    this.#credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
+    const credentials = this.#credentials;
     // A subscription to a collection this peer may not read is refused (spec 5.7).
-    store.setSubscriptionGuard((collection) => this.#checkReadable(collection));
+    store.setSubscriptionGuard((collection) => credentials.checkReadable(collection));
     forgotten.register(this, this.#resources, this);
   }
 
   readonly #options: SyncOptions;
   readonly #hub: LogHub;
   readonly #timers: Timers;
-  readonly #privateKeyPem: string;
+  readonly #credentials: PeerCredentials;
   #replicator: Replicator | undefined;
-  #bigPeer: { appID: string; issuer: IssuerKeys } | undefined;
   #starting: Promise<void> | undefined;
-
-  #checkReadable(collection: string): void {
-    if (collection.startsWith('__') || this.#bigPeer !== undefined) return;
-    const permissions = this.auth.status.permissions;
-    if (permissions === undefined) return; // Not known before the first login: checked by the remotes.
-    if (!coversCollection(compileRules(permissions.read), collection)) {
-      throw new PermissionDeniedError(`this peer may not read the collection ${collection}, so it cannot subscribe to it; its certificate allows reading ${describeRules(permissions)}`, {
-        collection,
-      });
-    }
-  }
 
   /** What this peer may read and write: its certificate's grant (a Big Peer: everything). */
   get permissions(): Permissions | undefined {
-    return this.#bigPeer !== undefined ? EVERYTHING : this.auth.status.permissions;
+    return this.#credentials.permissions();
   }
 
-  #credentials(): LocalCredentials | undefined {
-    if (this.#bigPeer !== undefined) {
-      const { appID, issuer } = this.#bigPeer;
-      return { appID, peerKey: this.peerKey, role: 'big-peer', sign: (text) => signProof(issuer.privateKeyPem, text), certificate: undefined, issuerKey: issuer.publicKey };
-    }
-    const identity = this.#options.identity;
-    const certificate = this.auth.certificate;
-    const issuerKey = this.auth.issuerKey;
-    if (identity === undefined || certificate === undefined || issuerKey === undefined) return undefined;
-    const key = this.#privateKeyPem;
-    return { appID: identity.appID, peerKey: this.peerKey, role: 'small-peer', sign: (text) => signProof(key, text), certificate, issuerKey };
-  }
-
+  // Nothing given to the replicator may reach the Sync object (see PeerCredentials).
   #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number): Replicator {
+    const credentials = this.#credentials;
     return new Replicator({
       store: this.#resources.store,
       logger: this.#hub.logger('replication'),
       timers: this.#timers,
-      credentials: () => this.#credentials(),
-      localPermissions: () => this.permissions,
+      credentials: () => credentials.current(),
+      localPermissions: () => credentials.permissions(),
       subscribeEverything,
       handshakeTimeoutMs,
     });
@@ -259,7 +228,7 @@ export class Sync {
    */
   serveAsBigPeer(options: { readonly appID: string; readonly issuer: IssuerKeys; readonly handshakeTimeoutMs?: number }): void {
     this.#assertOpen();
-    this.#bigPeer = { appID: options.appID, issuer: options.issuer };
+    this.#credentials.serveAsBigPeer(options.appID, options.issuer);
     this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs);
     const replicator = this.#replicator;
     this.#resources.stopSync = () => replicator.close();
@@ -327,38 +296,44 @@ export class Sync {
     const dialers = urls.map(
       (url) => new WebSocketDialer({ url, replicator, logger, timers: this.#timers, minDelayMs: transport.reconnect?.minDelayMs, maxDelayMs: transport.reconnect?.maxDelayMs }),
     );
-    let listener: WebSocketListener | undefined;
-    let detachListener: (() => void) | undefined;
+    // The closures below outlive this call: they hold locals, never `this` (see PeerCredentials).
+    const auth = this.auth;
+    const resources = this.#resources;
+    const peerKey = this.peerKey;
+    const listening: { listener: WebSocketListener | undefined } = { listener: undefined };
     if (transport.listen !== undefined) {
-      listener = await WebSocketListener.start(transport.listen, replicator, logger);
-      const l = listener;
-      detachListener = this.attachServer('TCP', { stop: () => l.stop() });
+      const listener = await WebSocketListener.start(transport.listen, replicator, logger);
+      listening.listener = listener;
+      resources.servers.TCP.add(listener);
     }
-    this.#listener = listener;
+    this.#listening = listening;
     // Dial once a certificate is held: at once, or when the handler has logged in.
     const startDialing = (): void => {
-      if (this.auth.certificate !== undefined) for (const d of dialers) d.start();
+      if (auth.certificate !== undefined) for (const d of dialers) d.start();
     };
-    const offStatus = this.auth.onStatusChange(() => startDialing());
+    const offStatus = auth.onStatusChange(() => startDialing());
     startDialing();
-    this.#resources.stopSync = () => {
+    resources.stopSync = () => {
       offStatus();
       for (const d of dialers) d.stop();
-      listener?.stop();
-      detachListener?.();
+      const listener = listening.listener;
+      listening.listener = undefined;
+      if (listener !== undefined) {
+        listener.stop();
+        resources.servers.TCP.delete(listener);
+      }
       replicator.close();
-      this.#listener = undefined;
-      this.#resources.stopSync = undefined;
-      log.info(LOG_EVENTS.syncStopped, { peer_key: this.peerKey });
+      resources.stopSync = undefined;
+      log.info(LOG_EVENTS.syncStopped, { peer_key: peerKey });
     };
-    log.info(LOG_EVENTS.syncStarted, { peer_key: this.peerKey, connect: [...urls, ...(listener === undefined ? [] : [`listening on ${listener.url}`])].join(', ') });
+    log.info(LOG_EVENTS.syncStarted, { peer_key: peerKey, connect: [...urls, ...(listening.listener === undefined ? [] : [`listening on ${listening.listener.url}`])].join(', ') });
   }
 
-  #listener: WebSocketListener | undefined;
+  #listening: { listener: WebSocketListener | undefined } | undefined;
 
   /** The address other peers dial to reach this one (`ws://host:port/_sync/ws`), while it listens. */
   get listenUrl(): string | undefined {
-    return this.#listener?.url;
+    return this.#listening?.listener?.url;
   }
 
   /** Stops sync: closes the sessions, stops dialing and listening. The store stays open. */

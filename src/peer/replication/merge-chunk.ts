@@ -80,7 +80,16 @@ function plan(reader: StorageReader, doc: WireDocument, writeRules: CompiledRule
   return { kind: 'write', state: merged, echo: sameState(merged, incoming) };
 }
 
-export async function mergeChunk(target: MergeTarget, docs: readonly WireDocument[], writeRules: CompiledRules): Promise<MergeOutcome> {
+/**
+ * Merges the chunk. `onEcho` hears, inside the transaction and so before its commit wakes
+ * anything, of each document stored exactly as the remote sent it (undone if it rolls back).
+ */
+export async function mergeChunk(
+  target: MergeTarget,
+  docs: readonly WireDocument[],
+  writeRules: CompiledRules,
+  onEcho: (key: string, txnId: number | undefined) => void = () => {},
+): Promise<MergeOutcome> {
   for (const doc of docs) target.observeClock(latestStamp(doc.meta));
   // First on a snapshot: a chunk that changes nothing opens no transaction.
   const refusedFirst: Refusal[] = [];
@@ -93,19 +102,32 @@ export async function mergeChunk(target: MergeTarget, docs: readonly WireDocumen
     }
   });
   if (!changes) return { merged: 0, refused: refusedFirst, txnId: undefined, echoes: new Map() };
-  const { result, txnId } = await target.write((w) => {
-    const refused: Refusal[] = [];
-    const echoes: string[] = [];
-    let merged = 0;
-    for (const doc of docs) {
-      const p = plan(w.writer, doc, writeRules);
-      if (p.kind === 'refused') refused.push({ collection: doc.collection, id: doc.id });
-      if (p.kind !== 'write') continue;
-      w.writer.put(doc.collection, { id: doc.id, value: p.state.value, meta: p.state.meta, txnId: w.txnId });
-      merged++;
-      if (p.echo) echoes.push(docKey(doc.collection, doc.id));
-    }
-    return { refused, echoes, merged };
-  });
+  const recorded: string[] = [];
+  let written: { result: { refused: Refusal[]; echoes: string[]; merged: number }; txnId: number };
+  try {
+    written = await target.write((w) => {
+      const refused: Refusal[] = [];
+      const echoes: string[] = [];
+      let merged = 0;
+      for (const doc of docs) {
+        const p = plan(w.writer, doc, writeRules);
+        if (p.kind === 'refused') refused.push({ collection: doc.collection, id: doc.id });
+        if (p.kind !== 'write') continue;
+        w.writer.put(doc.collection, { id: doc.id, value: p.state.value, meta: p.state.meta, txnId: w.txnId });
+        merged++;
+        if (p.echo) {
+          const key = docKey(doc.collection, doc.id);
+          echoes.push(key);
+          recorded.push(key);
+          onEcho(key, w.txnId);
+        }
+      }
+      return { refused, echoes, merged };
+    });
+  } catch (error) {
+    for (const key of recorded) onEcho(key, undefined);
+    throw error;
+  }
+  const { result, txnId } = written;
   return { merged: result.merged, refused: result.refused, txnId, echoes: new Map(result.echoes.map((k) => [k, txnId])) };
 }

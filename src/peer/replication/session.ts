@@ -308,9 +308,11 @@ export class Session {
       const fault = doc.value === null ? undefined : findJsonFault(doc.value);
       if (fault !== undefined) return this.#malformed(`document ${JSON.stringify(doc.id)} of ${doc.collection}: ${fault.problem} at ${fault.path || 'the top'}`);
     }
-    const outcome = await mergeChunk(this.#host, message.docs, this.#remoteWrite);
-    for (const [key, txnId] of outcome.echoes) this.#echoes.set(key, txnId);
     if (this.#echoes.size > 200_000) this.#echoes.clear(); // A bound: forgetting only costs an echo.
+    const outcome = await mergeChunk(this.#host, message.docs, this.#remoteWrite, (key, txnId) => {
+      if (txnId === undefined) this.#echoes.delete(key);
+      else this.#echoes.set(key, txnId);
+    });
     if (outcome.refused.length > 0) {
       const byCollection = new Map<string, JsonValue[]>();
       for (const r of outcome.refused) byCollection.set(r.collection, [...(byCollection.get(r.collection) ?? []), r.id]);
