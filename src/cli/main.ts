@@ -5,12 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { bigPeerCommand } from './big-peer.ts';
 import { execCommand } from './exec.ts';
+import { peerCommand } from './peer.ts';
 import { write, type CliIo } from './io.ts';
 
 export type { CliIo } from './io.ts';
 
 const COMMANDS: Readonly<Record<string, { summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }>> = {
   exec: { summary: 'run DQL against a store directory and print JSON', run: execCommand },
+  peer: { summary: 'run a headless small peer: sync with a Big Peer, run DQL read from standard input', run: peerCommand },
   'big-peer': { summary: 'serve the Big Peer (HTTP API, login, sync WebSocket); manage its API keys', run: bigPeerCommand },
 };
 

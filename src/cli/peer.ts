@@ -1,0 +1,245 @@
+/**
+ * `syncmesh peer`: a headless small peer. It opens a store directory, logs in to a Big Peer with
+ * a playground token, registers sync subscriptions and syncs, while it runs DQL read from
+ * standard input against the live store, one statement at a time, answering each with one JSON
+ * line. It stops on the end of its input, or on SIGINT or SIGTERM.
+ *
+ * Standard output carries only the answers, so that a program can drive the peer through a pipe;
+ * log lines and the errors that stop the peer go to standard error.
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import type { ErrorValue } from '../shared/error-codes.ts';
+import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
+import { LogHub, Sync, onlinePlayground, toErrorValue, type QueryResult } from '../peer/index.ts';
+import { write, type CliIo } from './io.ts';
+
+export const PEER_USAGE = `Usage:
+  syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
+                [--subscribe STATEMENT]… [--log-level LEVEL]
+
+Runs a small peer on the store in DIR (created if missing): logs in to the Big Peer at URL with
+the playground token, registers each --subscribe statement, and syncs. Meanwhile it reads one DQL
+statement per line from standard input, optionally followed by a TAB and a JSON object of named
+arguments, runs them one at a time in order, and answers each with one line on standard output:
+  {"items":[…],"mutatedDocumentIds":[…],"commitId":n|null}
+or {"error":{"code":"…","message":"…"}}; the peer keeps running either way. Blank lines are skipped.
+A statement cannot contain a TAB: the first TAB starts the arguments.
+
+It stops sync, closes the store and exits 0 at the end of its input, or on SIGINT or SIGTERM.
+When the store cannot be opened, a subscription is refused or the login fails (auth/failed,
+auth/unreachable), it prints {"error":{…}} on standard error and exits 1.
+
+Options:
+  --store DIR               the store's persistence directory (required)
+  --app-id ID               the app to sync (required)
+  --playground-token T      the Big Peer's playground token (required)
+  --big-peer URL            the Big Peer's base URL, http or https (required)
+  --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
+  --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
+  -h, --help                this text
+`;
+
+/** What each input line is answered with: the shape `syncmesh exec` writes. */
+function resultLine(result: QueryResult): string {
+  return `${JSON.stringify({ items: result.items, mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId })}\n`;
+}
+
+function errorLine(error: ErrorValue): string {
+  const body = error.details === undefined ? { code: error.code, message: error.message } : error;
+  return `${JSON.stringify({ error: body })}\n`;
+}
+
+class UsageError extends Error {}
+
+interface PeerOptions {
+  readonly store: string;
+  readonly appID: string;
+  readonly token: string;
+  readonly bigPeerURL: string;
+  readonly subscribe: readonly string[];
+  readonly logLevel: LogLevel;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+/** The options, or undefined when the command line asks for the help text. */
+function parse(argv: readonly string[]): PeerOptions | undefined {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        store: { type: 'string' },
+        'app-id': { type: 'string' },
+        'playground-token': { type: 'string' },
+        'big-peer': { type: 'string' },
+        subscribe: { type: 'string', multiple: true },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return undefined;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}: statements come on standard input`);
+  const logLevel = (values['log-level'] ?? 'INFO').toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(', ')}, not ${values['log-level']}`);
+  }
+  const store = required(values.store, '--store DIR');
+  const appID = required(values['app-id'], '--app-id ID');
+  const token = required(values['playground-token'], '--playground-token T');
+  const bigPeerURL = required(values['big-peer'], '--big-peer URL');
+  if (!/^https?:$/.test(URL.parse(bigPeerURL)?.protocol ?? '')) throw new UsageError(`--big-peer takes an http or https URL, not ${bigPeerURL}`);
+  return {
+    store,
+    appID,
+    token,
+    bigPeerURL,
+    subscribe: values.subscribe ?? [],
+    logLevel: logLevel as LogLevel,
+  };
+}
+
+/** The statement and arguments of one input line, or the error line that answers it. */
+function readLine(line: string, number: number): { statement: string; args: Record<string, unknown> | undefined } | ErrorValue {
+  const tab = line.indexOf('\t');
+  const statement = tab === -1 ? line : line.slice(0, tab);
+  const argsText = tab === -1 ? '' : line.slice(tab + 1);
+  if (statement.trim() === '') return { code: 'cli/invalid-line', message: `line ${number} has arguments but no statement before its TAB` };
+  if (argsText.trim() === '') return { statement, args: undefined };
+  let args: unknown;
+  try {
+    args = JSON.parse(argsText);
+  } catch (error) {
+    return { code: 'cli/invalid-line', message: `line ${number}: the arguments after the TAB are not JSON: ${(error as Error).message}` };
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return { code: 'cli/invalid-line', message: `line ${number}: the arguments after the TAB must be a JSON object` };
+  }
+  return { statement, args: args as Record<string, unknown> };
+}
+
+const STOPPED = Symbol('stopped');
+
+/** Answers standard input line by line, one statement at a time, until its end or `stop`. */
+async function answerLines(sync: Sync, io: CliIo, stop: Promise<unknown>): Promise<void> {
+  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+  const iterator = lines[Symbol.asyncIterator]();
+  const stopped = stop.then((): typeof STOPPED => STOPPED);
+  try {
+    for (let number = 1; ; number++) {
+      // `stopped` comes first: once stopped, buffered lines are left unanswered. A statement
+      // already running is answered before the peer stops.
+      const next = await Promise.race([stopped, iterator.next()]);
+      if (next === STOPPED || next.done === true) return;
+      const line = next.value;
+      if (line.trim() === '') continue;
+      const request = readLine(line, number);
+      if ('code' in request) {
+        await write(io.stdout, errorLine(request));
+        continue;
+      }
+      try {
+        await write(io.stdout, resultLine(await sync.store.execute(request.statement, request.args)));
+      } catch (error) {
+        await write(io.stdout, errorLine(toErrorValue(error)));
+      }
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+/** Runs the peer until its input ends or `stop` resolves; resolves to the exit status. */
+export async function servePeer(argv: readonly string[], io: CliIo, stop: Promise<unknown>): Promise<number> {
+  let options: PeerOptions | undefined;
+  try {
+    options = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    await write(io.stderr, `${errorLine({ code: 'cli/usage', message: error.message })}\n${PEER_USAGE}`);
+    return 2;
+  }
+  if (options === undefined) {
+    await write(io.stdout, PEER_USAGE);
+    return 0;
+  }
+
+  const logHub = new LogHub({ minimumLogLevel: options.logLevel, console: (line) => io.stderr.write(`${line}\n`) });
+  // The error is written last, after the shutdown sequence, so that it ends standard error.
+  const fail = async (sync: Sync | undefined, error: ErrorValue): Promise<number> => {
+    sync?.close();
+    await write(io.stderr, errorLine(error));
+    return 1;
+  };
+  let sync: Sync;
+  try {
+    sync = new Sync({
+      persistenceDirectory: options.store,
+      identity: onlinePlayground({ appID: options.appID, token: options.token, bigPeerURL: options.bigPeerURL }),
+      logHub,
+    });
+  } catch (error) {
+    return fail(undefined, toErrorValue(error));
+  }
+  // Registered before sync starts, so that the first session already asks for them.
+  for (const statement of options.subscribe) {
+    try {
+      sync.store.registerSubscription(statement);
+    } catch (error) {
+      const value = toErrorValue(error);
+      return fail(sync, { ...value, message: `--subscribe ${JSON.stringify(statement)}: ${value.message}` });
+    }
+  }
+
+  const starting = sync.startSync().then(
+    () => undefined,
+    (error: unknown) => toErrorValue(error),
+  );
+  const started = await Promise.race([starting, stop.then((): typeof STOPPED => STOPPED)]);
+  if (started === STOPPED) {
+    // Stopped while logging in: closing ends the login; startSync then rejects with sync/closed.
+    sync.close();
+    return 0;
+  }
+  if (started !== undefined) return fail(sync, started);
+
+  try {
+    await answerLines(sync, io, stop);
+  } finally {
+    await sync.stopSync();
+    sync.close();
+  }
+  return 0;
+}
+
+/** The `peer` command: runs until the end of standard input, SIGINT or SIGTERM. */
+export async function peerCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const stop = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+  });
+  // Only the first signal stops gracefully; a second one (listeners removed) ends the process at once.
+  const once = (signal: NodeJS.Signals): void => {
+    process.removeListener('SIGINT', once);
+    process.removeListener('SIGTERM', once);
+    onSignal(signal);
+  };
+  process.on('SIGINT', once);
+  process.on('SIGTERM', once);
+  try {
+    return await servePeer(argv, io, stop);
+  } finally {
+    process.removeListener('SIGINT', once);
+    process.removeListener('SIGTERM', once);
+  }
+}
