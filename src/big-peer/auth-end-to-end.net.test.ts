@@ -3,6 +3,7 @@
  * calls a real webhook server; the certificate it gets is accepted by the Big Peer's sync
  * WebSocket. The small peer logs the spec's lines (section 5, 7) exactly.
  */
+import { OUTER_PROTOCOL_VERSION } from '../shared/protocol/announce.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,7 +125,7 @@ describe('a small peer authenticating with a real Big Peer', () => {
         const message = JSON.parse(String(data));
         if (message.type === 'challenge') {
           const proof = announceProof(key, TEST_APP, message.nonce);
-          socket.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: 1, certificate: login.json.certificate, proof }));
+          socket.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate: login.json.certificate, proof, nonce: 'dialer-nonce' }));
           return;
         }
         clearTimeout(timer);
@@ -133,7 +134,7 @@ describe('a small peer authenticating with a real Big Peer', () => {
       socket.on('close', (code, reason) => reject(new Error(`closed ${code} ${String(reason)}`)));
     });
     socket.close();
-    expect(answer).toMatchObject({ type: 'announce', appID: TEST_APP, outer_protocol_version: 1, subscription: { everything: true, queries: {} } });
+    expect(answer).toMatchObject({ type: 'announce', appID: TEST_APP, outer_protocol_version: OUTER_PROTOCOL_VERSION, role: 'big-peer' });
   });
 
   it('does not take a certificate as a bearer credential of the HTTP API', async () => {

@@ -2,6 +2,7 @@
  * The Big Peer over TLS: https and wss with a self-signed certificate that openssl makes for
  * 127.0.0.1 in a temporary directory; the client trusts exactly that certificate.
  */
+import { OUTER_PROTOCOL_VERSION } from '../shared/protocol/announce.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
@@ -96,14 +97,14 @@ describe.skipIf(!OPENSSL)('the Big Peer over TLS', () => {
         const message = JSON.parse(data.toString());
         if (message.type === 'challenge') {
           const proof = announceProof(key, TEST_APP, message.nonce);
-          ws.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: 1, certificate, proof }));
+          ws.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate, proof, nonce: 'dialer-nonce' }));
           return;
         }
         clearTimeout(timer);
         resolve(message);
       });
     });
-    expect(answer).toMatchObject({ type: 'announce', peerKey: t.peer.sync.peerKey, appID: TEST_APP, subscription: { everything: true, queries: {} } });
+    expect(answer).toMatchObject({ type: 'announce', peerKey: t.peer.sync.peerKey, appID: TEST_APP, role: 'big-peer' });
     ws.close();
   });
 });

@@ -8,10 +8,12 @@ import WebSocket from 'ws';
 import { ANNOUNCE_CLOSE_CODES, OUTER_PROTOCOL_VERSION } from '../shared/protocol/announce.ts';
 import type { SignedCertificate } from '../shared/certificate.ts';
 import { EVERYTHING } from '../shared/permissions.ts';
-import { generateIssuerKeys, ManualTimers, signCertificate } from '../peer/index.ts';
+import { announceProofText, generateIssuerKeys, ManualTimers, signCertificate, verifyProof } from '../peer/index.ts';
 import { announceProof, call, keyNamed, PLAYGROUND_TOKEN, proven, startTestPeer, TEST_APP, type TestPeer } from './test-helpers.ts';
 
 const WAIT_MS = 5000;
+/** The dialer's own challenge, which the Big Peer's answer signs with its issuer key. */
+const DIALER_NONCE = 'dialer-nonce-0123456789abcdefghijklmnopqrstu';
 
 function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -66,6 +68,7 @@ describe('the sync WebSocket', () => {
       outer_protocol_version: OUTER_PROTOCOL_VERSION,
       certificate,
       proof: announceProof(keyNamed(name), TEST_APP, nonceOf(ws)),
+      nonce: DIALER_NONCE,
       ...extra,
     });
 
@@ -79,15 +82,23 @@ describe('the sync WebSocket', () => {
 
   it('answers a valid announcement with its own and keeps the session open', async () => {
     const ws = await open(t.peer.wsUrl);
-    const answer = nextMessage(ws);
+    const received: any[] = [];
+    ws.on('message', (data) => received.push(JSON.parse(data.toString())));
     ws.send(announcement(ws, 'peer-1', await certificateFor('peer-1')));
-    expect(await answer).toEqual({
+    for (let i = 0; i < 500 && received.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    const [answered, subscription] = received;
+    expect(answered).toEqual({
       type: 'announce',
+      role: 'big-peer',
       peerKey: t.peer.sync.peerKey,
       appID: TEST_APP,
-      outer_protocol_version: 1,
-      subscription: { everything: true, queries: {} },
+      outer_protocol_version: OUTER_PROTOCOL_VERSION,
+      proof: expect.any(String),
     });
+    // The Big Peer proves it holds the issuer key by signing the dialer's nonce with it.
+    expect(verifyProof(t.peer.issuer.publicKey, announceProofText(TEST_APP, t.peer.sync.peerKey, DIALER_NONCE), answered.proof)).toBe(true);
+    // Then its subscription: everything, with no per-collection queries.
+    expect(subscription).toMatchObject({ type: 'subscription', set: { everything: true, queries: {} } });
     expect(ws.readyState).toBe(WebSocket.OPEN);
     expect(t.peer.sessions).toBe(1);
     expect(t.logs.some((e) => e.message.startsWith(`WebSocket peer announced; peer_key = ${keyNamed('peer-1').peerKey}; user_id = playground`))).toBe(true);
@@ -132,7 +143,7 @@ describe('the sync WebSocket', () => {
   it('closes with 4400 for an incompatible version, another app, or a frame that is not JSON', async () => {
     const cert = await certificateFor('peer-1');
     const frames: [(ws: WebSocket) => string, number, RegExp][] = [
-      [(ws) => announcement(ws, 'peer-1', cert, { outer_protocol_version: 2 }), 4400, /^outer_protocol_version 2 is not supported/],
+      [(ws) => announcement(ws, 'peer-1', cert, { outer_protocol_version: 1 }), 4400, /^outer_protocol_version 1 is not supported/],
       [(ws) => announcement(ws, 'peer-1', cert, { type: 'hello' }), 4400, /^the first message must be/],
       [(ws) => announcement(ws, 'peer-1', cert, { appID: 'other' }), 4401, /^app other is not served here$/],
       [(ws) => announcement(ws, 'peer-1', cert, { proof: undefined }), 4400, /^proof must be/],

@@ -141,7 +141,9 @@ export function acceptHandshake(options: HandshakeOptions): Promise<Handshaken> 
   return guarded(options, frames, async () => {
     const challenge = nonce();
     connection.send(JSON.stringify({ type: 'challenge', nonce: challenge } satisfies AnnounceChallenge));
-    const check = checkPeerAnnouncement(json(await frames.next()));
+    const frame = json(await frames.next());
+    if (frame === undefined) return refuse(ANNOUNCE_CLOSE_CODES.malformed, 'the announcement must be a JSON text frame');
+    const check = checkPeerAnnouncement(frame);
     if (!check.ok) return refuse(ANNOUNCE_CLOSE_CODES.malformed, check.reason);
     const a = check.value;
     if (a.appID !== local.appID) return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, `app ${a.appID} is not served here`);

@@ -128,7 +128,7 @@ export class Replicator {
     try {
       done = await handshake({ connection, local, timers: this.#options.timers, timeoutMs: this.#options.handshakeTimeoutMs });
     } catch (error) {
-      if (error instanceof SessionRefused) {
+      if (error instanceof SessionRefused && !this.#closed) {
         const level = error.byRemote ? 'WARN' : 'INFO';
         this.#log.log(level, LOG_EVENTS.sessionRefused, { connection: connection.id, code: error.code, reason: error.reason, by: error.byRemote ? 'remote' : 'local' });
       }
@@ -152,6 +152,7 @@ export class Replicator {
       host: this.#host,
       logger: log,
       onEnd: (code, reason) => {
+        if (this.#closed) return; // Stopped: sessions end quietly, after the peer said it stopped.
         log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
         if (this.#sessions.get(remote.peerKey) === session) this.#sessions.delete(remote.peerKey);
         for (const listener of this.#endListeners) listener(remote, code, reason);
@@ -164,7 +165,10 @@ export class Replicator {
     }
     this.#sessions.set(remote.peerKey, session);
     log.info(LOG_EVENTS.connectionElected, { remote: remote.peerKey, new_conn: connection.id, old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id });
-    if (existing !== undefined && !existing.isClosed) existing.close(ANNOUNCE_CLOSE_CODES.replaced, 'another connection to this peer was elected');
+    if (existing !== undefined && !existing.isClosed) {
+      const reconnected = existing.connection.dialed === connection.dialed;
+      existing.close(ANNOUNCE_CLOSE_CODES.replaced, reconnected ? 'replaced by a newer session of the same peer key' : 'another connection to this peer was elected');
+    }
     session.sendSubscriptions();
     session.localChanged();
     return session;

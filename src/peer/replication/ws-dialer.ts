@@ -75,10 +75,12 @@ export class WebSocketDialer {
       this.#scheduleRetry();
     };
     ws.on('error', (error: Error) => {
+      if (this.#stopped) return;
       logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: url, error: error.message });
       if (ws.readyState !== ws.OPEN) end();
     });
     ws.on('close', (code: number, reason: Buffer) => {
+      if (this.#stopped) return;
       logger.info(LOG_EVENTS.connectionEnded, { connection: connection.id, code, reason: reason.toString('utf8') });
       end();
     });
