@@ -17,10 +17,7 @@ import { MAX_SESSION_FRAME_BYTES } from '../shared/protocol/messages.ts';
 import { SessionRefused, WsConnection, closeReason, type Logger, type Sync, type Timers } from '../peer/index.ts';
 type TimerHandle = ReturnType<Timers['setTimeout']>;
 
-export { closeReason };
 
-/** The largest frame a peer may send. */
-export const MAX_FRAME_BYTES = MAX_SESSION_FRAME_BYTES;
 /** Sessions waiting for their announcement, in total; beyond that a new one is closed at once (1013). */
 export const MAX_PENDING_SESSIONS = 256;
 /** Accepted sessions; beyond that an announcement is refused (1013). */
@@ -41,7 +38,7 @@ export interface WebSocketEndpointOptions {
 
 export class WebSocketEndpoint {
   readonly #options: WebSocketEndpointOptions;
-  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SESSION_FRAME_BYTES, perMessageDeflate: false });
   readonly #sessions = new Set<WebSocket>();
   /** Sessions that have not announced themselves yet. */
   readonly #pending = new Set<WebSocket>();
