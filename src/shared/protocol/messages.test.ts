@@ -472,3 +472,31 @@ describe('queryKey', () => {
     expect(queryKey('trucks', RED)).not.toBe(key);
   });
 });
+
+describe('checkSessionMessage keeps __proto__ out of documents', () => {
+  const H = '0000018f2a3b4c00';
+  const update = (doc: Record<string, unknown>) => ({ type: 'update', update: 1, chunk: 1, since_index: 0, upto: 1, subscription_version: 1, docs: [doc] });
+  const cases: [string, unknown][] = [
+    ['at the top of a value', update({ collection: 'c', id: 'a', value: JSON.parse('{"_id":"a","__proto__":{"polluted":"yes"}}'), meta: { c: [H, 'pk'] } })],
+    ['nested in a value', update({ collection: 'c', id: 'a', value: JSON.parse('{"_id":"a","x":{"__proto__":{"polluted":"yes"}}}'), meta: { c: [H, 'pk'] } })],
+    ['as a counter path segment', update({ collection: 'c', id: 'a', value: { _id: 'a' }, meta: { c: [H, 'pk'], n: { '["__proto__","polluted"]': { s: [H, 'pk'], t: { pk: [5, 0] } } } } })],
+    ['as an f path segment', update({ collection: 'c', id: 'a', value: { _id: 'a' }, meta: { c: [H, 'pk'], f: { '["__proto__","x"]': [H, 'pk'] } } })],
+    ['in an id', update({ collection: 'c', id: JSON.parse('{"__proto__":1}'), value: null, meta: { c: [H, 'pk'] } })],
+    ['in a wanted id', { type: 'want', docs: [['cars', JSON.parse('{"__proto__":1}')]] }],
+  ];
+  for (const [where, message] of cases) {
+    it(`refuses __proto__ ${where}`, () => {
+      const check = checkSessionMessage(message);
+      expect(check.ok).toBe(false);
+      expect(check.ok ? '' : check.reason).toContain('__proto__');
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  }
+
+  it('refuses a value nested deeper than MAX_VALUE_DEPTH', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 150; i++) deep = { d: deep };
+    const check = checkSessionMessage(update({ collection: 'c', id: 'a', value: { _id: 'a', deep }, meta: { c: [H, 'pk'] } }));
+    expect(check.ok ? '' : check.reason).toMatch(/nests deeper than 100 levels/);
+  });
+});

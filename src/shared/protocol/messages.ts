@@ -144,6 +144,30 @@ function keysOf(value: Record<string, unknown>, where: string): string[] {
   return keys;
 }
 
+/** The deepest a document's value or id may nest (as the store allows). */
+export const MAX_VALUE_DEPTH = 100;
+
+/**
+ * A JSON value from a remote peer, walked without recursion: no `__proto__` key anywhere (it
+ * would reach Object.prototype where the value is copied by assignment) and bounded nesting.
+ */
+function plainJson(value: unknown, where: string): void {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= MAX_VALUE_DEPTH) fail(`${where} nests deeper than ${MAX_VALUE_DEPTH} levels`);
+    if (Array.isArray(node)) {
+      for (const child of node) stack.push([child, depth + 1]);
+      continue;
+    }
+    for (const key of Object.keys(node)) {
+      if (key === '__proto__') fail(`${where} may not have the key __proto__`);
+      stack.push([(node as Record<string, unknown>)[key], depth + 1]);
+    }
+  }
+}
+
 function stamp(value: unknown, where: string): WireStamp {
   if (!Array.isArray(value) || value.length !== 2) fail(`${where} must be a stamp [hlc, writer]`);
   const [hlc, writer] = value as unknown[];
@@ -161,6 +185,8 @@ function pathKeyOk(key: string, where: string): void {
   if (!Array.isArray(path) || path.length === 0 || !path.every((s) => typeof s === 'string' || (typeof s === 'number' && Number.isSafeInteger(s) && s >= 0))) {
     fail(`${where} has a key that is not a JSON path: ${JSON.stringify(key.slice(0, 80))}`);
   }
+  if (path.includes('__proto__')) fail(`${where} has a path through __proto__`);
+  if (path.length > MAX_VALUE_DEPTH) fail(`${where} has a path deeper than ${MAX_VALUE_DEPTH} levels`);
 }
 
 function stampMap(value: unknown, where: string): Record<string, WireStamp> {
@@ -207,9 +233,11 @@ function wireDocument(value: unknown, where: string): WireDocument {
   const collection = name(d.collection, `${where}.collection`);
   if (!Object.hasOwn(d, 'id') || d.id === null || d.id === undefined) fail(`${where}.id is missing`);
   const id = d.id as JsonValue;
+  plainJson(id, `${where}.id`);
   let docValue: JsonObject | null = null;
   if (d.value !== null) {
     docValue = record(d.value, `${where}.value`) as JsonObject;
+    plainJson(docValue, `${where}.value`);
     if (JSON.stringify(docValue._id) !== JSON.stringify(id)) fail(`${where}.value._id must equal ${where}.id`);
   }
   return { collection, id, value: docValue, meta: meta(d.meta, `${where}.meta`) };
@@ -220,6 +248,7 @@ function docRefs(value: unknown, where: string): (readonly [string, JsonValue])[
   if (value.length > MAX_CHUNK_DOCS) fail(`${where} has more than ${MAX_CHUNK_DOCS} entries`);
   return value.map((ref, i) => {
     if (!Array.isArray(ref) || ref.length !== 2 || ref[1] === null || ref[1] === undefined) fail(`${where}[${i}] must be [collection, id]`);
+    plainJson(ref[1], `${where}[${i}][1]`);
     return [name(ref[0], `${where}[${i}][0]`), ref[1] as JsonValue] as const;
   });
 }
