@@ -67,6 +67,7 @@ export class Replicator {
       loadProgress: (remote) => this.#progress.load(remote),
       saveProgress: (remote, progress, before) => this.#progress.save(remote, progress, before),
       lastTxnId: () => store.lastTxnId,
+      heldCollections: () => store.collections().filter((c) => c.documents > 0).map((c) => c.name),
       read: (fn) => store.readNow(fn),
       write: (fn) => store.internalWrites.write('Replication', 'replication', fn),
       // A stamp far ahead of this clock (a peer whose clock is wrong) is merged but not followed:

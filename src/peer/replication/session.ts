@@ -8,7 +8,7 @@
  *   chunk's progress is saved with the peer, so that after a restart the remote sends only what
  *   is new. A malformed message closes this session only.
  */
-import type { JsonValue } from '../../shared/json.ts';
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import {
@@ -17,6 +17,7 @@ import {
   type SubscriptionMessage,
   type UpdateMessage,
   type WantMessage,
+  type WireDocument,
 } from '../../shared/protocol/messages.ts';
 import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Logger } from '../log/log-hub.ts';
@@ -26,14 +27,16 @@ import type { Timers } from '../time.ts';
 import type { Connection } from './connection.ts';
 import type { FrameQueue } from './frame-queue.ts';
 import type { RemotePeer } from './handshake.ts';
-import { compileRules, compileSubscriptions, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
+import { compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
 import { buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
 
 /** Chunks sent ahead of their acknowledgements. */
 export const CHUNKS_IN_FLIGHT = 4;
 /** Documents a remote may ask for by name and not yet have been sent. */
-const MAX_WANTED = 100_000;
+const MAX_WANTED = 10_000;
+/** Update chunks received and not yet merged; a peer keeps at most CHUNKS_IN_FLIGHT. */
+const MAX_UPDATES_QUEUED = 16;
 
 /** What a session needs of the peer it runs in. */
 export interface SessionHost extends MergeTarget {
@@ -46,6 +49,8 @@ export interface SessionHost extends MergeTarget {
   /** Saves what this peer holds of the remote's store; `before` is this store's txn_id before the update was merged. */
   saveProgress(remotePeerKey: string, progress: Record<string, number>, before: number): Promise<void>;
   lastTxnId(): number;
+  /** Collections this peer holds live documents of. */
+  heldCollections(): string[];
   /** Lets other work run (between pages of a large update). */
   yieldNow(): Promise<void>;
 }
@@ -57,6 +62,7 @@ interface Outgoing {
   readonly sinceIndex: number;
   readonly version: number;
   readonly progress: Record<string, number>;
+  readonly windows: Map<string, Set<string>>;
   sent: number;
   acked: number;
 }
@@ -69,6 +75,8 @@ export class Session {
   readonly #remoteWrite: CompiledRules;
   readonly #remoteRead: CompiledRules;
   #closed = false;
+  /** Set the moment this side decides to close (or the close arrives): nothing more is merged or sent. */
+  #stopping = false;
   #onEnd: ((code: number, reason: string) => void) | undefined;
 
   // Sending.
@@ -77,6 +85,9 @@ export class Session {
   #remoteVersion = 0;
   #since = new Map<string, number>();
   #wanted = new Map<string, readonly [string, JsonValue]>();
+  #remoteHeld: ReadonlySet<string> = new Set();
+  /** The windows of the remote's LIMIT/OFFSET queries as last delivered. */
+  #windows = new Map<string, Set<string>>();
   #dirty = false;
   #busy = false;
   #current: Outgoing | undefined;
@@ -90,6 +101,7 @@ export class Session {
   #incomingPending = 0;
   /** Wants were raised during the update being received: its progress is not saved. */
   #wantsInUpdate = new Set<number>();
+  #receiving = { update: 0, chunk: 0 };
 
   constructor(options: { connection: Connection; frames: FrameQueue; remote: RemotePeer; host: SessionHost; logger: Logger; onEnd: (code: number, reason: string) => void }) {
     this.connection = options.connection;
@@ -124,10 +136,16 @@ export class Session {
 
   /** Sends this peer's subscriptions (at start, and whenever they or what it holds change). */
   sendSubscriptions(progress?: Record<string, number>): void {
-    if (this.#closed) return;
+    if (this.#stopping) return;
     this.#localVersion++;
     const held = progress ?? this.#host.loadProgress(this.remote.peerKey);
-    const message: SubscriptionMessage = { type: 'subscription', set: this.#host.localSubscriptions(), version: this.#localVersion, progress: held };
+    const message: SubscriptionMessage = {
+      type: 'subscription',
+      set: this.#host.localSubscriptions(),
+      version: this.#localVersion,
+      progress: held,
+      held: this.#host.heldCollections(),
+    };
     this.connection.send(JSON.stringify(message));
   }
 
@@ -138,27 +156,38 @@ export class Session {
   }
 
   close(code: number, reason: string): void {
-    if (this.#closed) return;
+    if (this.#stopping) return;
+    this.#stopping = true;
     this.connection.close(code, reason);
   }
 
   #ended(code: number, reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopping = true;
     const onEnd = this.#onEnd;
     this.#onEnd = undefined;
     onEnd?.(code, reason);
   }
 
   #malformed(reason: string): void {
+    if (this.#stopping) return;
     this.#log.warn(LOG_EVENTS.messageMalformed, { remote: this.remote.peerKey, reason });
-    if (this.#closed) return;
     this.connection.send(JSON.stringify({ type: 'error', code: 'protocol/malformed', message: reason }));
     this.close(ANNOUNCE_CLOSE_CODES.malformed, `malformed message: ${reason}`);
   }
 
   #receive(text: string): void {
-    if (this.#closed) return;
+    if (this.#stopping) return;
+    try {
+      this.#dispatch(text);
+    } catch (error) {
+      // Whatever a frame does, it ends at most its own session.
+      this.#malformed(`the message could not be handled: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  #dispatch(text: string): void {
     const check = decodeSessionFrame(text);
     if (!check.ok) return this.#malformed(check.reason);
     const message = check.value;
@@ -166,6 +195,9 @@ export class Session {
       case 'subscription':
         return this.#remoteSubscribed(message);
       case 'update':
+        if (this.#incomingPending >= MAX_UPDATES_QUEUED) {
+          return this.#malformed(`more than ${MAX_UPDATES_QUEUED} update chunks ahead of their acknowledgements`);
+        }
         this.#incomingPending++;
         this.#incoming = this.#incoming
           .then(() => this.#merge(message))
@@ -201,6 +233,11 @@ export class Session {
     this.#remoteSet = message.set;
     this.#remoteVersion = message.version;
     this.#since = new Map(compiled.keys.map((key) => [key, message.progress[key] ?? 0]));
+    // The remote may have dropped documents (an EVICT) it once had from us or sent us: what
+    // it sent is no longer an echo to suppress.
+    this.#echoes.clear();
+    this.#windows.clear();
+    this.#remoteHeld = new Set(message.held ?? []);
     this.#dirty = true;
     this.#pump();
   }
@@ -218,7 +255,7 @@ export class Session {
 
   /** Makes and sends updates while there is something to send and nothing in flight. */
   #pump(): void {
-    if (this.#busy || this.#current !== undefined || !this.#dirty || this.#closed || this.#remoteSubscriptions === undefined) return;
+    if (this.#busy || this.#current !== undefined || !this.#dirty || this.#stopping || this.#remoteSubscriptions === undefined) return;
     this.#busy = true;
     this.#dirty = false;
     this.#createUpdate()
@@ -246,10 +283,12 @@ export class Session {
       since: (key) => since.get(key) ?? 0,
       upto,
       wanted,
+      heldByRemote: this.#remoteHeld,
+      previousWindow: (key) => this.#windows.get(key),
       isEcho: this.#isEcho,
       yieldNow: () => host.yieldNow(),
     });
-    if (this.#closed) return;
+    if (this.#stopping) return;
     for (const collection of built.unreadable) this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection });
     for (const [collection, id] of built.tooLarge) this.#log.error(LOG_EVENTS.documentTooLarge, { remote: this.remote.peerKey, collection, id: JSON.stringify(id) });
     const created = built.chunks.length > 0;
@@ -261,18 +300,18 @@ export class Session {
     });
     if (!created) {
       // Nothing the remote asked for changed: it holds everything up to `upto` already.
-      if (version === this.#remoteVersion) for (const [key, value] of Object.entries(built.progress)) this.#since.set(key, value);
+      if (version === this.#remoteVersion) this.#delivered(built.progress, built.windows);
       if (!this.#dirty) this.#log.debug(LOG_EVENTS.noMessageToSend);
       return;
     }
     const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
-    this.#current = { number: ++this.#updates, chunks: built.chunks, upto, sinceIndex, version, progress: built.progress, sent: 0, acked: 0 };
+    this.#current = { number: ++this.#updates, chunks: built.chunks, upto, sinceIndex, version, progress: built.progress, windows: built.windows, sent: 0, acked: 0 };
     this.#sendChunks();
   }
 
   #sendChunks(): void {
     const current = this.#current;
-    if (current === undefined || this.#closed) return;
+    if (current === undefined || this.#stopping) return;
     while (current.sent < current.chunks.length && current.sent - current.acked < CHUNKS_IN_FLIGHT) {
       const chunk = current.chunks[current.sent] as BuiltChunk;
       current.sent++;
@@ -284,6 +323,12 @@ export class Session {
     }
   }
 
+  /** The remote holds everything of the update now. */
+  #delivered(progress: Record<string, number>, windows: Map<string, Set<string>>): void {
+    for (const [key, value] of Object.entries(progress)) this.#since.set(key, value);
+    for (const [key, ids] of windows) this.#windows.set(key, ids);
+  }
+
   #acked(message: AckMessage): void {
     const current = this.#current;
     if (current === undefined || message.update !== current.number || message.chunk !== current.acked + 1 || message.chunk > current.sent) {
@@ -293,7 +338,7 @@ export class Session {
     if (current.acked < current.chunks.length) return this.#sendChunks();
     this.#current = undefined;
     // The remote holds everything up to `upto` now, unless its subscriptions changed meanwhile.
-    if (current.version === this.#remoteVersion) for (const [key, value] of Object.entries(current.progress)) this.#since.set(key, value);
+    if (current.version === this.#remoteVersion) this.#delivered(current.progress, current.windows);
     this.#log.debug(LOG_EVENTS.updateDelivered);
     if (!this.#dirty) this.#log.debug(LOG_EVENTS.noMessageToSend);
     this.#pump();
@@ -301,18 +346,39 @@ export class Session {
 
   // --- receiving -------------------------------------------------------------------------
 
+  /** The documents this peer holds, or that its subscriptions now match. */
+  #stillWanted(docs: readonly WireDocument[]): WireDocument[] {
+    const local = compileSubscriptions(this.#host.localSubscriptions());
+    return this.#host.read((reader) =>
+      docs.filter((doc) => {
+        if (reader.get(doc.collection, doc.id) !== undefined || local.everything) return true;
+        const queries = local.byCollection.get(doc.collection) ?? [];
+        return doc.value !== null && queries.some((q) => safeMatches(q.where, doc.value as JsonObject));
+      }),
+    );
+  }
+
   async #merge(message: UpdateMessage): Promise<void> {
-    if (this.#closed) return;
+    if (this.#stopping) return;
     const before = this.#host.lastTxnId();
     for (const doc of message.docs) {
       const fault = doc.value === null ? undefined : findJsonFault(doc.value);
       if (fault !== undefined) return this.#malformed(`document ${JSON.stringify(doc.id)} of ${doc.collection}: ${fault.problem} at ${fault.path || 'the top'}`);
     }
+    // Chunks come in order: 1, 2, … of one update, then the next update.
+    const expected = this.#receiving;
+    const inOrder = message.chunk === 1 ? message.update > expected.update : message.update === expected.update && message.chunk === expected.chunk + 1;
+    if (!inOrder) return this.#malformed(`update ${message.update} chunk ${message.chunk} out of order`);
+    this.#receiving = { update: message.update, chunk: message.chunk };
+    // An update made for subscriptions this peer no longer has (it changed them meanwhile, as
+    // around an EVICT) may bring only what this peer holds or still subscribes to.
+    const docs = message.subscription_version === this.#localVersion ? message.docs : this.#stillWanted(message.docs);
     if (this.#echoes.size > 200_000) this.#echoes.clear(); // A bound: forgetting only costs an echo.
-    const outcome = await mergeChunk(this.#host, message.docs, this.#remoteWrite, (key, txnId) => {
+    const outcome = await mergeChunk(this.#host, docs, this.#remoteWrite, (key, txnId) => {
       if (txnId === undefined) this.#echoes.delete(key);
       else this.#echoes.set(key, txnId);
     });
+    if (this.#stopping) return; // Merged and committed; the session ends here: no progress, no ack.
     if (outcome.refused.length > 0) {
       const byCollection = new Map<string, JsonValue[]>();
       for (const r of outcome.refused) byCollection.set(r.collection, [...(byCollection.get(r.collection) ?? []), r.id]);
@@ -345,7 +411,7 @@ export class Session {
         await this.#host.saveProgress(this.remote.peerKey, message.progress, before);
       }
     }
-    if (this.#closed) return;
+    if (this.#stopping) return;
     const ack: AckMessage = { type: 'ack', update: message.update, chunk: message.chunk, merged: outcome.merged, refused: outcome.refused.length };
     this.connection.send(JSON.stringify(ack));
   }

@@ -23,6 +23,10 @@ export interface UpdateInput {
   /** The remote holds everything of each query key up to this txn_id (0: nothing). */
   readonly since: (key: string) => number;
   readonly upto: number;
+  /** Collections the remote holds documents of (it said so with its subscriptions). */
+  readonly heldByRemote: ReadonlySet<string>;
+  /** The window (ids as JSON) of each LIMIT/OFFSET query the remote was last sent. */
+  readonly previousWindow: (key: string) => ReadonlySet<string> | undefined;
   /** Documents to send whatever they match (asked for with `want`), by `docKey`. */
   readonly wanted: ReadonlyMap<string, readonly [string, JsonValue]>;
   /** True for a document whose state came from the remote itself and did not change since. */
@@ -50,6 +54,8 @@ export interface BuiltUpdate {
   readonly tooLarge: (readonly [string, JsonValue])[];
   /** Collections the remote subscribes to but may not read. */
   readonly unreadable: string[];
+  /** The window of each LIMIT/OFFSET query in this update. */
+  readonly windows: Map<string, Set<string>>;
 }
 
 /** The key of a document across collections. */
@@ -107,6 +113,7 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
   const out = new ChunkWriter(input.chunkDocs ?? CHUNK_DOCS, input.chunkBytes ?? CHUNK_BYTES);
   const tooLarge: (readonly [string, JsonValue])[] = [];
   const unreadable: string[] = [];
+  const windowsOut = new Map<string, Set<string>>();
   const sent = new Set<string>();
   const emit = (collection: string, doc: StoredDocument): void => {
     const key = docKey(collection, doc.id);
@@ -136,10 +143,22 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
       continue;
     }
     const since = queries.map((q) => input.since(q.key));
+    // A windowed query (LIMIT/OFFSET) asks for the documents in its window now; one that
+    // entered the window without changing (another left it) is sent too.
+    const windows = queries.map((q) => {
+      if (!q.windowed) return undefined;
+      const docs = input.read((r) => r.findDocuments(windowQuery(q)));
+      const ids = new Set(docs.map((d) => JSON.stringify(d.id)));
+      windowsOut.set(q.key, ids);
+      const previous = input.previousWindow(q.key);
+      for (const doc of docs) {
+        if (previous?.has(JSON.stringify(doc.id)) !== true && allowsDocument(input.readRules, collection, doc.value)) emit(collection, doc);
+      }
+      return ids;
+    });
     const after = Math.min(...since);
     if (after >= input.upto) continue;
-    // A windowed query (LIMIT/OFFSET) asks for the documents in its window now.
-    const windows = queries.map((q) => (q.windowed ? new Set(input.read((r) => r.findDocuments(windowQuery(q))).map((d) => JSON.stringify(d.id))) : undefined));
+    const held = input.heldByRemote.has(collection);
     let cursor: Parameters<StorageReader['changedSince']>[0]['cursor'];
     for (;;) {
       const page = input.read((r) => r.changedSince({ collection, afterTxnId: after, uptoTxnId: input.upto, cursor, limit: PAGE }));
@@ -152,15 +171,15 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
           const from = since[i] as number;
           if (from >= doc.txnId) continue;
           covered = true;
-          if (from > 0) incremental = true;
+          if (from > 0 || held) incremental = true;
           const q = queries[i] as CompiledQuery;
           const window = windows[i];
           wanted = doc.value === null || (window !== undefined ? window.has(JSON.stringify(doc.id)) : safeMatches(q.where, doc.value));
         }
         if (!covered) continue;
         if (wanted && allowsDocument(input.readRules, collection, doc.value)) emit(collection, doc);
-        // A notice only where the remote synced with this peer before: on a first sync it
-        // holds nothing of ours that could have left its subscription.
+        // A notice only where the remote may hold the document: it synced this query with this
+        // peer before, or it holds documents of the collection (from an earlier subscription).
         else if (incremental && !sent.has(docKey(collection, doc.id))) out.notice([collection, doc.id]);
       }
       cursor = page.next;
@@ -171,5 +190,5 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
   out.flush();
   const progress: Record<string, number> = {};
   for (const key of subs.keys) progress[key] = Math.max(input.since(key), input.upto);
-  return { chunks: out.chunks, numDocs: out.numDocs, numNotices: out.numNotices, progress, tooLarge, unreadable };
+  return { chunks: out.chunks, numDocs: out.numDocs, numNotices: out.numNotices, progress, tooLarge, unreadable, windows: windowsOut };
 }

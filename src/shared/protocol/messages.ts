@@ -49,6 +49,8 @@ export interface SubscriptionMessage {
   readonly version: number;
   /** Per query key (`queryKey`), the sender's store position the receiver has merged up to. */
   readonly progress: Readonly<Record<string, number>>;
+  /** Collections the sender holds documents of: changes that leave its subscriptions are noticed there. */
+  readonly held?: readonly string[];
 }
 
 export interface UpdateMessage {
@@ -100,6 +102,8 @@ export const MAX_SESSION_FRAME_BYTES = 16 * 1024 * 1024;
 /** The most documents in one chunk. */
 export const MAX_CHUNK_DOCS = 1000;
 const MAX_NAME = 1024;
+/** The largest `_id`, as JSON. */
+export const MAX_ID_BYTES = 4096;
 const MAX_QUERIES = 10_000;
 
 /** The key of one subscription query, the same on both sides: collection and query, canonical. */
@@ -168,6 +172,11 @@ function plainJson(value: unknown, where: string): void {
   }
 }
 
+function plainId(id: unknown, where: string): void {
+  plainJson(id, where);
+  if (JSON.stringify(id).length > MAX_ID_BYTES) fail(`${where} is longer than ${MAX_ID_BYTES} characters as JSON`);
+}
+
 function stamp(value: unknown, where: string): WireStamp {
   if (!Array.isArray(value) || value.length !== 2) fail(`${where} must be a stamp [hlc, writer]`);
   const [hlc, writer] = value as unknown[];
@@ -233,7 +242,7 @@ function wireDocument(value: unknown, where: string): WireDocument {
   const collection = name(d.collection, `${where}.collection`);
   if (!Object.hasOwn(d, 'id') || d.id === null || d.id === undefined) fail(`${where}.id is missing`);
   const id = d.id as JsonValue;
-  plainJson(id, `${where}.id`);
+  plainId(id, `${where}.id`);
   let docValue: JsonObject | null = null;
   if (d.value !== null) {
     docValue = record(d.value, `${where}.value`) as JsonObject;
@@ -248,9 +257,14 @@ function docRefs(value: unknown, where: string): (readonly [string, JsonValue])[
   if (value.length > MAX_CHUNK_DOCS) fail(`${where} has more than ${MAX_CHUNK_DOCS} entries`);
   return value.map((ref, i) => {
     if (!Array.isArray(ref) || ref.length !== 2 || ref[1] === null || ref[1] === undefined) fail(`${where}[${i}] must be [collection, id]`);
-    plainJson(ref[1], `${where}[${i}][1]`);
+    plainId(ref[1], `${where}[${i}][1]`);
     return [name(ref[0], `${where}[${i}][0]`), ref[1] as JsonValue] as const;
   });
+}
+
+function names(value: unknown, where: string): string[] {
+  if (!Array.isArray(value) || value.length > MAX_QUERIES) fail(`${where} must be a list of at most ${MAX_QUERIES} collection names`);
+  return value.map((v, i) => name(v, `${where}[${i}]`));
 }
 
 function progress(value: unknown, where: string): Record<string, number> {
@@ -298,6 +312,7 @@ function parse(value: unknown): SessionMessage {
         set: subscriptionSet(m.set, 'subscription.set'),
         version: count(m.version, 'subscription.version', 1),
         progress: progress(m.progress, 'subscription.progress'),
+        ...(m.held === undefined ? {} : { held: names(m.held, 'subscription.held') }),
       };
     case 'update': {
       if (!Array.isArray(m.docs)) fail('update.docs must be a list of documents');
@@ -340,8 +355,8 @@ export function checkSessionMessage(value: unknown): MessageCheck {
   try {
     return { ok: true, value: parse(value) };
   } catch (error) {
-    if (error instanceof Fault) return { ok: false, reason: error.message };
-    throw error;
+    // A Fault names the problem; anything else (a value that defeats a check) is malformed too.
+    return { ok: false, reason: error instanceof Fault ? error.message : `the message cannot be checked: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
