@@ -197,7 +197,11 @@ export class Replicator {
         .then(() => this.#resendSubscriptions())
         .catch((error: unknown) => this.#log.warn(LOG_EVENTS.replicationFailed, { remote: '*', error: String(error) }));
     }
-    for (const session of this.#sessions.values()) session.localChanged();
+    for (const session of this.#sessions.values()) {
+      // The commit of a chunk from this very remote, stored as sent: nothing to send it back.
+      if (txn.originator === 'Replication' && session.onlyEchoes(txn.txnId, txn.changes)) continue;
+      session.localChanged(txn.collections);
+    }
   }
 
   #resendSubscriptions(): void {

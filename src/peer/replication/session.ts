@@ -89,6 +89,8 @@ export class Session {
   /** The windows of the remote's LIMIT/OFFSET queries as last delivered. */
   #windows = new Map<string, Set<string>>();
   #dirty = false;
+  /** Collections changed since the last update was made (undefined: all, as after a subscription change). */
+  #scope: Set<string> | undefined = undefined;
   #busy = false;
   #current: Outgoing | undefined;
   #updates = 0;
@@ -149,10 +151,20 @@ export class Session {
     this.connection.send(JSON.stringify(message));
   }
 
-  /** This store changed (a commit): make an update when the remote is ready for one. */
-  localChanged(): void {
+  /**
+   * This store changed (a commit of these collections; undefined: anything may have): make an
+   * update when the remote is ready for one.
+   */
+  localChanged(collections?: readonly string[]): void {
+    if (collections === undefined) this.#scope = undefined;
+    else if (this.#scope !== undefined) for (const c of collections) this.#scope.add(c);
     this.#dirty = true;
     this.#pump();
+  }
+
+  /** Did this commit only store what this remote sent, exactly? Then it has nothing to learn from it. */
+  onlyEchoes(txnId: number, changes: readonly { collection: string; id: JsonValue; kind: string }[]): boolean {
+    return changes.length > 0 && changes.every((c) => c.kind === 'put' && this.#echoes.get(docKey(c.collection, c.id)) === txnId);
   }
 
   close(code: number, reason: string): void {
@@ -237,6 +249,7 @@ export class Session {
     // it sent is no longer an echo to suppress.
     this.#echoes.clear();
     this.#windows.clear();
+    this.#scope = undefined;
     this.#remoteHeld = new Set(message.held ?? []);
     this.#dirty = true;
     this.#pump();
@@ -273,6 +286,8 @@ export class Session {
     const since = new Map(this.#since);
     const wanted = this.#wanted;
     this.#wanted = new Map();
+    const scope = this.#scope;
+    this.#scope = new Set();
     const started = performance.now();
     this.#log.debug(LOG_EVENTS.updateCreating, { sending_update_path: `${host.localPeerKey}/${this.remote.peerKey}/sending_update` });
     const upto = host.lastTxnId();
@@ -283,6 +298,7 @@ export class Session {
       since: (key) => since.get(key) ?? 0,
       upto,
       wanted,
+      scope,
       heldByRemote: this.#remoteHeld,
       previousWindow: (key) => this.#windows.get(key),
       isEcho: this.#isEcho,

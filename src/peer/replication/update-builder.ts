@@ -31,6 +31,8 @@ export interface UpdateInput {
   readonly wanted: ReadonlyMap<string, readonly [string, JsonValue]>;
   /** True for a document whose state came from the remote itself and did not change since. */
   readonly isEcho: (collection: string, doc: StoredDocument) => boolean;
+  /** Only these collections changed since the last update (undefined: look at all). */
+  readonly scope: ReadonlySet<string> | undefined;
   /** Lets other work run between pages. */
   readonly yieldNow: () => Promise<void>;
   readonly chunkDocs?: number;
@@ -133,7 +135,12 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
   }
 
   const subs = input.subscriptions;
-  const collections = subs.everything ? input.read((r) => r.collections().map((c) => c.name)) : [...subs.byCollection.keys()];
+  const scope = input.scope;
+  const collections = subs.everything
+    ? scope !== undefined
+      ? [...scope]
+      : input.read((r) => r.collections().map((c) => c.name))
+    : [...subs.byCollection.keys()].filter((c) => scope === undefined || scope.has(c));
   for (const collection of collections) {
     const queries: readonly CompiledQuery[] = subs.everything
       ? [{ key: EVERYTHING_KEY, collection, query: { expr: 'true', order_by: [] }, where: undefined, orderBy: [], windowed: false }]
