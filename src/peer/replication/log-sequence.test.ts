@@ -36,3 +36,23 @@ it('logs commit, database change, subscriptions and permissions, the sending upd
   expect(lines[7]).toMatch(new RegExp(`^\\[DEBUG\\] update creation done; since_index = ${commitId}; new_update_created = true; num_docs = 1; elapsed = \\d+\\.\\d{3}ms$`));
   expect(lines.slice(8)).toEqual(['[DEBUG] No next update chunk to send - setting is_ready to false', '[DEBUG] No message to send']);
 });
+
+it('prints the subscriptions and permissions again when an update from a peer wakes the engine', async () => {
+  const big = mesh.peer('big', { bigPeer: true });
+  const small = mesh.peer('small');
+  await mesh.connect(small, big);
+  await mesh.settle();
+  const from = big.logs.length;
+  await small.store.execute('INSERT INTO orders DOCUMENTS (:d)', { d: { _id: 'o1' } });
+  await mesh.settle();
+  const lines = big.logs.slice(from).map((e) => e.message);
+  const committed = lines.findIndex((l) => /^Write txn committed; txn_id = \d+; originator = Replication$/.test(l));
+  expect(committed).toBeGreaterThanOrEqual(0);
+  expect(lines.slice(committed + 1, committed + 6)).toEqual([
+    expect.stringMatching(/^Notifying a database change; transaction = \d+$/),
+    'Active subscriptions; peer = local; subscriptions = {"everything":true,"queries":{}}',
+    'Permissions; peer = local; permissions = {"read":{"everything":true,"queries_by_collection":{}},"write":{"everything":true,"queries_by_collection":{}}}',
+    expect.stringMatching(new RegExp(`^Active subscriptions; peer = ${small.peerKey}; subscriptions = \\{"everything":false,"queries":\\{"__presence":`)),
+    expect.stringMatching(new RegExp(`^Permissions; peer = ${small.peerKey}; permissions = `)),
+  ]);
+});
