@@ -110,7 +110,8 @@ export interface Comparison {
   readonly rawSamples: readonly number[];
 }
 
-async function once<S>(side: Side<S>): Promise<number> {
+/** One repetition of a side: untimed setup, garbage collection, the timed run, untimed teardown. */
+export async function timeOnce<S>(side: Side<S>): Promise<number> {
   const state = (await side.setup?.()) as S;
   collectGarbage();
   let elapsed: number;
@@ -131,15 +132,15 @@ async function once<S>(side: Side<S>): Promise<number> {
 export async function compare<A, B>(ours: Side<A>, raw: Side<B>, options: CompareOptions): Promise<Comparison> {
   const started = performance.now();
   for (let i = 0; i < options.warmup; i++) {
-    await once(ours);
-    await once(raw);
+    await timeOnce(ours);
+    await timeOnce(raw);
   }
   const oursSamples: number[] = [];
   const rawSamples: number[] = [];
   for (let i = 0; i < options.repeat; i++) {
     if (i > 0 && performance.now() - started > options.budgetMs) break;
-    oursSamples.push(await once(ours));
-    rawSamples.push(await once(raw));
+    oursSamples.push(await timeOnce(ours));
+    rawSamples.push(await timeOnce(raw));
   }
   return { ours: median(oursSamples), raw: median(rawSamples), repetitions: oursSamples.length, oursSamples, rawSamples };
 }

@@ -23,7 +23,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
 import { LogHub, Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/index.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
-import { collectGarbage, median, percentile, type CompareOptions, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
+import { collectGarbage, median, percentile, timeOnce, type CompareOptions, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
 import { RawStore } from './raw-store.ts';
 
 const APP_ID = 'bench-replication';
@@ -210,21 +210,6 @@ function openClient(url: string): Promise<WebSocket> {
 const textOf = (data: RawData): string => (Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
 
 // ---- timing several sides, alternated ----
-
-/** One repetition of a side: untimed setup, garbage collection, the timed run, untimed teardown. */
-async function timeOnce<S>(side: Side<S>): Promise<number> {
-  const state = (await side.setup?.()) as S;
-  collectGarbage();
-  let elapsed: number;
-  try {
-    const start = performance.now();
-    await side.run(state);
-    elapsed = performance.now() - start;
-  } finally {
-    await side.teardown?.(state);
-  }
-  return elapsed;
-}
 
 /**
  * `compare` (harness.ts) for more than two sides: each repetition runs every side once, in

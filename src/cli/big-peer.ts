@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
 import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, type BigPeerConfig } from '../big-peer/index.ts';
-import { write, type CliIo } from './io.ts';
+import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:
   syncmesh big-peer [--config FILE] [options]      serve the Big Peer until SIGINT or SIGTERM
@@ -188,22 +188,5 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
 /** The `big-peer` command: serves until SIGINT or SIGTERM, or runs `keys …`. */
 export async function bigPeerCommand(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'keys') return keysCommand(argv.slice(1), io);
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const stop = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = resolve;
-  });
-  // Only the first signal stops gracefully; a second one (listeners removed) ends the process at once.
-  const once = (signal: NodeJS.Signals): void => {
-    process.removeListener('SIGINT', once);
-    process.removeListener('SIGTERM', once);
-    onSignal(signal);
-  };
-  process.on('SIGINT', once);
-  process.on('SIGTERM', once);
-  try {
-    return await serveBigPeer(argv, io, stop);
-  } finally {
-    process.removeListener('SIGINT', once);
-    process.removeListener('SIGTERM', once);
-  }
+  return untilSignal((stop) => serveBigPeer(argv, io, stop));
 }

@@ -7,10 +7,9 @@
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import type { ErrorValue } from '../shared/error-codes.ts';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
-import { LogHub, Sync, toErrorValue, type QueryResult } from '../peer/index.ts';
-import { write, type CliIo } from './io.ts';
+import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
+import { errorLine, resultLine, write, type CliIo } from './io.ts';
 
 export const EXEC_USAGE = `Usage:
   syncmesh exec --store DIR [--args JSON] "STATEMENT"
@@ -30,15 +29,6 @@ Options:
                  exit status 0 once every line is answered, whatever the answers
   -h, --help     this text
 `;
-
-function resultLine(result: QueryResult): string {
-  return `${JSON.stringify({ items: result.items, mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId })}\n`;
-}
-
-function errorLine(error: ErrorValue): string {
-  const body = error.details === undefined ? { code: error.code, message: error.message } : error;
-  return `${JSON.stringify({ error: body })}\n`;
-}
 
 class UsageError extends Error {}
 

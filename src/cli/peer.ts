@@ -11,8 +11,8 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
-import { LogHub, Sync, onlinePlayground, toErrorValue, type QueryResult } from '../peer/index.ts';
-import { write, type CliIo } from './io.ts';
+import { LogHub, Sync, onlinePlayground, toErrorValue } from '../peer/index.ts';
+import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
 
 export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
@@ -39,16 +39,6 @@ Options:
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
   -h, --help                this text
 `;
-
-/** What each input line is answered with: the shape `syncmesh exec` writes. */
-function resultLine(result: QueryResult): string {
-  return `${JSON.stringify({ items: result.items, mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId })}\n`;
-}
-
-function errorLine(error: ErrorValue): string {
-  const body = error.details === undefined ? { code: error.code, message: error.message } : error;
-  return `${JSON.stringify({ error: body })}\n`;
-}
 
 class UsageError extends Error {}
 
@@ -224,22 +214,5 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
 
 /** The `peer` command: runs until the end of standard input, SIGINT or SIGTERM. */
 export async function peerCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const stop = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = resolve;
-  });
-  // Only the first signal stops gracefully; a second one (listeners removed) ends the process at once.
-  const once = (signal: NodeJS.Signals): void => {
-    process.removeListener('SIGINT', once);
-    process.removeListener('SIGTERM', once);
-    onSignal(signal);
-  };
-  process.on('SIGINT', once);
-  process.on('SIGTERM', once);
-  try {
-    return await servePeer(argv, io, stop);
-  } finally {
-    process.removeListener('SIGINT', once);
-    process.removeListener('SIGTERM', once);
-  }
+  return untilSignal((stop) => servePeer(argv, io, stop));
 }

@@ -20,8 +20,6 @@ class MemoryConnection implements Connection {
   readonly inbox = new Inbox();
   other: MemoryConnection | undefined;
   #open = true;
-  /** Frames sent and not yet delivered, to bound a test's memory if a peer stops reading. */
-  sentFrames = 0;
 
   constructor(dialed: boolean, remoteAddress: string) {
     this.dialed = dialed;
@@ -35,7 +33,6 @@ class MemoryConnection implements Connection {
   send(text: string): void {
     if (!this.#open) return;
     const other = this.other;
-    this.sentFrames++;
     inFlight++;
     setImmediate(() => {
       inFlight--;

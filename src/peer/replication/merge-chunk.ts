@@ -25,8 +25,6 @@ export interface MergeOutcome {
   readonly refused: readonly Refusal[];
   /** The transaction that wrote them; undefined when nothing changed. */
   readonly txnId: number | undefined;
-  /** Documents now stored exactly as the remote sent them: `docKey` → txn_id (not to be sent back). */
-  readonly echoes: ReadonlyMap<string, number>;
 }
 
 export interface MergeTarget {
@@ -101,13 +99,12 @@ export async function mergeChunk(
       else if (p.kind === 'write') changes = true;
     }
   });
-  if (!changes) return { merged: 0, refused: refusedFirst, txnId: undefined, echoes: new Map() };
+  if (!changes) return { merged: 0, refused: refusedFirst, txnId: undefined };
   const recorded: string[] = [];
-  let written: { result: { refused: Refusal[]; echoes: string[]; merged: number }; txnId: number };
+  let written: { result: { refused: Refusal[]; merged: number }; txnId: number };
   try {
     written = await target.write((w) => {
       const refused: Refusal[] = [];
-      const echoes: string[] = [];
       let merged = 0;
       for (const doc of docs) {
         const p = plan(w.writer, doc, writeRules);
@@ -117,17 +114,16 @@ export async function mergeChunk(
         merged++;
         if (p.echo) {
           const key = docKey(doc.collection, doc.id);
-          echoes.push(key);
           recorded.push(key);
           onEcho(key, w.txnId);
         }
       }
-      return { refused, echoes, merged };
+      return { refused, merged };
     });
   } catch (error) {
     for (const key of recorded) onEcho(key, undefined);
     throw error;
   }
   const { result, txnId } = written;
-  return { merged: result.merged, refused: result.refused, txnId, echoes: new Map(result.echoes.map((k) => [k, txnId])) };
+  return { merged: result.merged, refused: result.refused, txnId };
 }

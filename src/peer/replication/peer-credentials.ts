@@ -30,10 +30,6 @@ export class PeerCredentials {
     this.#bigPeer = { appID, issuer };
   }
 
-  get isBigPeer(): boolean {
-    return this.#bigPeer !== undefined;
-  }
-
   /** What this peer may read and write: its certificate's grant (a Big Peer: everything). */
   permissions(): Permissions | undefined {
     return this.#bigPeer !== undefined ? EVERYTHING : this.#auth.status.permissions;

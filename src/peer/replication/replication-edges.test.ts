@@ -4,9 +4,8 @@
  * subscription, and hostile frames. Each was once a defect; each test failed before its fix.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../shared/json.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
-import { createMesh, type Mesh, type MeshPeer } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh, type MeshPeer } from './test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {
@@ -14,10 +13,6 @@ beforeEach(() => {
 });
 afterEach(() => mesh.dispose());
 
-async function rows(peer: MeshPeer, statement: string, args?: Record<string, unknown>): Promise<JsonObject[]> {
-  return (await peer.store.execute(statement, args)).items;
-}
-const ids = async (peer: MeshPeer, collection: string): Promise<string[]> => (await rows(peer, `SELECT _id FROM ${collection} ORDER BY _id`)).map((r) => String(r._id));
 
 async function insertMany(peer: MeshPeer, count: number): Promise<void> {
   const args: Record<string, unknown> = {};

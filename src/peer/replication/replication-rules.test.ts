@@ -4,11 +4,10 @@
  * malformed or refused session leaves behind.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../shared/json.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import { memoryConnectionPair } from './memory-transport.ts';
 import { SessionRefused } from './handshake.ts';
-import { createMesh, type Mesh, type MeshPeer } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh } from './test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {
@@ -16,10 +15,6 @@ beforeEach(() => {
 });
 afterEach(() => mesh.dispose());
 
-async function rows(peer: MeshPeer, statement: string, args?: Record<string, unknown>): Promise<JsonObject[]> {
-  return (await peer.store.execute(statement, args)).items;
-}
-const ids = async (peer: MeshPeer, collection: string): Promise<string[]> => (await rows(peer, `SELECT _id FROM ${collection} ORDER BY _id`)).map((r) => String(r._id));
 
 const LOCATION_1 = {
   read: { everything: false, queries_by_collection: { orders: ['locationId = 1'] } },

@@ -2,8 +2,7 @@
  * Replication over the in-memory transport: what flows where, and that it converges.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../shared/json.ts';
-import { createMesh, type Mesh, type MeshPeer } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh } from './test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {
@@ -11,12 +10,7 @@ beforeEach(() => {
 });
 afterEach(() => mesh.dispose());
 
-async function rows(peer: MeshPeer, statement: string, args?: Record<string, unknown>): Promise<JsonObject[]> {
-  return (await peer.store.execute(statement, args)).items;
-}
 
-const ids = async (peer: MeshPeer, collection: string): Promise<string[]> =>
-  (await rows(peer, `SELECT _id FROM ${collection} ORDER BY _id`)).map((r) => String(r._id));
 
 describe('replication between a small peer and the Big Peer', () => {
   it('sends a small peer only the documents its subscriptions match', async () => {

@@ -137,16 +137,19 @@ export class Session {
   }
 
   /** Sends this peer's subscriptions (at start, and whenever they or what it holds change). */
-  sendSubscriptions(progress?: Record<string, number>): void {
+  sendSubscriptions(): void {
     if (this.#stopping) return;
     this.#localVersion++;
-    const held = progress ?? this.#host.loadProgress(this.remote.peerKey);
+    const progress = this.#host.loadProgress(this.remote.peerKey);
+    const set = this.#host.localSubscriptions();
+    // Held collections matter only for notices, which a peer subscribed to everything never gets:
+    // the Big Peer skips counting its store at every session start.
     const message: SubscriptionMessage = {
       type: 'subscription',
-      set: this.#host.localSubscriptions(),
+      set,
       version: this.#localVersion,
-      progress: held,
-      held: this.#host.heldCollections(),
+      progress,
+      ...(set.everything ? {} : { held: this.#host.heldCollections().filter((c) => Object.hasOwn(set.queries, c)) }),
     };
     this.connection.send(JSON.stringify(message));
   }

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
+import type { JsonObject } from '../../shared/json.ts';
 import type { LogEntry } from '../../shared/log.ts';
 import { generateIssuerKeys, signCertificate, type IssuerKeys } from '../auth/certificate.ts';
 import { signProof } from '../auth/proof.ts';
@@ -24,6 +25,16 @@ import { Replicator } from './replicator.ts';
 import type { Session } from './session.ts';
 
 export const MESH_APP = 'mesh-app';
+
+/** The items a statement gives on a peer. */
+export async function rows(peer: MeshPeer, statement: string, args?: Record<string, unknown>): Promise<JsonObject[]> {
+  return (await peer.store.execute(statement, args)).items;
+}
+
+/** The `_id`s of a collection's live documents on a peer, in order. */
+export async function ids(peer: MeshPeer, collection: string): Promise<string[]> {
+  return (await rows(peer, `SELECT _id FROM ${collection} ORDER BY _id`)).map((r) => String(r._id));
+}
 
 export interface MeshPeer {
   readonly name: string;

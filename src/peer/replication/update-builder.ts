@@ -49,7 +49,6 @@ export interface BuiltChunk {
 export interface BuiltUpdate {
   readonly chunks: BuiltChunk[];
   readonly numDocs: number;
-  readonly numNotices: number;
   /** Progress per query key once every chunk is merged. */
   readonly progress: Record<string, number>;
   /** Documents too large for one frame: never sent, reported. */
@@ -77,7 +76,6 @@ class ChunkWriter {
   readonly #maxDocs: number;
   readonly #maxBytes: number;
   numDocs = 0;
-  numNotices = 0;
 
   constructor(maxDocs: number, maxBytes: number) {
     this.#maxDocs = Math.min(maxDocs, MAX_CHUNK_DOCS);
@@ -98,7 +96,6 @@ class ChunkWriter {
   notice(ref: readonly [string, JsonValue]): void {
     if (this.#notices.length >= MAX_CHUNK_DOCS) this.flush();
     this.#notices.push(ref);
-    this.numNotices++;
   }
 
   flush(): void {
@@ -197,5 +194,5 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
   out.flush();
   const progress: Record<string, number> = {};
   for (const key of subs.keys) progress[key] = Math.max(input.since(key), input.upto);
-  return { chunks: out.chunks, numDocs: out.numDocs, numNotices: out.numNotices, progress, tooLarge, unreadable, windows: windowsOut };
+  return { chunks: out.chunks, numDocs: out.numDocs, progress, tooLarge, unreadable, windows: windowsOut };
 }

@@ -58,9 +58,6 @@ export interface AcceptorAnnouncement {
   readonly proof: string;
 }
 
-/** @deprecated name of protocol 1; the Big Peer's answer is an AcceptorAnnouncement with role 'big-peer'. */
-export type BigPeerAnnouncement = AcceptorAnnouncement;
-
 /** WebSocket close codes of a refused session (4000–4999 is the application range). */
 export const ANNOUNCE_CLOSE_CODES = {
   /** The frame is not an announcement, is malformed, or has an incompatible protocol version. */
