@@ -46,6 +46,8 @@ export default defineConfig({
   },
   // out/renderer/index.html and its assets.
   renderer: {
+    // Relative asset URLs: the same build loads from file:// in Electron and under /<token>/ in a browser.
+    base: './',
     root: 'src/renderer',
     plugins: [react(), contentSecurityPolicyMeta()],
     build: {

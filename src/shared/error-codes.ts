@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   'protocol/malformed': 'A message from a peer is not valid JSON of the wire protocol; its session is closed.',
   'protocol/version': 'The peer speaks an incompatible outer_protocol_version; the session is refused.',
   'protocol/unauthorized': 'The peer has no valid certificate or proof for this app; the session is refused.',
+  'inspector/bad-request': 'An inspector call named no known channel, or its input is not what the channel takes.',
+  'inspector/not-found': 'An inspector call named something the peer does not hold: an expired query result, a document, a subscription.',
   'cli/usage': 'The command line is incomplete or malformed.',
   'cli/invalid-line': 'A line of JSON-lines input is not a JSON object with a string `statement`.',
   'internal/unexpected': 'A fault inside SyncMesh; the message says what failed. Please report it.',

@@ -1,0 +1,115 @@
+/**
+ * The inspector contract over a WebSocket, for the browser mode (`syncmesh inspect`). The page is
+ * served under `/<token>/`; its socket is `/<token>/ws` on the same host, so the token in the
+ * page's own URL is all it needs. It reconnects with backoff; calls made while it is down wait.
+ */
+import type { BridgeServerFrame, CallInput, CallName, CallOutput, EventName, EventPayload, InspectorBridge } from '../../../shared/inspector/contract.ts';
+import type { CallResult } from '../../../shared/inspector/result.ts';
+
+export type LinkState = 'connecting' | 'open' | 'closed';
+
+interface Pending {
+  readonly resolve: (result: CallResult<unknown>) => void;
+  readonly frame: string;
+}
+
+export class WebSocketBridge implements InspectorBridge {
+  readonly #url: string;
+  readonly #pending = new Map<number, Pending>();
+  readonly #listeners = new Map<EventName, Set<(payload: never) => void>>();
+  readonly #stateListeners = new Set<(state: LinkState) => void>();
+  #socket: WebSocket | undefined;
+  #nextId = 1;
+  #state: LinkState = 'connecting';
+  #retryMs = 250;
+
+  constructor(url: string) {
+    this.#url = url;
+    this.#open();
+  }
+
+  get state(): LinkState {
+    return this.#state;
+  }
+
+  onStateChange(listener: (state: LinkState) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  call<C extends CallName>(channel: C, input: CallInput<C>): Promise<CallResult<CallOutput<C>>> {
+    const id = this.#nextId++;
+    const frame = JSON.stringify({ type: 'call', id, channel, input });
+    return new Promise((resolve) => {
+      this.#pending.set(id, { resolve: resolve as (result: CallResult<unknown>) => void, frame });
+      if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(frame);
+    });
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {
+    let set = this.#listeners.get(event);
+    if (set === undefined) {
+      set = new Set();
+      this.#listeners.set(event, set);
+    }
+    const entry = listener as (payload: never) => void;
+    set.add(entry);
+    return () => set.delete(entry);
+  }
+
+  #setState(state: LinkState): void {
+    if (this.#state === state) return;
+    this.#state = state;
+    for (const listener of this.#stateListeners) listener(state);
+  }
+
+  #open(): void {
+    const socket = new WebSocket(this.#url);
+    this.#socket = socket;
+    this.#setState('connecting');
+    socket.onopen = () => {
+      this.#retryMs = 250;
+      this.#setState('open');
+      // Calls made while the link was down go out now, in order.
+      for (const pending of this.#pending.values()) socket.send(pending.frame);
+    };
+    socket.onmessage = (message) => {
+      if (typeof message.data === 'string') this.#receive(message.data);
+    };
+    socket.onclose = () => {
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
+      this.#setState('closed');
+      setTimeout(() => this.#open(), this.#retryMs);
+      this.#retryMs = Math.min(this.#retryMs * 2, 5_000);
+    };
+  }
+
+  #receive(text: string): void {
+    let frame: BridgeServerFrame;
+    try {
+      frame = JSON.parse(text) as BridgeServerFrame;
+    } catch {
+      return;
+    }
+    if (frame.type === 'result') {
+      const pending = this.#pending.get(frame.id);
+      if (pending === undefined) return;
+      this.#pending.delete(frame.id);
+      pending.resolve(frame.result);
+    } else if (frame.type === 'event') {
+      for (const listener of this.#listeners.get(frame.event) ?? []) listener(frame.payload as never);
+    }
+  }
+}
+
+/** The socket URL of the page at `pageUrl` (`http://host:port/<token>/…` → `ws://host:port/<token>/ws`). */
+export function socketUrlFor(pageUrl: string): string {
+  const url = new URL(pageUrl);
+  const token = url.pathname.split('/').find((segment) => segment !== '') ?? '';
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.pathname = `/${token}/ws`;
+  url.search = '';
+  url.hash = '';
+  return url.toString();
+}

@@ -1,0 +1,4 @@
+/** The Logs panel. */
+export function LogsPanel() {
+  return <p className="panel-placeholder">Logs: not built yet.</p>;
+}

@@ -1,0 +1,87 @@
+/** The Documents panel: the DQL console, paged results, and per-field merge metadata. */
+import type { JsonObject, JsonValue } from '../json.ts';
+
+export interface QueryInput {
+  readonly statement: string;
+  /** Named arguments (`:name`), as a JSON object. */
+  readonly args?: JsonObject;
+  /** How many rows to return at once (default 200, at most 1,000); the rest come from `documents:rows`. */
+  readonly pageSize?: number;
+}
+
+/**
+ * What a statement did. A SELECT's rows stay on the peer and are fetched a page at a time with
+ * `documents:rows` under `resultId`, so that a result of 100,000 documents never crosses the
+ * bridge at once.
+ */
+export interface QueryOutcome {
+  readonly statement: string;
+  /** The key of this result for `documents:rows`; results expire (the peer keeps a few per client). */
+  readonly resultId: string;
+  /** Rows in the result. */
+  readonly total: number;
+  /** The first rows (up to `pageSize`). */
+  readonly rows: readonly JsonObject[];
+  /** For a mutation: the `_id`s it changed. */
+  readonly mutatedDocumentIds: readonly JsonValue[];
+  /** For a mutation: its `txn_id`; null for a SELECT. */
+  readonly commitId: number | null;
+  readonly elapsedMs: number;
+}
+
+export interface RowsInput {
+  readonly resultId: string;
+  readonly offset: number;
+  /** At most 1,000. */
+  readonly limit: number;
+}
+
+export interface RowsPage {
+  readonly resultId: string;
+  readonly offset: number;
+  readonly total: number;
+  readonly rows: readonly JsonObject[];
+}
+
+export interface DocumentRef {
+  readonly collection: string;
+  readonly id: JsonValue;
+}
+
+/** Who wrote a value, and when (from the field's hybrid-clock stamp). */
+export interface WriteStamp {
+  /** The writer's peer key. */
+  readonly writer: string;
+  /** `local`, `big-peer`, `remote` (a connected small peer) or `unknown` (not connected now). */
+  readonly writerRole: 'local' | 'big-peer' | 'remote' | 'unknown';
+  /** The hybrid-clock stamp as stored (16 hex characters). */
+  readonly hlc: string;
+  /** The stamp's wall-clock part, ISO 8601. */
+  readonly time: string;
+}
+
+export interface FieldMerge {
+  /** The field's path, as DQL writes it: `a.b`, `items[0]`. */
+  readonly path: string;
+  /** The winning (current) value; for a counter, its sum. */
+  readonly value: JsonValue;
+  readonly kind: 'register' | 'counter' | 'removed';
+  /** Who wrote the winning value (for a counter: who last replaced the field with a counter). */
+  readonly stamp: WriteStamp;
+  /** For a counter: each writer's net tally. */
+  readonly tallies?: Readonly<Record<string, number>>;
+}
+
+export interface DocumentMetadata {
+  readonly collection: string;
+  readonly id: JsonValue;
+  /** The current value; null for a tombstone. */
+  readonly value: JsonObject | null;
+  /** The `txn_id` of the last commit that changed it on this peer. */
+  readonly txnId: number;
+  readonly created: WriteStamp;
+  /** Set for a tombstone. */
+  readonly deleted: WriteStamp | undefined;
+  /** Every leaf field, removed ones included, in path order. */
+  readonly fields: readonly FieldMerge[];
+}

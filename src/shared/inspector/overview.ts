@@ -1,0 +1,55 @@
+/** The Overview panel: who this peer is and how it is doing. */
+import type { ErrorValue } from '../error-codes.ts';
+
+/** How this peer authenticates: the spec's identity types, or none (an offline, local-only peer). */
+export type IdentityType = 'OnlinePlayground' | 'onlineWithAuthentication' | 'offline';
+
+/** The state of this peer's link to its Big Peer. */
+export type BigPeerLinkState =
+  /** No Big Peer is configured. */
+  | 'none'
+  /** Sync is stopped. */
+  | 'stopped'
+  /** Logging in, dialing, or waiting to dial again. */
+  | 'connecting'
+  /** A replication session with the Big Peer is running. */
+  | 'connected';
+
+export interface CollectionCount {
+  readonly name: string;
+  /** Live documents. */
+  readonly documents: number;
+  /** Deleted documents kept so that the deletion replicates. */
+  readonly tombstones: number;
+  /** `__`-prefixed, internal to the peer. */
+  readonly internal: boolean;
+}
+
+export interface OverviewSnapshot {
+  readonly identityType: IdentityType;
+  readonly appId: string | undefined;
+  readonly peerKey: string;
+  /** The store's folder; undefined for an in-memory store. */
+  readonly persistenceDirectory: string | undefined;
+  readonly syncActive: boolean;
+  readonly bigPeer: {
+    /** The Big Peer's HTTP base URL, if one is configured. */
+    readonly url: string | undefined;
+    readonly state: BigPeerLinkState;
+    /** Its peer key, once a session has run. */
+    readonly peerKey: string | undefined;
+  };
+  readonly auth: {
+    readonly authenticated: boolean;
+    readonly userID: string | undefined;
+    /** When the certificate expires, in ms since the epoch. */
+    readonly certificateExpiresAt: number | undefined;
+    readonly lastError: ErrorValue | undefined;
+  };
+  /** Every collection, internal ones included (the renderer decides what to show). */
+  readonly collections: readonly CollectionCount[];
+  readonly storeSizeBytes: number;
+  readonly lastTxnId: number;
+  /** The peer's clock when the snapshot was taken (ms), so that countdowns do not depend on the viewer's clock. */
+  readonly now: number;
+}
