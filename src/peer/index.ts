@@ -67,3 +67,5 @@ export {
   type CertificateFault,
 } from './auth/certificate.ts';
 export type { JsonObject, JsonValue } from '../shared/json.ts';
+export { createInspector, type Inspector, type InspectorOptions } from './inspector/inspector.ts';
+export { serveCall } from './inspector/serve-call.ts';

@@ -203,6 +203,31 @@ export class Sync {
   #replicator: Replicator | undefined;
   #starting: Promise<void> | undefined;
 
+  /** The log hub this peer writes to (the inspector streams it and sets its minimum level). */
+  get logHub(): LogHub {
+    return this.#hub;
+  }
+
+  /** The clock and timers this peer runs on (the inspector measures waits with the same clock). */
+  get timers(): Timers {
+    return this.#timers;
+  }
+
+  /** The app id of the identity; undefined for an offline peer (a Big Peer says it in `serveAsBigPeer`). */
+  get appID(): string | undefined {
+    return this.#credentials.appID;
+  }
+
+  /** The Big Peer's base URL of the identity (where it logs in); undefined for an offline peer. */
+  get bigPeerURL(): string | undefined {
+    return this.#options.identity?.bigPeerURL;
+  }
+
+  /** Does `startSync()` dial the Big Peer (an identity, and `sync.bigPeer` not false)? */
+  get dialsBigPeer(): boolean {
+    return this.#options.identity !== undefined && this.#options.sync?.bigPeer !== false;
+  }
+
   /** What this peer may read and write: its certificate's grant (a Big Peer: everything). */
   get permissions(): Permissions | undefined {
     return this.#credentials.permissions();

@@ -30,6 +30,11 @@ export class PeerCredentials {
     this.#bigPeer = { appID, issuer };
   }
 
+  /** The app this peer belongs to (a Big Peer: the one it serves). */
+  get appID(): string | undefined {
+    return this.#bigPeer?.appID ?? this.#appID;
+  }
+
   /** What this peer may read and write: its certificate's grant (a Big Peer: everything). */
   permissions(): Permissions | undefined {
     return this.#bigPeer !== undefined ? EVERYTHING : this.#auth.status.permissions;
