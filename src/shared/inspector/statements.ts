@@ -1,0 +1,353 @@
+/**
+ * The DQL statements behind the inspector's buttons. Every action of the UI (open a collection,
+ * insert, edit, delete, evict a document, register a subscription) is one of these statements with
+ * its named arguments, shown to the user before it runs through `documents:query` (or
+ * `subscriptions:register`), so that the UI teaches the DQL it uses. Pure: no I/O, no peer code.
+ *
+ * Values always travel as named arguments (`:doc`, `:id`, `:status`), never spliced into the text,
+ * so nothing needs escaping but names: collections and field paths are written bare when DQL reads
+ * them as names and in backticks otherwise (reserved words, contextual keywords, odd characters).
+ */
+import type { JsonObject, JsonValue } from '../json.ts';
+
+/** A statement and the arguments it runs with. */
+export interface Statement {
+  readonly statement: string;
+  readonly args: JsonObject;
+}
+
+/**
+ * Words DQL never reads as a bare name (`docs/dql.md`), and the contextual keywords that may be
+ * read as syntax where the inspector writes names (`FROM collection`, `UPDATE t SET set = …`).
+ * Quoting those too costs two backticks and removes every doubt.
+ */
+const QUOTED_WORDS: ReadonlySet<string> = new Set([
+  // Reserved.
+  'SELECT', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'IS', 'NULL',
+  'MISSING', 'TRUE', 'FALSE', 'ORDER', 'GROUP', 'BY', 'LIMIT', 'OFFSET', 'AS', 'DISTINCT',
+  // Contextual.
+  'COLLECTION', 'DOCUMENTS', 'VALUES', 'SET', 'UNSET', 'APPLY', 'PN_INCREMENT', 'ON', 'ASC', 'DESC',
+]);
+
+const BARE_NAME = /^[A-Za-z_$\p{L}][A-Za-z0-9_$\p{L}\p{M}\p{Nd}]*$/u;
+
+/** Whether a name can be written in a statement at all (backticks cannot hold an empty name). */
+export function isNameWritable(name: string): boolean {
+  return name !== '' && name !== '__proto__' && !LONE_SURROGATE.test(name);
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A collection or field name as DQL reads it: bare when it can be, else in backticks (a backtick doubled). */
+export function quoteName(name: string): string {
+  if (!isNameWritable(name)) throw new RangeError(`the name ${JSON.stringify(name)} cannot be written in DQL`);
+  if (BARE_NAME.test(name) && !QUOTED_WORDS.has(name.toUpperCase())) return name;
+  return `\`${name.replaceAll('`', '``')}\``;
+}
+
+/** One step of a path: a field name, or an array index. */
+export type PathSegment = string | number;
+
+/** A path as DQL writes it: `address.city`, `items[0]`, `` `order`.total ``. It starts with a field name. */
+export function formatPath(segments: readonly PathSegment[]): string {
+  const [first, ...rest] = segments;
+  if (typeof first !== 'string') throw new RangeError('a path starts with a field name');
+  let text = quoteName(first);
+  for (const segment of rest) text += typeof segment === 'number' ? `[${segment}]` : `.${quoteName(segment)}`;
+  return text;
+}
+
+/** `SELECT * FROM <collection>`: what opening a collection runs. */
+export function selectCollection(collection: string): Statement {
+  return { statement: `SELECT * FROM ${quoteName(collection)}`, args: {} };
+}
+
+/** `INSERT INTO <collection> DOCUMENTS (:doc)`: a new document (no `_id`: the peer makes one). */
+export function insertDocument(collection: string, doc: JsonObject): Statement {
+  return { statement: `INSERT INTO ${quoteName(collection)} DOCUMENTS (:doc)`, args: { doc } };
+}
+
+/** `DELETE FROM <collection> WHERE _id = :id`: writes a tombstone, which replicates. */
+export function deleteDocument(collection: string, id: JsonValue): Statement {
+  return { statement: `DELETE FROM ${quoteName(collection)} WHERE _id = :id`, args: { id } };
+}
+
+/** `EVICT FROM <collection> WHERE _id = :id`: drops this peer's copy only; nothing replicates. */
+export function evictDocument(collection: string, id: JsonValue): Statement {
+  return { statement: `EVICT FROM ${quoteName(collection)} WHERE _id = :id`, args: { id } };
+}
+
+/** One change an edit makes. */
+export type FieldChange =
+  | { readonly kind: 'set'; readonly path: readonly PathSegment[]; readonly value: JsonValue }
+  | { readonly kind: 'unset'; readonly path: readonly PathSegment[] }
+  | { readonly kind: 'increment'; readonly path: readonly PathSegment[]; readonly by: number };
+
+export interface DiffOptions {
+  /**
+   * Paths (as `formatPath` writes them) that hold counters: a new number there becomes
+   * `APPLY path PN_INCREMENT BY <difference>`, so the counter keeps merging with other peers'
+   * increments instead of turning back into a plain value.
+   */
+  readonly counters?: ReadonlySet<string>;
+}
+
+/** Raised when an edit cannot be written as an UPDATE (a changed `_id`, an unwritable key). */
+export class EditError extends Error {
+  override readonly name = 'EditError';
+}
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Structural equality of JSON values; object key order does not matter. */
+export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i] as JsonValue));
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key] as JsonValue, b[key] as JsonValue));
+  }
+  return false;
+}
+
+/**
+ * The field changes that turn `original` into `edited`, as narrow as DQL allows: nested objects
+ * are compared key by key (so that an unchanged field keeps its merge stamp and its writer),
+ * arrays are set whole (DQL cannot unset one element), counters are incremented.
+ *
+ * @throws EditError when `_id` changed or a changed key cannot be written as a path.
+ */
+export function diffDocument(original: JsonObject, edited: JsonObject, options: DiffOptions = {}): FieldChange[] {
+  if (!jsonEqual(original['_id'] ?? null, edited['_id'] ?? null)) {
+    throw new EditError('_id cannot change: insert a new document and delete this one instead');
+  }
+  const changes: FieldChange[] = [];
+  const counters = options.counters ?? new Set<string>();
+  const walk = (before: JsonObject, after: JsonObject, prefix: readonly PathSegment[]): void => {
+    const keys = [...Object.keys(before), ...Object.keys(after).filter((key) => !Object.hasOwn(before, key))];
+    for (const key of keys) {
+      if (prefix.length === 0 && key === '_id') continue;
+      const had = Object.hasOwn(before, key);
+      const has = Object.hasOwn(after, key);
+      const old = before[key];
+      const now = after[key];
+      if (had && has && jsonEqual(old as JsonValue, now as JsonValue)) continue;
+      if (!isNameWritable(key)) {
+        if (prefix.length === 0) throw new EditError(`the field ${JSON.stringify(key)} cannot be named in DQL`);
+        // The whole enclosing object is set instead.
+        throw new UnwritableKey();
+      }
+      const path = [...prefix, key];
+      if (!has) {
+        changes.push({ kind: 'unset', path });
+      } else if (!had) {
+        changes.push({ kind: 'set', path, value: now as JsonValue });
+      } else if (isObject(old) && isObject(now)) {
+        const mark = changes.length;
+        try {
+          walk(old, now, path);
+        } catch (error) {
+          if (!(error instanceof UnwritableKey)) throw error;
+          changes.length = mark;
+          changes.push({ kind: 'set', path, value: now });
+        }
+      } else if (typeof old === 'number' && typeof now === 'number' && counters.has(formatPath(path)) && Number.isFinite(now - old) && old + (now - old) === now) {
+        changes.push({ kind: 'increment', path, by: now - old });
+      } else {
+        changes.push({ kind: 'set', path, value: now as JsonValue });
+      }
+    }
+  };
+  walk(original, edited, []);
+  return changes;
+}
+
+/** Thrown inside `diffDocument` to set a whole object whose keys cannot all be named. */
+class UnwritableKey extends Error {}
+
+/** A parameter name for a path: `address.city` → `address_city`, unique among `taken`. */
+export function parameterName(path: readonly PathSegment[], taken: Set<string>): string {
+  let base = path
+    .map((segment) => String(segment))
+    .join('_')
+    .replace(/[^A-Za-z0-9_$]+/g, '_')
+    .replace(/^_+(?=.)/, '');
+  if (base === '' || base === '_' || !/^[A-Za-z_$]/.test(base)) base = `v_${base}`.replace(/_+$/, '') || 'v';
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  taken.add(name);
+  return name;
+}
+
+/**
+ * The UPDATE that turns `original` into `edited`, by `_id` (`WHERE _id = :id`), one clause per
+ * changed field; undefined when nothing changed.
+ *
+ * ```
+ * UPDATE orders
+ *   SET status = :status, address.city = :address_city
+ *   UNSET draft
+ *   APPLY visits PN_INCREMENT BY :visits
+ *   WHERE _id = :id
+ * ```
+ *
+ * @throws EditError when `_id` changed or a top-level key cannot be named.
+ */
+export function updateDocument(collection: string, original: JsonObject, edited: JsonObject, options: DiffOptions = {}): Statement | undefined {
+  const changes = diffDocument(original, edited, options);
+  if (changes.length === 0) return undefined;
+  const taken = new Set<string>(['id']);
+  const args: JsonObject = { id: original['_id'] ?? null };
+  const sets: string[] = [];
+  const unsets: string[] = [];
+  const increments: string[] = [];
+  for (const change of changes) {
+    const path = formatPath(change.path);
+    if (change.kind === 'unset') {
+      unsets.push(path);
+    } else {
+      const name = parameterName(change.path, taken);
+      if (change.kind === 'set') {
+        args[name] = change.value;
+        sets.push(`${path} = :${name}`);
+      } else {
+        args[name] = change.by;
+        increments.push(`${path} PN_INCREMENT BY :${name}`);
+      }
+    }
+  }
+  const lines = [`UPDATE ${quoteName(collection)}`];
+  if (sets.length > 0) lines.push(`  SET ${sets.join(', ')}`);
+  if (unsets.length > 0) lines.push(`  UNSET ${unsets.join(', ')}`);
+  if (increments.length > 0) lines.push(`  APPLY ${increments.join(', ')}`);
+  lines.push('  WHERE _id = :id');
+  return { statement: lines.join('\n'), args };
+}
+
+/** What a subscription form holds: a collection and the optional parts of its query. */
+export interface SubscriptionDraft {
+  readonly collection: string;
+  /** A DQL condition, as typed (empty: every document). */
+  readonly where?: string;
+  /** ORDER BY terms, as typed (`createdAt DESC, _id`). */
+  readonly orderBy?: string;
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/**
+ * The statement `sync.store.registerSubscription` takes for a draft:
+ * `SELECT * FROM <collection> [WHERE …] [ORDER BY …] [LIMIT n] [OFFSET n]`. The condition and order
+ * are the user's DQL, kept as typed (they may use `:name` arguments).
+ */
+export function subscriptionStatement(draft: SubscriptionDraft): string {
+  const parts = [`SELECT * FROM ${quoteName(draft.collection)}`];
+  const where = draft.where?.trim() ?? '';
+  const orderBy = draft.orderBy?.trim() ?? '';
+  if (where !== '') parts.push(`WHERE ${where}`);
+  if (orderBy !== '') parts.push(`ORDER BY ${orderBy}`);
+  if (draft.limit !== undefined) parts.push(`LIMIT ${draft.limit}`);
+  if (draft.offset !== undefined) parts.push(`OFFSET ${draft.offset}`);
+  return parts.join(' ');
+}
+
+/** The SDK call a registration makes, as the Subscriptions panel shows it. */
+export function registerSubscriptionCall(statement: string, args: JsonObject): string {
+  const text = JSON.stringify(statement);
+  return Object.keys(args).length === 0
+    ? `sync.store.registerSubscription(${text})`
+    : `sync.store.registerSubscription(${text}, ${JSON.stringify(args)})`;
+}
+
+/** The SDK call a cancellation makes, as the Subscriptions panel shows it. */
+export function cancelSubscriptionCall(id: number): string {
+  return `subscription.cancel() // subscription #${id}`;
+}
+
+/**
+ * The collection a statement reads or writes (`FROM`, `INTO`, `UPDATE`), found by a light scan
+ * that skips comments, strings and backticks; undefined when there is none to be found. The
+ * peer's parser is the authority: this only tells the inspector where a result's rows live.
+ */
+export function statementCollection(statement: string): string | undefined {
+  const tokens = scanWords(statement);
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as ScanToken;
+    const word = token.quoted ? '' : token.text.toUpperCase();
+    const isLead = word === 'FROM' || word === 'INTO' || (word === 'UPDATE' && i === 0);
+    if (!isLead) continue;
+    let next = tokens[i + 1];
+    const after = tokens[i + 2];
+    if (next !== undefined && !next.quoted && next.text.toUpperCase() === 'COLLECTION' && after !== undefined && (after.quoted || !QUOTED_WORDS.has(after.text.toUpperCase()))) {
+      next = after;
+    }
+    if (next === undefined || next.punct) return undefined;
+    return next.text;
+  }
+  return undefined;
+}
+
+/** The kind of statement by its first word: `select`, `insert`, `update`, `delete`, `evict`, or undefined. */
+export function statementKind(statement: string): 'select' | 'insert' | 'update' | 'delete' | 'evict' | undefined {
+  const first = scanWords(statement)[0];
+  if (first === undefined || first.quoted) return undefined;
+  const word = first.text.toLowerCase();
+  return word === 'select' || word === 'insert' || word === 'update' || word === 'delete' || word === 'evict' ? word : undefined;
+}
+
+interface ScanToken {
+  readonly text: string;
+  readonly quoted: boolean;
+  readonly punct: boolean;
+}
+
+/** Words, backticked names and punctuation of a statement; strings and comments skipped. */
+function scanWords(text: string): ScanToken[] {
+  const tokens: ScanToken[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i] as string;
+    if (/\s/.test(char)) i++;
+    else if (text.startsWith('--', i)) {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else if (char === "'" || char === '"') {
+      i++;
+      while (i < text.length) {
+        if (text[i] === '\\') i += 2;
+        else if (text[i] === char) {
+          if (text[i + 1] === char) i += 2;
+          else break;
+        } else i++;
+      }
+      i++;
+      tokens.push({ text: '', quoted: false, punct: true });
+    } else if (char === '`') {
+      let name = '';
+      i++;
+      while (i < text.length) {
+        if (text[i] === '`') {
+          if (text[i + 1] === '`') {
+            name += '`';
+            i += 2;
+          } else break;
+        } else name += text[i++];
+      }
+      i++;
+      tokens.push({ text: name, quoted: true, punct: false });
+    } else if (/[A-Za-z_$\p{L}]/u.test(char)) {
+      const match = /^[A-Za-z0-9_$\p{L}\p{M}\p{Nd}]+/u.exec(text.slice(i, i + 256)) as RegExpExecArray;
+      tokens.push({ text: match[0], quoted: false, punct: false });
+      i += match[0].length;
+    } else {
+      tokens.push({ text: char, quoted: false, punct: true });
+      i++;
+    }
+  }
+  return tokens;
+}
