@@ -1,12 +1,139 @@
-/** The Logs panel's slice: `logs` (peer data) and `logsView` (the inspector's own state). */
+/**
+ * The Logs panel's slice: `logs` (the peer's entries, in a mutable ring; see log-buffer.ts) and
+ * `logsView` (filters, pause, follow, expanded rows).
+ *
+ * Batches go into the ring as they arrive, but the store is told (`logs.version`) at most ten
+ * times a second: at 2,000 entries a second React renders ten times, not 2,000.
+ */
+import type { ErrorValue } from '../../../../shared/error-codes.ts';
+import type { LogBatchEvent } from '../../../../shared/inspector/logs.ts';
+import type { LogLevel } from '../../../../shared/log.ts';
+import { inspector } from '../../client/index.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
+import { coalesce } from './coalesce.ts';
+import { LogBuffer } from './log-buffer.ts';
+import { SHOW_EVERYTHING, type LogFilter } from './log-filter.ts';
 
-export interface LogsSlice {
-  readonly logsView: Record<string, never>;
+/** How often, at most, a flood of entries re-renders the panel. */
+export const LOG_RENDER_INTERVAL_MS = 100;
+
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface LogsData {
+  /** Mutable: read it during render, and subscribe to `version` to know when it changed. */
+  readonly buffer: LogBuffer;
+  readonly version: number;
+  /** Loading the peer's recent history and its minimum level (`logs:recent`). */
+  readonly status: LoadStatus;
+  readonly error: ErrorValue | undefined;
+  /** The peer's minimum level; undefined until `logs:recent` answered. */
+  readonly minimumLogLevel: LogLevel | undefined;
+  /** A change of the peer's level under way, or the error of the last one. */
+  readonly levelChange: { readonly saving: boolean; readonly error: ErrorValue | undefined };
 }
 
-export const createLogsSlice: SliceCreator<LogsSlice> = () => ({
-  logsView: {},
-});
+export interface LogsView {
+  readonly filter: LogFilter;
+  readonly paused: boolean;
+  /** Keep the newest entry in view; off once the user scrolls up. */
+  readonly follow: boolean;
+  /** Rows showing their fields, by the buffer's ordinal. */
+  readonly expanded: ReadonlySet<number>;
+}
 
-export const wireLogsEvents: EventWiring = () => () => {};
+export interface LogsSlice {
+  readonly logs: LogsData;
+  readonly logsView: LogsView;
+  loadLogs(): Promise<void>;
+  receiveLogBatch(batch: LogBatchEvent): void;
+  setLogFilter(patch: Partial<LogFilter>): void;
+  pauseLogs(): void;
+  resumeLogs(): void;
+  clearLogs(): void;
+  setLogsFollow(follow: boolean): void;
+  toggleLogExpanded(ordinal: number): void;
+  setPeerLogLevel(level: LogLevel): Promise<void>;
+}
+
+export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
+  const buffer = new LogBuffer();
+  const bump = (): void => set((s) => ({ logs: { ...s.logs, version: s.logs.version + 1 } }));
+  const render = coalesce(LOG_RENDER_INTERVAL_MS, bump);
+  const setView = (patch: Partial<LogsView>): void => set((s) => ({ logsView: { ...s.logsView, ...patch } }));
+  const setData = (patch: Partial<LogsData>): void => set((s) => ({ logs: { ...s.logs, ...patch } }));
+
+  return {
+    logs: {
+      buffer,
+      version: 0,
+      status: 'idle',
+      error: undefined,
+      minimumLogLevel: undefined,
+      levelChange: { saving: false, error: undefined },
+    },
+    logsView: { filter: SHOW_EVERYTHING, paused: false, follow: true, expanded: new Set() },
+
+    async loadLogs() {
+      if (get().logs.status === 'loading') return;
+      setData({ status: 'loading', error: undefined });
+      const result = await inspector.call('logs:recent', {});
+      if (!result.ok) {
+        setData({ status: 'error', error: result.error });
+        return;
+      }
+      buffer.mergeHistory(result.value.entries);
+      buffer.reportPeerDropped(result.value.dropped);
+      render.cancel();
+      set((s) => ({ logs: { ...s.logs, status: 'ready', minimumLogLevel: result.value.minimumLogLevel, version: s.logs.version + 1 } }));
+    },
+
+    receiveLogBatch(batch) {
+      buffer.push(batch.entries);
+      if (batch.dropped > 0) buffer.addPeerDropped(batch.dropped);
+      render.schedule();
+    },
+
+    setLogFilter(patch) {
+      const filter = { ...get().logsView.filter, ...patch };
+      buffer.setFilter(filter);
+      render.cancel();
+      set((s) => ({ logsView: { ...s.logsView, filter }, logs: { ...s.logs, version: s.logs.version + 1 } }));
+    },
+
+    pauseLogs() {
+      buffer.pause();
+      setView({ paused: true });
+    },
+
+    resumeLogs() {
+      buffer.resume();
+      render.cancel();
+      set((s) => ({ logsView: { ...s.logsView, paused: false, follow: true }, logs: { ...s.logs, version: s.logs.version + 1 } }));
+    },
+
+    clearLogs() {
+      buffer.clear();
+      render.cancel();
+      set((s) => ({ logsView: { ...s.logsView, expanded: new Set(), follow: true }, logs: { ...s.logs, version: s.logs.version + 1 } }));
+    },
+
+    setLogsFollow(follow) {
+      if (get().logsView.follow !== follow) setView({ follow });
+    },
+
+    toggleLogExpanded(ordinal) {
+      const expanded = new Set(get().logsView.expanded);
+      if (!expanded.delete(ordinal)) expanded.add(ordinal);
+      setView({ expanded });
+    },
+
+    async setPeerLogLevel(level) {
+      setData({ levelChange: { saving: true, error: undefined } });
+      const result = await inspector.call('logs:set-level', { level });
+      if (result.ok) setData({ minimumLogLevel: level, levelChange: { saving: false, error: undefined } });
+      else setData({ levelChange: { saving: false, error: result.error } });
+    },
+  };
+};
+
+export const wireLogsEvents: EventWiring = (store) => inspector.on('logs:batch', (batch) => store.getState().receiveLogBatch(batch));

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { LogBuffer } from './log-buffer.ts';
+import { SHOW_EVERYTHING } from './log-filter.ts';
+import { logEntries, logEntry } from './log-test-entries.ts';
+
+function seqs(buffer: LogBuffer): number[] {
+  return [...buffer.entries()].map((e) => e.seq);
+}
+
+function accountedFor(buffer: LogBuffer): number {
+  return buffer.held + buffer.pending + buffer.evicted + buffer.cleared;
+}
+
+describe('LogBuffer', () => {
+  it('keeps entries in arrival order and shows them all without a filter', () => {
+    const buffer = new LogBuffer(10);
+    const batch = logEntries(3);
+    buffer.push(batch);
+    expect(seqs(buffer)).toEqual(batch.map((e) => e.seq));
+    expect(buffer.size).toBe(3);
+    expect(buffer.at(0)).toBe(batch[0]);
+  });
+
+  it('drops the oldest entries once full and counts every one it dropped', () => {
+    const buffer = new LogBuffer(5);
+    const batch = logEntries(12);
+    buffer.push(batch.slice(0, 7));
+    buffer.push(batch.slice(7));
+    expect(buffer.held).toBe(5);
+    expect(buffer.evicted).toBe(7);
+    expect(seqs(buffer)).toEqual(batch.slice(7).map((e) => e.seq));
+    expect(accountedFor(buffer)).toBe(buffer.received);
+  });
+
+  it('accounts for every entry received after 250,000 entries through a ring of 100,000', () => {
+    const buffer = new LogBuffer(100_000);
+    for (let i = 0; i < 125; i++) buffer.push(logEntries(2_000));
+    expect(buffer.received).toBe(250_000);
+    expect(buffer.held).toBe(100_000);
+    expect(buffer.evicted).toBe(150_000);
+    expect(buffer.size).toBe(100_000);
+    expect(accountedFor(buffer)).toBe(buffer.received);
+  });
+
+  it('keeps the filtered view in step with evictions without recomputing it', () => {
+    const buffer = new LogBuffer(4);
+    buffer.setFilter({ ...SHOW_EVERYTHING, level: 'WARN' });
+    const warn1 = logEntry({ level: 'WARN' });
+    const info = logEntry({ level: 'INFO' });
+    const error = logEntry({ level: 'ERROR' });
+    const debug = logEntry({ level: 'DEBUG' });
+    const warn2 = logEntry({ level: 'WARN' });
+    buffer.push([warn1, info, error, debug]);
+    expect(seqs(buffer)).toEqual([warn1.seq, error.seq]);
+    buffer.push([warn2]);
+    expect(seqs(buffer)).toEqual([error.seq, warn2.seq]);
+  });
+
+  it('gives each entry a key that no later entry reuses, across evictions and clears', () => {
+    const buffer = new LogBuffer(3);
+    buffer.push(logEntries(3));
+    const first = [0, 1, 2].map((i) => buffer.ordinalAt(i));
+    buffer.clear();
+    buffer.push(logEntries(3));
+    const second = [0, 1, 2].map((i) => buffer.ordinalAt(i));
+    expect(new Set([...first, ...second]).size).toBe(6);
+  });
+
+  it('recomputes the view when the filter changes, from everything held', () => {
+    const buffer = new LogBuffer(100);
+    buffer.push([logEntry({ component: 'store' }), logEntry({ component: 'replication' }), logEntry({ component: 'store' })]);
+    buffer.setFilter({ ...SHOW_EVERYTHING, hiddenComponents: ['store'] });
+    expect(buffer.size).toBe(1);
+    buffer.setFilter(SHOW_EVERYTHING);
+    expect(buffer.size).toBe(3);
+  });
+
+  it('holds entries that arrive while paused, counts them, and shows them on resume', () => {
+    const buffer = new LogBuffer(100);
+    buffer.push(logEntries(2));
+    buffer.pause();
+    buffer.push(logEntries(3));
+    expect(buffer.size).toBe(2);
+    expect(buffer.pending).toBe(3);
+    expect(buffer.resume()).toBe(3);
+    expect(buffer.size).toBe(5);
+    expect(buffer.pending).toBe(0);
+  });
+
+  it('counts entries beyond its capacity that arrived while paused as dropped', () => {
+    const buffer = new LogBuffer(10);
+    buffer.pause();
+    buffer.push(logEntries(25));
+    expect(buffer.pending).toBe(10);
+    expect(buffer.evicted).toBe(15);
+    expect(accountedFor(buffer)).toBe(25);
+    buffer.resume();
+    expect(buffer.held).toBe(10);
+    expect(accountedFor(buffer)).toBe(25);
+  });
+
+  it('counts cleared entries apart from dropped ones', () => {
+    const buffer = new LogBuffer(10);
+    buffer.push(logEntries(4));
+    buffer.pause();
+    buffer.push(logEntries(2));
+    buffer.clear();
+    expect(buffer.cleared).toBe(6);
+    expect(buffer.evicted).toBe(0);
+    expect(buffer.size).toBe(0);
+    expect(accountedFor(buffer)).toBe(6);
+  });
+
+  it('adds only history older than what batches already brought', () => {
+    const buffer = new LogBuffer(100);
+    const history = logEntries(5);
+    const live = logEntries(2);
+    // A batch raced ahead of the history's answer and repeats its last two entries.
+    buffer.push([...history.slice(3), ...live]);
+    expect(buffer.mergeHistory(history)).toBe(3);
+    expect(seqs(buffer)).toEqual([...history, ...live].map((e) => e.seq));
+    expect(buffer.received).toBe(7);
+  });
+
+  it('takes the whole history when nothing arrived before it', () => {
+    const buffer = new LogBuffer(3);
+    expect(buffer.mergeHistory(logEntries(5))).toBe(5);
+    expect(buffer.held).toBe(3);
+    expect(buffer.evicted).toBe(2);
+  });
+
+  it('never counts the peer’s drops twice when the snapshot total covers earlier batches', () => {
+    const buffer = new LogBuffer(10);
+    buffer.addPeerDropped(5);
+    buffer.reportPeerDropped(5);
+    buffer.addPeerDropped(3);
+    expect(buffer.peerDropped).toBe(8);
+    buffer.reportPeerDropped(2);
+    expect(buffer.peerDropped).toBe(8);
+  });
+
+  it('counts held entries per level and per component, including evictions', () => {
+    const buffer = new LogBuffer(3);
+    buffer.push([logEntry({ level: 'ERROR', component: 'auth' }), logEntry({ level: 'DEBUG' }), logEntry({ level: 'DEBUG' }), logEntry({ level: 'WARN' })]);
+    expect(buffer.levelCounts()).toEqual({ ERROR: 0, WARN: 1, INFO: 0, DEBUG: 2, VERBOSE: 0 });
+    expect(buffer.components()).toEqual([
+      ['auth', 0],
+      ['txn', 3],
+    ]);
+  });
+
+  it('takes a batch of 2,000 into a full ring of 100,000 in well under a frame', () => {
+    const buffer = new LogBuffer(100_000);
+    buffer.setFilter({ ...SHOW_EVERYTHING, level: 'INFO', text: 'entry' });
+    for (let i = 0; i < 50; i++) buffer.push(logEntries(2_000));
+    const batch = logEntries(2_000);
+    const started = performance.now();
+    buffer.push(batch);
+    expect(performance.now() - started).toBeLessThan(16);
+    expect(buffer.at(buffer.size - 1)).toBe(batch.at(-1));
+  });
+});

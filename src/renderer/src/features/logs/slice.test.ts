@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LOG_RENDER_INTERVAL_MS, createLogsSlice, wireLogsEvents, type LogsSlice } from './slice.ts';
+import { logEntries, logEntry } from './log-test-entries.ts';
+import { testStore } from './test-bridge.ts';
+import type { SliceCreator } from '../../store/types.ts';
+
+function setup() {
+  const { store, bridge } = testStore<LogsSlice>(createLogsSlice as SliceCreator<Partial<LogsSlice>>);
+  const stop = wireLogsEvents(store);
+  return { store, bridge, stop };
+}
+
+describe('the Logs slice', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('tells the store about a flood of batches at most once per render interval', () => {
+    const { store, bridge } = setup();
+    let renders = 0;
+    store.subscribe(() => renders++);
+    for (let i = 0; i < 200; i++) bridge.emit('logs:batch', { entries: logEntries(10), dropped: 0 });
+    expect(renders).toBe(0);
+    expect(store.getState().logs.buffer.size).toBe(2_000);
+    vi.advanceTimersByTime(LOG_RENDER_INTERVAL_MS);
+    expect(renders).toBe(1);
+    expect(store.getState().logs.version).toBe(1);
+  });
+
+  it('loads the peer’s history and level, and counts what the peer dropped', async () => {
+    const { store, bridge } = setup();
+    const history = logEntries(3);
+    bridge.answer('logs:recent', { entries: history, minimumLogLevel: 'DEBUG', dropped: 4 });
+    bridge.emit('logs:batch', { entries: [logEntry()], dropped: 2 });
+    await store.getState().loadLogs();
+    const { logs } = store.getState();
+    expect(logs.status).toBe('ready');
+    expect(logs.minimumLogLevel).toBe('DEBUG');
+    expect(logs.buffer.size).toBe(4);
+    expect(logs.buffer.peerDropped).toBe(4);
+    bridge.emit('logs:batch', { entries: [], dropped: 3 });
+    expect(store.getState().logs.buffer.peerDropped).toBe(7);
+  });
+
+  it('shows the error when the history cannot be loaded', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('logs:recent', { code: 'internal/unexpected', message: 'boom' });
+    await store.getState().loadLogs();
+    expect(store.getState().logs.status).toBe('error');
+    expect(store.getState().logs.error?.message).toBe('boom');
+  });
+
+  it('keeps counting entries while paused and shows them on resume', () => {
+    const { store, bridge } = setup();
+    store.getState().pauseLogs();
+    bridge.emit('logs:batch', { entries: logEntries(5), dropped: 0 });
+    expect(store.getState().logs.buffer.size).toBe(0);
+    expect(store.getState().logs.buffer.pending).toBe(5);
+    store.getState().resumeLogs();
+    expect(store.getState().logsView.paused).toBe(false);
+    expect(store.getState().logs.buffer.size).toBe(5);
+  });
+
+  it('filters at once and re-renders', () => {
+    const { store, bridge } = setup();
+    bridge.emit('logs:batch', { entries: [logEntry({ level: 'ERROR' }), logEntry({ level: 'DEBUG' })], dropped: 0 });
+    store.getState().setLogFilter({ level: 'WARN' });
+    expect(store.getState().logs.buffer.size).toBe(1);
+    expect(store.getState().logsView.filter.level).toBe('WARN');
+  });
+
+  it('sets the peer’s minimum level and reports a refusal', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('logs:set-level', {});
+    await store.getState().setPeerLogLevel('VERBOSE');
+    expect(bridge.callsTo('logs:set-level')).toEqual([{ level: 'VERBOSE' }]);
+    expect(store.getState().logs.minimumLogLevel).toBe('VERBOSE');
+    bridge.answer('logs:set-level', { code: 'inspector/bad-request', message: 'no' });
+    await store.getState().setPeerLogLevel('ERROR');
+    expect(store.getState().logs.minimumLogLevel).toBe('VERBOSE');
+    expect(store.getState().logs.levelChange.error?.code).toBe('inspector/bad-request');
+  });
+
+  it('stops taking batches once unwired', () => {
+    const { store, bridge, stop } = setup();
+    stop();
+    bridge.emit('logs:batch', { entries: logEntries(1), dropped: 0 });
+    expect(store.getState().logs.buffer.received).toBe(0);
+  });
+});
