@@ -3,6 +3,10 @@
  * `shared` imports nothing of src; `peer` imports only `shared`; `big-peer`, `cli` and `main`
  * reach `peer` only through `src/peer/index.ts`; `preload` and `renderer` take only types and
  * pure constants from `shared`; nothing but `main` and `preload` imports electron.
+ * Two exceptions, each through the Big Peer's public surface only: the CLI runs the Big Peer
+ * (`syncmesh big-peer`), and both the CLI and main run the app's peer with the local Big Peer
+ * (`src/big-peer/app-peer.ts`: `syncmesh inspect --user-data` and the desktop app apply the same
+ * settings.json rule, and the CLI may not import main).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -42,8 +46,9 @@ describe('the dependency rule', () => {
       const ok =
         (from === 'peer' && to === 'shared') ||
         (['big-peer', 'cli', 'main'].includes(from) && (to === 'shared' || relative(SRC, target) === 'peer/index.ts')) ||
-        // The CLI runs the Big Peer (`syncmesh big-peer`) through its public surface only.
-        (from === 'cli' && relative(SRC, target) === 'big-peer/index.ts') ||
+        // The CLI runs the Big Peer (`syncmesh big-peer`), and the CLI and main run the app's
+        // peer with the local Big Peer (big-peer/app-peer.ts), through its public surface only.
+        (['cli', 'main'].includes(from) && relative(SRC, target) === 'big-peer/index.ts') ||
         (['preload', 'renderer'].includes(from) && to === 'shared');
       if (!ok) violations.push(`${rel} imports ${relative(SRC, target)}`);
     }

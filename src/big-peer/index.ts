@@ -7,3 +7,15 @@ export { ApiKeys, API_KEY_PREFIX, type ApiKeyInfo } from './api-keys.ts';
 export { BigPeerSettings } from './settings.ts';
 export { collectionPermissions } from './permission-rules.ts';
 export { translateLegacyQuery } from './legacy-query.ts';
+export { startLocalBigPeer, loadOrCreateLocalIdentity, LOCAL_BIG_PEER_IDENTITY_FILE, type LocalBigPeer, type LocalBigPeerIdentity, type LocalBigPeerOptions } from './local-big-peer.ts';
+export { readAppSettings, parseAppSettings, AppSettingsError, APP_SETTINGS_FILE, type AppSettings } from './app-settings.ts';
+export {
+  startAppPeer,
+  userDataPlan,
+  USER_DATA_PEER_DIR,
+  USER_DATA_LOCAL_BIG_PEER_DIR,
+  type AppPeer,
+  type AppPeerOptions,
+  type AppPeerPlan,
+  type BigPeerLink,
+} from './app-peer.ts';

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { bigPeerCommand } from './big-peer.ts';
 import { execCommand } from './exec.ts';
+import { inspectCommand } from './inspect.ts';
 import { peerCommand } from './peer.ts';
 import { write, type CliIo } from './io.ts';
 
@@ -13,6 +14,7 @@ export type { CliIo } from './io.ts';
 const COMMANDS: Readonly<Record<string, { summary: string; run: (argv: readonly string[], io: CliIo) => Promise<number> }>> = {
   exec: { summary: 'run DQL against a store directory and print JSON', run: execCommand },
   peer: { summary: 'run a headless small peer: sync with a Big Peer, run DQL read from standard input', run: peerCommand },
+  inspect: { summary: 'run a headless peer and serve the mesh inspector to a browser on 127.0.0.1', run: inspectCommand },
   'big-peer': { summary: 'serve the Big Peer (HTTP API, login, sync WebSocket); manage its API keys', run: bigPeerCommand },
 };
 

@@ -8,11 +8,19 @@
  * log lines and the errors that stop the peer go to standard error.
  */
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import type { ErrorValue } from '../shared/error-codes.ts';
-import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
+import type { LogLevel } from '../shared/log.ts';
 import { LogHub, Sync, onlinePlayground, toErrorValue } from '../peer/index.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
+import {
+  PEER_OPTIONS,
+  UsageError,
+  logLevelOption,
+  parseCommandLine,
+  playgroundLoginOptions,
+  requiredOption,
+  type PlaygroundLogin,
+} from './peer-options.ts';
 
 export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
@@ -40,63 +48,21 @@ Options:
   -h, --help                this text
 `;
 
-class UsageError extends Error {}
-
-interface PeerOptions {
+interface PeerOptions extends PlaygroundLogin {
   readonly store: string;
-  readonly appID: string;
-  readonly token: string;
-  readonly bigPeerURL: string;
   readonly subscribe: readonly string[];
   readonly logLevel: LogLevel;
 }
 
-function required(value: string | undefined, flag: string): string {
-  if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
-  return value;
-}
-
 /** The options, or undefined when the command line asks for the help text. */
 function parse(argv: readonly string[]): PeerOptions | undefined {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        store: { type: 'string' },
-        'app-id': { type: 'string' },
-        'playground-token': { type: 'string' },
-        'big-peer': { type: 'string' },
-        subscribe: { type: 'string', multiple: true },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandLine(argv, PEER_OPTIONS);
   if (values.help) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}: statements come on standard input`);
-  const logLevel = (values['log-level'] ?? 'INFO').toUpperCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(', ')}, not ${values['log-level']}`);
-  }
-  const store = required(values.store, '--store DIR');
-  const appID = required(values['app-id'], '--app-id ID');
-  const token = required(values['playground-token'], '--playground-token T');
-  const bigPeerURL = required(values['big-peer'], '--big-peer URL');
-  if (!/^https?:$/.test(URL.parse(bigPeerURL)?.protocol ?? '')) throw new UsageError(`--big-peer takes an http or https URL, not ${bigPeerURL}`);
-  return {
-    store,
-    appID,
-    token,
-    bigPeerURL,
-    subscribe: values.subscribe ?? [],
-    logLevel: logLevel as LogLevel,
-  };
+  const logLevel = logLevelOption(values['log-level']);
+  const store = requiredOption(values.store, '--store DIR');
+  const login = playgroundLoginOptions(values, 'required') as PlaygroundLogin;
+  return { store, ...login, subscribe: values.subscribe ?? [], logLevel };
 }
 
 /** The statement and arguments of one input line, or the error line that answers it. */

@@ -3,8 +3,9 @@
  *
  * It is injected as a `<meta http-equiv>` tag into `index.html` by `electron.vite.config.ts`, so
  * it travels with the built renderer: the same policy holds in the Electron window (loaded from
- * `file://`) and wherever else the built renderer is served. This module is pure (no `electron`,
- * no `node:*`) so that the build config and the tests can import it.
+ * `file://`) and wherever else the built renderer is served (`syncmesh inspect` also sends it as a
+ * header). It lives in `src/shared` because both the Electron main process and the CLI use it;
+ * it is pure (no `electron`, no `node:*`) so that the build config and the tests can import it.
  */
 
 /** Which page the policy is for: the built renderer, or the Vite dev server's page. */
