@@ -25,7 +25,7 @@ export { LogHub, Logger, type LogBatch, type LogSubscription, type LogHubOptions
 export { SyncLogger } from './log/sync-logger.ts';
 export { systemTimers, ManualTimers, type Timers } from './time.ts';
 export type { Transaction, TransactionOptions } from './txn/transaction.ts';
-export type { SlotHolder, BlockedWait } from './txn/write-slot.ts';
+export type { SlotHolder, BlockedWait, WaitingWrite } from './txn/write-slot.ts';
 export type { SyncSubscription } from './subscriptions/subscription-set.ts';
 export type { SubscriptionQuery, SubscriptionSetShape } from '../shared/subscriptions.ts';
 export type { ObserverEvent, ObserverHandler, SignalNextHandler, StoreObserver } from './observers/observer-registry.ts';
@@ -69,3 +69,4 @@ export {
 export type { JsonObject, JsonValue } from '../shared/json.ts';
 export { createInspector, type Inspector, type InspectorOptions } from './inspector/inspector.ts';
 export { serveCall } from './inspector/serve-call.ts';
+export type { TrackedConnection, SeenPeer } from './replication/mesh-tracker.ts';

@@ -11,6 +11,7 @@ import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
 import type { Permissions } from '../shared/permissions.ts';
 import type { IssuerKeys } from './auth/certificate.ts';
+import { MeshTracker, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
 import { PeerCredentials } from './replication/peer-credentials.ts';
 import { Replicator, type SessionInfo } from './replication/replicator.ts';
 import { WebSocketDialer } from './replication/ws-dialer.ts';
@@ -189,6 +190,7 @@ export class Sync {
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
+    this.#tracker = new MeshTracker(timers);
     this.#credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
     const credentials = this.#credentials;
     // A subscription to a collection this peer may not read is refused (spec 5.7).
@@ -200,6 +202,7 @@ export class Sync {
   readonly #hub: LogHub;
   readonly #timers: Timers;
   readonly #credentials: PeerCredentials;
+  readonly #tracker: MeshTracker;
   #replicator: Replicator | undefined;
   #starting: Promise<void> | undefined;
 
@@ -244,6 +247,7 @@ export class Sync {
       localPermissions: () => credentials.permissions(),
       subscribeEverything,
       handshakeTimeoutMs,
+      tracker: this.#tracker,
     });
   }
 
@@ -256,7 +260,11 @@ export class Sync {
     this.#credentials.serveAsBigPeer(options.appID, options.issuer);
     this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs);
     const replicator = this.#replicator;
-    this.#resources.stopSync = () => replicator.close();
+    const tracker = this.#tracker;
+    this.#resources.stopSync = () => {
+      replicator.close();
+      tracker.stopped();
+    };
   }
 
   /** Runs the acceptor's handshake and then a session on a connection a listener accepted. */
@@ -272,6 +280,29 @@ export class Sync {
   /** The live replication sessions, one per remote peer. */
   get sessions(): SessionInfo[] {
     return this.#replicator?.sessions() ?? [];
+  }
+
+  /**
+   * The addresses this peer dials (one entry each, following its latest connection) and the
+   * connections it accepted (open ones, and the most recently closed), with their states.
+   */
+  get connections(): TrackedConnection[] {
+    return this.#tracker.connections();
+  }
+
+  /** The remote peers this peer had a replication session with since it was created. */
+  get remotePeers(): SeenPeer[] {
+    return this.#tracker.peers();
+  }
+
+  /** Called whenever `connections` or `remotePeers` change. Returns an unsubscribe function. */
+  onConnectionsChange(listener: () => void): () => void {
+    return this.#tracker.onChange(listener);
+  }
+
+  /** Called with the remote's peer key whenever a remote sends a new subscription set. Returns an unsubscribe function. */
+  onRemoteSubscriptionsChange(listener: (peerKey: string) => void): () => void {
+    return this.#tracker.onRemoteSubscriptionsChange(listener);
   }
 
   /** Is sync running (between `startSync()` and `stopSync()`)? */
@@ -318,8 +349,19 @@ export class Sync {
     const log = this.#hub.logger('sync');
     const replicator = (this.#replicator = this.#makeReplicator(false));
     const logger = this.#hub.logger('replication');
+    const tracker = this.#tracker;
     const dialers = urls.map(
-      (url) => new WebSocketDialer({ url, replicator, logger, timers: this.#timers, minDelayMs: transport.reconnect?.minDelayMs, maxDelayMs: transport.reconnect?.maxDelayMs }),
+      (url, i) =>
+        new WebSocketDialer({
+          url,
+          replicator,
+          logger,
+          timers: this.#timers,
+          minDelayMs: transport.reconnect?.minDelayMs,
+          maxDelayMs: transport.reconnect?.maxDelayMs,
+          tracker,
+          bigPeer: dialBigPeer && i === 0,
+        }),
     );
     // The closures below outlive this call: they hold locals, never `this` (see PeerCredentials).
     const auth = this.auth;
@@ -348,6 +390,7 @@ export class Sync {
         resources.servers.TCP.delete(listener);
       }
       replicator.close();
+      tracker.stopped();
       resources.stopSync = undefined;
       log.info(LOG_EVENTS.syncStopped, { peer_key: peerKey });
     };

@@ -3,15 +3,31 @@
  * the host starts (the Electron main process, `syncmesh inspect`), so that the transaction
  * timeline collects from then on; each connected window or tab gets its own session
  * (`openSession()`), with its own log subscription and query results, and every event.
- * `close()` ends every session and frees everything: no listener or timer is left behind.
+ * `close()` ends every session and frees everything: no listener, timer or hold is left behind.
+ *
+ * Events: `logs:batch` per session, as its log subscription delivers (after the current turn);
+ * `transactions:committed`, `store:changed` and `transactions:waited` at each commit and wait;
+ * `mesh:changed` and `subscriptions:changed` coalesced, at most one of each per
+ * EVENT_COALESCE_MS, with the state at that moment.
  */
 import type { EventName, EventPayload, InspectorHandlers, InspectorSession } from '../../shared/inspector/contract.ts';
 import type { Sync } from '../sync.ts';
-import type { Timers } from '../time.ts';
+import type { TimerHandle, Timers } from '../time.ts';
 import type { InspectorContext } from './context.ts';
+import { documentsHandlers } from './handlers/documents.ts';
+import { Holds } from './handlers/holds.ts';
 import { logsHandlers } from './handlers/logs.ts';
+import { meshHandlers } from './handlers/mesh.ts';
+import { meshSnapshot } from './handlers/mesh-model.ts';
 import { overviewHandlers } from './handlers/overview.ts';
-import { notYet } from './handlers/pending.ts';
+import { permissionsHandlers } from './handlers/permissions.ts';
+import { ResultCache } from './handlers/result-cache.ts';
+import { subscriptionsHandlers } from './handlers/subscriptions.ts';
+import { Timeline } from './handlers/timeline.ts';
+import { transactionsHandlers } from './handlers/transactions.ts';
+
+/** `mesh:changed` and `subscriptions:changed` are pushed at most once per this many ms. */
+export const EVENT_COALESCE_MS = 50;
 
 export interface InspectorOptions {
   /** The clock of snapshots and durations (default: the Sync's timers). */
@@ -23,9 +39,9 @@ export interface InspectorOptions {
 }
 
 export interface Inspector {
-  /** A session for one connected window or tab. */
+  /** A session for one connected window or tab. Throws once the inspector is closed. */
   openSession(): InspectorSession;
-  /** Ends every session and stops listening to the peer. Safe to call twice. */
+  /** Ends every session and hold and stops listening to the peer. Safe to call twice. */
   close(): void;
 }
 
@@ -46,11 +62,20 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
     for (const session of sessions) deliver(session, event, payload);
   };
   const ctx: InspectorContext = { sync, now, timers, emit };
+  const timeline = new Timeline(ctx);
+  const holds = new Holds(ctx);
+  const coalesced = coalescer(ctx, () => sessions.size > 0);
+  const off = [
+    sync.onConnectionsChange(() => coalesced.mesh()),
+    sync.onRemoteSubscriptionsChange(() => coalesced.subscriptions()),
+    sync.store.onSubscriptionsChange(() => coalesced.subscriptions()),
+  ];
 
   return {
     openSession(): InspectorSession {
       if (closed) throw new Error('this inspector is closed');
       const senders = new Set<Sender>();
+      const results = new ResultCache();
       let open = true;
       const logs = sync.logHub.subscribe(
         (batch) => {
@@ -66,24 +91,18 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
           sessions.delete(session);
           senders.clear();
           logs.close();
+          results.clear();
         },
       };
       sessions.add(session);
       const handlers: InspectorHandlers = {
         ...overviewHandlers(ctx),
+        ...documentsHandlers(ctx, results),
+        ...subscriptionsHandlers(ctx),
+        ...permissionsHandlers(ctx),
+        ...transactionsHandlers(ctx, timeline, holds),
+        ...meshHandlers(ctx),
         ...logsHandlers(ctx, logs),
-        'documents:query': notYet,
-        'documents:rows': notYet,
-        'documents:metadata': notYet,
-        'subscriptions:list': notYet,
-        'subscriptions:register': notYet,
-        'subscriptions:cancel': notYet,
-        'permissions:list': notYet,
-        'permissions:check': notYet,
-        'transactions:list': notYet,
-        'transactions:slot': notYet,
-        'transactions:hold': notYet,
-        'mesh:get': notYet,
       };
       return {
         handlers,
@@ -96,9 +115,64 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
     close(): void {
       if (closed) return;
       closed = true;
+      for (const o of off.splice(0)) o();
+      timeline.close();
+      holds.close();
+      coalesced.close();
       for (const session of [...sessions]) session.close();
     },
   };
+}
+
+/**
+ * Coalesces mesh and subscription changes: the first change arms a timer, and when it fires one
+ * event of each kind that changed is pushed with the state then. A change of the remote peers
+ * with a session also changes the Subscriptions panel (its remotes), so it pushes both.
+ */
+function coalescer(ctx: InspectorContext, anyone: () => boolean): { mesh(): void; subscriptions(): void; close(): void } {
+  let timer: TimerHandle | undefined;
+  let mesh = false;
+  let subscriptions = false;
+  let remotes = sessionKeys(ctx);
+  let closed = false;
+  const flush = (): void => {
+    timer = undefined;
+    const keys = sessionKeys(ctx);
+    if (keys !== remotes) subscriptions = true;
+    remotes = keys;
+    const [m, s] = [mesh, subscriptions];
+    mesh = subscriptions = false;
+    if (closed || !anyone()) return;
+    try {
+      if (m) ctx.emit('mesh:changed', meshSnapshot(ctx));
+      if (s) ctx.emit('subscriptions:changed', {});
+    } catch {
+      // A snapshot that cannot be taken now (the store closed) is skipped: the next change brings it.
+    }
+  };
+  const arm = (): void => {
+    if (closed || timer !== undefined) return;
+    timer = ctx.timers.setTimeout(flush, EVENT_COALESCE_MS);
+  };
+  return {
+    mesh: () => {
+      mesh = true;
+      arm();
+    },
+    subscriptions: () => {
+      subscriptions = true;
+      arm();
+    },
+    close: () => {
+      closed = true;
+      if (timer !== undefined) ctx.timers.clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
+function sessionKeys(ctx: InspectorContext): string {
+  return ctx.sync.sessions.map((s) => s.remote.peerKey).join(',');
 }
 
 function deliver<E extends EventName>(session: OpenSession, event: E, payload: EventPayload<E>): void {

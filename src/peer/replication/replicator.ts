@@ -14,6 +14,7 @@ import type { CommittedTransaction, Store } from '../store/store.ts';
 import type { Timers } from '../time.ts';
 import type { Connection } from './connection.ts';
 import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type LocalCredentials, type RemotePeer } from './handshake.ts';
+import type { MeshTracker } from './mesh-tracker.ts';
 import { ReplicationProgress } from './progress.ts';
 import { Session, type SessionHost } from './session.ts';
 
@@ -29,6 +30,8 @@ export interface ReplicatorOptions {
   readonly subscribeEverything?: boolean;
   /** Bound on a handshake (default 10 s). */
   readonly handshakeTimeoutMs?: number;
+  /** Told of every connection's handshake, session and end, and of remote subscription sets (the inspector's mesh). */
+  readonly tracker?: MeshTracker;
 }
 
 /** A live session as the inspector lists it. */
@@ -120,15 +123,19 @@ export class Replicator {
 
   async #open(connection: Connection, handshake: typeof acceptHandshake): Promise<Session> {
     const local = this.#options.credentials();
+    const tracker = this.#options.tracker;
+    tracker?.handshaking(connection);
     if (this.#closed || local === undefined) {
       const reason = this.#closed ? 'sync is stopped' : 'this peer has no certificate yet: it must reach the Big Peer once';
       connection.close(this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized, reason);
+      tracker?.closed(connection.id, `refused: ${reason}`);
       throw new SessionRefused(this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized, reason, false);
     }
     let done: Handshaken;
     try {
       done = await handshake({ connection, local, timers: this.#options.timers, timeoutMs: this.#options.handshakeTimeoutMs });
     } catch (error) {
+      tracker?.closed(connection.id, error instanceof SessionRefused ? `${error.byRemote ? 'refused by the remote' : 'refused'} (${error.code}): ${error.reason}` : `handshake failed: ${String(error)}`);
       if (error instanceof SessionRefused && !this.#closed) {
         const level = error.byRemote ? 'WARN' : 'INFO';
         this.#log.log(level, LOG_EVENTS.sessionRefused, { connection: connection.id, code: error.code, reason: error.reason, by: error.byRemote ? 'remote' : 'local' });
@@ -137,6 +144,7 @@ export class Replicator {
     }
     if (this.#closed) {
       connection.close(1001, 'sync is stopped');
+      tracker?.closed(connection.id, 'sync stopped');
       throw new SessionRefused(1001, 'sync is stopped', false);
     }
     return this.#start(connection, done);
@@ -152,19 +160,24 @@ export class Replicator {
       remote,
       host: this.#host,
       logger: log,
+      onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
       onEnd: (code, reason) => {
-        if (this.#closed) return; // Stopped: sessions end quietly, after the peer said it stopped.
+        const tracked = (): void => this.#options.tracker?.closed(connection.id, `session ended (${code})${reason === '' ? '' : `: ${reason}`}`);
+        if (this.#closed) return tracked(); // Stopped: sessions end quietly, after the peer said it stopped.
         log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
         if (this.#sessions.get(remote.peerKey) === session) this.#sessions.delete(remote.peerKey);
+        tracked();
         for (const listener of this.#endListeners) listener(remote, code, reason);
       },
     });
     if (existing !== undefined && !existing.isClosed && !this.#newWins(existing.connection, connection, remote.peerKey)) {
       // Both ends apply the same rule, so both keep the same connection.
+      this.#options.tracker?.sessionStarted(connection, remote, false);
       session.close(ANNOUNCE_CLOSE_CODES.replaced, 'another connection to this peer was elected');
       return session;
     }
     this.#sessions.set(remote.peerKey, session);
+    this.#options.tracker?.sessionStarted(connection, remote, true);
     log.info(LOG_EVENTS.connectionElected, { remote: remote.peerKey, new_conn: connection.id, old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id });
     if (existing !== undefined && !existing.isClosed) {
       const reconnected = existing.connection.dialed === connection.dialed;

@@ -78,6 +78,7 @@ export class Session {
   /** Set the moment this side decides to close (or the close arrives): nothing more is merged or sent. */
   #stopping = false;
   #onEnd: ((code: number, reason: string) => void) | undefined;
+  readonly #onRemoteSubscriptions: (() => void) | undefined;
 
   // Sending.
   #remoteSubscriptions: CompiledSubscriptions | undefined;
@@ -105,12 +106,22 @@ export class Session {
   #wantsInUpdate = new Set<number>();
   #receiving = { update: 0, chunk: 0 };
 
-  constructor(options: { connection: Connection; frames: FrameQueue; remote: RemotePeer; host: SessionHost; logger: Logger; onEnd: (code: number, reason: string) => void }) {
+  constructor(options: {
+    connection: Connection;
+    frames: FrameQueue;
+    remote: RemotePeer;
+    host: SessionHost;
+    logger: Logger;
+    onEnd: (code: number, reason: string) => void;
+    /** Told each time the remote sends its subscription set (the inspector shows it). */
+    onRemoteSubscriptions?: () => void;
+  }) {
     this.connection = options.connection;
     this.remote = options.remote;
     this.#host = options.host;
     this.#log = options.logger;
     this.#onEnd = options.onEnd;
+    this.#onRemoteSubscriptions = options.onRemoteSubscriptions;
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
     };
@@ -256,6 +267,7 @@ export class Session {
     this.#remoteHeld = new Set(message.held ?? []);
     this.#dirty = true;
     this.#pump();
+    this.#onRemoteSubscriptions?.();
   }
 
   #remoteWants(message: WantMessage): void {

@@ -10,6 +10,7 @@ import { LOG_EVENTS } from '../../shared/log.ts';
 import { MAX_SESSION_FRAME_BYTES } from '../../shared/protocol/messages.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { Timers } from '../time.ts';
+import type { MeshTracker } from './mesh-tracker.ts';
 import type { Replicator } from './replicator.ts';
 import { WsConnection } from './ws-connection.ts';
 
@@ -25,6 +26,10 @@ export interface DialerOptions {
   readonly connectTimeoutMs?: number;
   /** A number in [0, 1) for jitter (default Math.random). */
   readonly random?: () => number;
+  /** Told of each attempt, failure, retry and stop (the inspector's mesh). */
+  readonly tracker?: MeshTracker;
+  /** Is this the Big Peer's address? (for the tracker) */
+  readonly bigPeer?: boolean;
 }
 
 export class WebSocketDialer {
@@ -36,6 +41,7 @@ export class WebSocketDialer {
 
   constructor(options: DialerOptions) {
     this.#options = options;
+    options.tracker?.dialWaiting(options.url, 'WsClient', options.bigPeer === true);
   }
 
   get url(): string {
@@ -59,6 +65,7 @@ export class WebSocketDialer {
       if (ws.readyState === ws.CONNECTING) ws.terminate();
       else ws.close(1001, 'sync stopped');
     }
+    this.#options.tracker?.dialStopped(this.#options.url);
   }
 
   #connect(): void {
@@ -67,6 +74,8 @@ export class WebSocketDialer {
     const ws = new WebSocket(url, { maxPayload: MAX_SESSION_FRAME_BYTES, handshakeTimeout: this.#options.connectTimeoutMs ?? 10_000, perMessageDeflate: false });
     this.#ws = ws;
     const connection = new WsConnection(ws, 'WsClient', url);
+    const tracker = this.#options.tracker;
+    tracker?.dialing(connection, this.#options.bigPeer === true);
     let ended = false;
     const end = (): void => {
       if (ended) return;
@@ -77,11 +86,14 @@ export class WebSocketDialer {
     ws.on('error', (error: Error) => {
       if (this.#stopped) return;
       logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: url, error: error.message });
+      tracker?.closed(connection.id, `StreamFailed: ${error.message}`);
       if (ws.readyState !== ws.OPEN) end();
     });
     ws.on('close', (code: number, reason: Buffer) => {
       if (this.#stopped) return;
-      logger.info(LOG_EVENTS.connectionEnded, { connection: connection.id, code, reason: reason.toString('utf8') });
+      const text = reason.toString('utf8');
+      logger.info(LOG_EVENTS.connectionEnded, { connection: connection.id, code, reason: text });
+      tracker?.closed(connection.id, `ConnectionEnded (${code})${text === '' ? '' : `: ${text}`}`);
       end();
     });
     ws.on('open', () => {
@@ -106,6 +118,7 @@ export class WebSocketDialer {
     const delay = Math.round(base / 2 + (base / 2) * (this.#options.random ?? Math.random)());
     this.#attempt++;
     logger.info(LOG_EVENTS.reconnectScheduled, { seconds: Math.round(delay / 100) / 10, connect_address: url });
+    this.#options.tracker?.retryScheduled(url, delay);
     this.#retry = timers.setTimeout(() => {
       this.#retry = undefined;
       this.#connect();

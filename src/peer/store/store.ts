@@ -19,7 +19,7 @@ import type { CollectionInfo, StorageEngine, StorageReader } from '../storage/ty
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { ROLLBACK, TransactionHandle, prepareWithArgs, type Transaction, type TransactionOptions } from '../txn/transaction.ts';
-import { WriteSlot, type BlockedWait, type SlotHolder } from '../txn/write-slot.ts';
+import { WriteSlot, type BlockedWait, type SlotHolder, type WaitingWrite } from '../txn/write-slot.ts';
 import { Collection } from './collection.ts';
 import { createIdGenerator, type IdGenerator } from './ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
@@ -326,9 +326,10 @@ export class Store {
     return this.#lastTxnId;
   }
 
-  /** The writer holding the write slot, if any, and those waiting for it. */
-  get writeSlot(): { holder: SlotHolder | undefined; waiting: number; openReadTransactions: number } {
-    return { holder: this.#slot.holder, waiting: this.#slot.waiting.length, openReadTransactions: this.#readers };
+  /** The writer holding the write slot, if any, and those waiting for it (`waiters`, in order). */
+  get writeSlot(): { holder: SlotHolder | undefined; waiting: number; waiters: readonly WaitingWrite[]; openReadTransactions: number } {
+    const waiters = this.#slot.waiters;
+    return { holder: this.#slot.holder, waiting: waiters.length, waiters, openReadTransactions: this.#readers };
   }
 
   /** Called after every commit (for the inspector's timeline). Returns an unsubscribe function. */

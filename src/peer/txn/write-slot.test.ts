@@ -66,10 +66,44 @@ describe('the write slot', () => {
     ]);
     holder.release();
     await blocked;
-    expect(waits).toEqual([{ originator: 'User', hint: 'save order', waitedMs: 140_000, blockedBy: 'Replication', blockingTxnId: 1 }]);
+    expect(waits).toEqual([{ originator: 'User', hint: 'save order', waitedMs: 140_000, blockedBy: 'Replication', blockingTxnId: 1, lastLogLevel: 'ERROR' }]);
     timers.advance(60_000);
     expect(hub.recentEntries()).toHaveLength(14); // no more lines once it has the slot
     expect(timers.pending).toBe(0);
+  });
+
+  it('tells each waiting writer when it asked and the levels of its last and next blocked lines', async () => {
+    const { slot, timers, waits } = setUp();
+    const start = timers.now();
+    const holder = await slot.acquire({ originator: 'Internal', hint: 'long' });
+    const first = slot.acquire({ originator: 'User', hint: 'a' });
+    expect(slot.waiters).toEqual([{ originator: 'User', hint: 'a', since: start, lastLogLevel: null, nextLogLevel: 'DEBUG' }]);
+    timers.advance(25_000);
+    void slot.acquire({ originator: 'Replication', hint: 'b' });
+    expect(slot.waiters.map((w) => [w.hint, w.since - start, w.lastLogLevel, w.nextLogLevel])).toEqual([
+      ['a', 0, 'DEBUG', 'DEBUG'],
+      ['b', 25_000, null, 'DEBUG'],
+    ]);
+    timers.advance(5_000);
+    expect(slot.waiters[0]).toMatchObject({ lastLogLevel: 'DEBUG', nextLogLevel: 'WARN' });
+    timers.advance(90_000);
+    expect(slot.waiters[0]).toMatchObject({ lastLogLevel: 'WARN', nextLogLevel: 'ERROR' });
+    holder.release();
+    (await first).release();
+    expect(waits.map((w) => [w.hint, w.waitedMs, w.lastLogLevel])).toEqual([
+      ['a', 120_000, 'WARN'],
+      ['b', 95_000, 'WARN'],
+    ]);
+  });
+
+  it('tells a writer that waited less than 10 s that it was never logged', async () => {
+    const { slot, timers, waits } = setUp();
+    const holder = await slot.acquire({ originator: 'User', hint: 'h' });
+    const waiting = slot.acquire({ originator: 'User', hint: 'w' });
+    timers.advance(9_999);
+    holder.release();
+    (await waiting).release();
+    expect(waits).toEqual([expect.objectContaining({ waitedMs: 9_999, lastLogLevel: null })]);
   });
 
   it('puts the level boundaries at exactly 30 s and 120 s', () => {

@@ -40,6 +40,18 @@ export interface BlockedWait extends WriteRequest {
   readonly waitedMs: number;
   readonly blockedBy: Originator;
   readonly blockingTxnId: number;
+  /** The level of the last "blocked" line logged for it; null when it waited too little to be logged. */
+  readonly lastLogLevel: LogLevel | null;
+}
+
+/** A writer waiting now. */
+export interface WaitingWrite extends WriteRequest {
+  /** When it asked for the slot (ms). */
+  readonly since: number;
+  /** The level of the last "blocked" line logged for it, if any. */
+  readonly lastLogLevel: LogLevel | null;
+  /** The level its next "blocked" line will have (when it is due: every BLOCKED_LOG_INTERVAL_MS). */
+  readonly nextLogLevel: LogLevel;
 }
 
 interface Waiter {
@@ -47,6 +59,9 @@ interface Waiter {
   readonly since: number;
   readonly grant: (lease: Lease) => void;
   timer: TimerHandle | undefined;
+  /** "blocked" lines logged for it so far, and the level of the last. */
+  logged: number;
+  lastLogLevel: LogLevel | null;
 }
 
 export interface WriteSlotOptions {
@@ -82,11 +97,21 @@ export class WriteSlot {
     return this.#queue.map((w) => w.request);
   }
 
+  /** Writers waiting, in order, with when they asked and the levels of their "blocked" lines. */
+  get waiters(): readonly WaitingWrite[] {
+    return this.#queue.map((w) => ({
+      ...w.request,
+      since: w.since,
+      lastLogLevel: w.lastLogLevel,
+      nextLogLevel: blockedLevel((w.logged + 1) * BLOCKED_LOG_INTERVAL_MS),
+    }));
+  }
+
   /** Resolves with the slot once every earlier writer has released it. */
   acquire(request: WriteRequest): Promise<Lease> {
     if (this.#holder === undefined && this.#queue.length === 0) return Promise.resolve(this.#grant(request));
     return new Promise<Lease>((resolve) => {
-      const waiter: Waiter = { request, since: this.#timers.now(), grant: resolve, timer: undefined };
+      const waiter: Waiter = { request, since: this.#timers.now(), grant: resolve, timer: undefined, logged: 0, lastLogLevel: null };
       this.#queue.push(waiter);
       this.#schedule(waiter);
     });
@@ -115,7 +140,13 @@ export class WriteSlot {
     if (next.timer !== undefined) this.#timers.clearTimeout(next.timer);
     const blocker = holder;
     const lease = this.#grant(next.request);
-    this.#onWaited?.({ ...next.request, waitedMs: this.#timers.now() - next.since, blockedBy: blocker.originator, blockingTxnId: blocker.txnId });
+    this.#onWaited?.({
+      ...next.request,
+      waitedMs: this.#timers.now() - next.since,
+      blockedBy: blocker.originator,
+      blockingTxnId: blocker.txnId,
+      lastLogLevel: next.lastLogLevel,
+    });
     next.grant(lease);
   }
 
@@ -131,7 +162,10 @@ export class WriteSlot {
   #logBlocked(waiter: Waiter): void {
     const ms = this.#timers.now() - waiter.since;
     const holder = this.#holder;
-    this.#log.log(blockedLevel(ms), LOG_EVENTS.writeTxnBlocked, {
+    const level = blockedLevel(ms);
+    waiter.logged++;
+    waiter.lastLogLevel = level;
+    this.#log.log(level, LOG_EVENTS.writeTxnBlocked, {
       hint: waiter.request.hint ?? null,
       position: this.#queue.indexOf(waiter) + 1,
       originator: waiter.request.originator,

@@ -32,7 +32,9 @@ function identityType(type: string): IdentityType {
 function bigPeerKey(ctx: InspectorContext): string | undefined {
   const sync = ctx.sync;
   const live = sync.sessions.find((s) => s.remote.role === 'big-peer');
-  return live?.remote.peerKey;
+  if (live !== undefined) return live.remote.peerKey;
+  const seen = sync.remotePeers.filter((p) => p.role === 'big-peer');
+  return seen.reduce<(typeof seen)[number] | undefined>((last, p) => (last === undefined || p.lastSessionAt >= last.lastSessionAt ? p : last), undefined)?.peerKey;
 }
 
 function linkState(ctx: InspectorContext): BigPeerLinkState {

@@ -1,0 +1,232 @@
+/**
+ * What the peer knows of its mesh, kept as state rather than read back from logs (a user may
+ * raise the log level to ERROR and the inspector must still follow): the addresses it dials and
+ * the connections it accepted, each with its state, and the remote peers met in this run. The
+ * dialers and the replicator report to it; the Sync owns one for its whole life, across
+ * `startSync()`/`stopSync()`, and tells `sync.connections`, `sync.remotePeers` and changes.
+ */
+import type { Timers } from '../time.ts';
+import type { RemotePeer } from './handshake.ts';
+
+export type TrackedState = 'connecting' | 'elected' | 'standby' | 'closed';
+
+/** A dialed address (one entry per address, following its latest connection) or an accepted connection. */
+export interface TrackedConnection {
+  /** The latest connection's id (`WsClient#3`); the type alone (`WsClient`) before a first attempt. */
+  readonly id: string;
+  readonly type: string;
+  readonly direction: 'dialed' | 'accepted';
+  readonly address: string;
+  readonly state: TrackedState;
+  /** When it entered this state (ms). */
+  readonly since: number;
+  readonly remotePeerKey: string | undefined;
+  /** Why it closed; for a dialed address not yet dialed, what it waits for. */
+  readonly reason: string | undefined;
+  /** For a closed dialed address: when it is dialed again (ms), if it is. */
+  readonly retryAt: number | undefined;
+  /** Is this the dialed address of the Big Peer? */
+  readonly bigPeer: boolean;
+}
+
+/** A remote peer this peer had a session with in this run. */
+export interface SeenPeer {
+  readonly peerKey: string;
+  readonly role: 'big-peer' | 'small-peer';
+  readonly appID: string;
+  /** When its last session started (ms). */
+  readonly lastSessionAt: number;
+}
+
+/** The connection facts the tracker needs (a `Connection` has them). */
+export interface ConnectionFacts {
+  readonly id: string;
+  readonly type: string;
+  readonly dialed: boolean;
+  readonly remoteAddress: string;
+}
+
+/** Accepted connections kept once closed (the most recent). */
+export const CLOSED_ACCEPTED_KEPT = 50;
+/** Remote peers remembered (the most recently met). */
+export const PEERS_KEPT = 500;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+export class MeshTracker {
+  readonly #timers: Timers;
+  /** Dialed addresses, by address. */
+  readonly #dialed = new Map<string, Mutable<TrackedConnection>>();
+  /** Accepted connections, by id, oldest first. */
+  readonly #accepted = new Map<string, Mutable<TrackedConnection>>();
+  readonly #peers = new Map<string, SeenPeer>();
+  readonly #listeners = new Set<() => void>();
+  readonly #subscriptionListeners = new Set<(peerKey: string) => void>();
+
+  constructor(timers: Timers) {
+    this.#timers = timers;
+  }
+
+  /** Dialed addresses first (in the order configured), then accepted connections, oldest first. */
+  connections(): TrackedConnection[] {
+    return [...this.#dialed.values(), ...this.#accepted.values()].map((c) => ({ ...c }));
+  }
+
+  /** Remote peers met in this run, in the order first met (each with its last session's facts). */
+  peers(): SeenPeer[] {
+    return [...this.#peers.values()];
+  }
+
+  /** Called after every change of connections or peers. Returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Called when a remote peer sends a new subscription set. Returns an unsubscribe function. */
+  onRemoteSubscriptionsChange(listener: (peerKey: string) => void): () => void {
+    this.#subscriptionListeners.add(listener);
+    return () => this.#subscriptionListeners.delete(listener);
+  }
+
+  // --- reports from the dialers -------------------------------------------------------------
+
+  /** A dialer for this address exists and waits to start (for a certificate). */
+  dialWaiting(address: string, type: string, bigPeer: boolean): void {
+    const existing = this.#dialed.get(address);
+    if (existing !== undefined && existing.state !== 'closed') return;
+    this.#dialed.set(address, this.#record(existing?.id ?? type, type, 'dialed', address, 'connecting', { reason: 'waiting for a certificate to dial', bigPeer }));
+    this.#changed();
+  }
+
+  /** A new attempt to dial the address, over this connection. */
+  dialing(connection: ConnectionFacts, bigPeer: boolean): void {
+    this.#dialed.set(connection.remoteAddress, this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', { bigPeer }));
+    this.#changed();
+  }
+
+  /** The dialer waits `delayMs` before dialing the address again. */
+  retryScheduled(address: string, delayMs: number): void {
+    const record = this.#dialed.get(address);
+    if (record === undefined) return;
+    if (record.state !== 'closed') this.#set(record, 'closed', { reason: record.reason ?? 'the connection ended' });
+    record.retryAt = this.#timers.now() + delayMs;
+    this.#changed();
+  }
+
+  /** The dialer of the address stopped (sync stopped). */
+  dialStopped(address: string): void {
+    const record = this.#dialed.get(address);
+    if (record === undefined) return;
+    record.retryAt = undefined;
+    if (record.state !== 'closed') this.#set(record, 'closed', { reason: 'sync stopped' });
+    this.#changed();
+  }
+
+  // --- reports from the replicator ----------------------------------------------------------
+
+  /** A connection reached the replicator: its handshake runs. */
+  handshaking(connection: ConnectionFacts): void {
+    if (connection.dialed) {
+      const record = this.#dialedById(connection.id);
+      if (record === undefined) this.dialing(connection, false);
+      return;
+    }
+    this.#accepted.set(connection.id, this.#record(connection.id, connection.type, 'accepted', connection.remoteAddress, 'connecting', { bigPeer: false }));
+    this.#trim();
+    this.#changed();
+  }
+
+  /** A session started with this remote over the connection, elected or left standing by. */
+  sessionStarted(connection: ConnectionFacts, remote: RemotePeer, elected: boolean): void {
+    this.#peers.set(remote.peerKey, { peerKey: remote.peerKey, role: remote.role, appID: remote.appID, lastSessionAt: this.#timers.now() });
+    if (this.#peers.size > PEERS_KEPT) this.#peers.delete(this.#peers.keys().next().value as string);
+    const record = this.#byId(connection.id);
+    if (record !== undefined) {
+      record.remotePeerKey = remote.peerKey;
+      this.#set(record, elected ? 'elected' : 'standby', {});
+    }
+    this.#changed();
+  }
+
+  /** The connection closed (its handshake was refused or failed, or its session ended). The first reason told is kept. */
+  closed(connectionId: string, reason: string): void {
+    const record = this.#byId(connectionId);
+    if (record === undefined || record.state === 'closed') return;
+    this.#set(record, 'closed', { reason });
+    this.#trim();
+    this.#changed();
+  }
+
+  /** Sync stopped: every connection still open is closed. */
+  stopped(): void {
+    let any = false;
+    for (const record of [...this.#dialed.values(), ...this.#accepted.values()]) {
+      if (record.state === 'closed' && record.retryAt === undefined) continue;
+      record.retryAt = undefined;
+      if (record.state !== 'closed') this.#set(record, 'closed', { reason: 'sync stopped' });
+      any = true;
+    }
+    this.#trim();
+    if (any) this.#changed();
+  }
+
+  /** A remote sent a new subscription set. */
+  remoteSubscriptionsChanged(peerKey: string): void {
+    for (const listener of [...this.#subscriptionListeners]) {
+      try {
+        listener(peerKey);
+      } catch {
+        // A listener (the inspector) must not break replication.
+      }
+    }
+  }
+
+  #record(
+    id: string,
+    type: string,
+    direction: 'dialed' | 'accepted',
+    address: string,
+    state: TrackedState,
+    extra: { reason?: string; bigPeer: boolean },
+  ): Mutable<TrackedConnection> {
+    return { id, type, direction, address, state, since: this.#timers.now(), remotePeerKey: undefined, reason: extra.reason, retryAt: undefined, bigPeer: extra.bigPeer };
+  }
+
+  #set(record: Mutable<TrackedConnection>, state: TrackedState, extra: { reason?: string }): void {
+    record.state = state;
+    record.since = this.#timers.now();
+    record.reason = extra.reason;
+  }
+
+  #dialedById(id: string): Mutable<TrackedConnection> | undefined {
+    for (const record of this.#dialed.values()) if (record.id === id) return record;
+    return undefined;
+  }
+
+  #byId(id: string): Mutable<TrackedConnection> | undefined {
+    return this.#accepted.get(id) ?? this.#dialedById(id);
+  }
+
+  /** Keeps the most recent closed accepted connections only. */
+  #trim(): void {
+    let closed = 0;
+    for (const record of this.#accepted.values()) if (record.state === 'closed') closed++;
+    for (const [id, record] of this.#accepted) {
+      if (closed <= CLOSED_ACCEPTED_KEPT) break;
+      if (record.state !== 'closed') continue;
+      this.#accepted.delete(id);
+      closed--;
+    }
+  }
+
+  #changed(): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener();
+      } catch {
+        // A listener (the inspector) must not break the dialer or the replicator.
+      }
+    }
+  }
+}
