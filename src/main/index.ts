@@ -1,11 +1,15 @@
 /**
- * Electron main process: the app's lifecycle and its one window. The peer will be hosted here
- * (and the inspector's IPC handlers registered) in a later step.
+ * Electron main process: the app's lifecycle, its peer and its one window. The peer (with the Big
+ * Peer of settings.json, or the local Big Peer on first run; persistence in the user-data folder)
+ * starts before the window; the inspector's IPC handlers serve the window; quitting closes the
+ * peer and the local Big Peer before the process exits.
  */
-import { app, BrowserWindow, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { registerInspectorIpc, type InspectorIpc } from './ipc-bridge.ts';
 import { isAppUrl, isLoopbackHttpUrl } from './navigation.ts';
+import { startPeerHost, type PeerHost } from './peer-host.ts';
 import { mainWindowOptions } from './window-options.ts';
 
 /** The built renderer page, beside this file's folder in `out/`. */
@@ -57,18 +61,65 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app
-  .whenReady()
-  .then(() => {
-    // The inspector needs no camera, notifications, geolocation, ...: refuse every request.
-    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-    createMainWindow();
-    // macOS: clicking the dock icon with no window open reopens one.
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
-    });
-  })
-  .catch((error: unknown) => {
-    console.error('SyncMesh failed to start:', error);
+let host: PeerHost | undefined;
+let bridge: InspectorIpc | undefined;
+let shutDown = false;
+
+// Quitting waits for the peer's shutdown (its store and the local Big Peer close cleanly).
+app.on('will-quit', (event) => {
+  if (shutDown || host === undefined) return;
+  event.preventDefault();
+  shutDown = true;
+  bridge?.dispose();
+  host
+    .close()
+    .catch((error: unknown) => console.error('SyncMesh could not close its peer cleanly:', error))
+    .finally(() => app.quit());
+});
+
+async function start(): Promise<void> {
+  // The inspector needs no camera, notifications, geolocation, ...: refuse every request.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  try {
+    host = await startPeerHost({ userDataDir: app.getPath('userData') });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    dialog.showErrorBox('SyncMesh cannot start its peer', message);
     app.exit(1);
+    return;
+  }
+  const started = host;
+  void started.started.then((error) => {
+    if (error !== undefined) console.error(`SyncMesh: sync did not start (${error.code}): ${error.message}`);
   });
+  bridge = registerInspectorIpc({
+    ipcMain,
+    inspector: started.inspector,
+    // Only the app's own page may use the inspector.
+    isTrustedSender: (event) => event.senderFrame != null && isAppUrl(event.senderFrame.url, appUrl),
+  });
+  createMainWindow();
+  // macOS: clicking the dock icon with no window open reopens one.
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createMainWindow();
+  });
+}
+
+// One instance per user-data folder: a second one would find the peer's store locked.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    const [window] = BrowserWindow.getAllWindows();
+    if (window === undefined) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('SyncMesh failed to start:', error);
+      app.exit(1);
+    });
+}
