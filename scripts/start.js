@@ -1,12 +1,17 @@
 // `npm start`: launches the desktop app with the project's Electron, building it first if the
 // build is missing or older than the sources. Plain JavaScript, node:* only.
 //
+// Where Electron's binary cannot be had, it says so in one line and runs the same inspector in
+// browser mode instead (`syncmesh inspect --user-data <the app's user-data folder>`, in this
+// process): the same peer, the same settings.json rule (none: the local Big Peer), a URL to open.
+//
 // The Electron binary is looked up the way node_modules/electron/index.js does it, but without
 // ever downloading: `require('electron')` runs the package's install.js (a download from GitHub)
 // whenever the binary is missing, which on a machine without that host hangs or fails slowly.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitUnlessSupportedNode } from './check-node.js';
@@ -79,16 +84,38 @@ function build() {
   }
 }
 
-function main() {
+/**
+ * The folder Electron's `app.getPath('userData')` names for this app: the platform's app-data
+ * folder and the app's name (package.json "productName"), where the app keeps settings.json and
+ * its peer. The browser mode uses the same folder, so both run the same peer.
+ */
+export function electronUserDataDir(env = process.env, platform = process.platform, home = os.homedir()) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
+  const name = pkg.productName || pkg.name;
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', name);
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), name);
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), name);
+}
+
+/**
+ * The inspector in browser mode, in this process, until Ctrl-C (SIGINT) or SIGTERM. The renderer
+ * is built first when stale, unless SYNCMESH_RENDERER_DIR names a build to serve.
+ */
+async function runBrowserMode() {
+  if (!process.env.SYNCMESH_RENDERER_DIR && buildIsStale()) build();
+  const { main: syncmesh } = await import('../src/cli/main.ts');
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  process.exitCode = await syncmesh(['inspect', '--user-data', electronUserDataDir()], io);
+}
+
+async function main() {
   exitUnlessSupportedNode();
-  // Looked up before building: without a binary the build would be wasted work.
+  // Looked up before building: without a binary only the renderer is needed.
   const electron = locateElectron();
   if ('reason' in electron) {
-    console.error(
-      `Electron's binary is not available on this machine (${electron.reason}); the desktop window cannot open here. ` +
-        'Run the peer from the command line instead: npx syncmesh --help',
-    );
-    process.exit(1);
+    console.log(`Electron's binary is not available on this machine (${electron.reason}), so the inspector opens in browser mode instead: open the URL below.`);
+    await runBrowserMode();
+    return;
   }
   if (buildIsStale()) build();
   // Arguments after `npm start --` go to Electron (for example --no-sandbox when running as root).
@@ -105,4 +132,5 @@ function main() {
   child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-main();
+const invokedPath = process.argv[1] ? path.resolve(process.argv[1]) : '';
+if (invokedPath === fileURLToPath(import.meta.url)) await main();
