@@ -1,37 +1,49 @@
-/** The inspector's shell: navigation between panels, each inside its own error boundary. */
-import iconUrl from '../../../resources/icon.svg';
+/** The inspector's shell: top bar with the panel tabs, the link banner, one panel (in its error boundary), the status bar. */
+import { useEffect } from 'react';
+import { LinkBanner } from './shell/LinkBanner.tsx';
+import { panelForShortcut } from './shell/navigation.ts';
 import { PanelErrorBoundary } from './shell/PanelErrorBoundary.tsx';
 import { PANELS } from './shell/panels.tsx';
+import { ShortcutsDialog } from './shell/ShortcutsDialog.tsx';
+import { StatusBar } from './shell/StatusBar.tsx';
+import { TopBar } from './shell/TopBar.tsx';
 import { useInspector } from './store/index.ts';
+
+/** Whether a key typed here belongs to a text field (or an editor) rather than to the shell. */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || target.closest('input, textarea, select, .code-editor') !== null;
+}
 
 export function App() {
   const panel = useInspector((s) => s.shellView.panel);
-  const showPanel = useInspector((s) => s.showPanel);
   const link = useInspector((s) => s.link);
   const current = PANELS.find((p) => p.id === panel) ?? PANELS[0];
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const target = panelForShortcut(event);
+      if (target !== undefined) {
+        event.preventDefault();
+        useInspector.getState().showPanel(target);
+      } else if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey && !isTyping(event.composedPath()[0] ?? null)) {
+        event.preventDefault();
+        useInspector.getState().setShortcutsOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
   return (
     <div className="app">
-      <header className="app-header">
-        <img className="app-icon" src={iconUrl} alt="" width={28} height={28} />
-        <h1>SyncMesh — mesh inspector</h1>
-        {link !== 'open' && (
-          <span role="status" className="link-state">
-            {link === 'connecting' ? 'Connecting to the peer…' : 'Disconnected from the peer; reconnecting…'}
-          </span>
-        )}
-      </header>
-      <nav className="app-nav" role="tablist" aria-label="Panels">
-        {PANELS.map((p) => (
-          <button key={p.id} type="button" role="tab" aria-selected={p.id === current.id} onClick={() => showPanel(p.id)}>
-            {p.title}
-          </button>
-        ))}
-      </nav>
-      <main className="app-main" role="tabpanel" aria-label={current.title}>
+      <TopBar />
+      <LinkBanner />
+      <main id="panel-main" className="app-main" role="tabpanel" aria-labelledby={`panel-tab-${current.id}`} data-link={link}>
         <PanelErrorBoundary key={current.id} title={current.title}>
           <current.Component />
         </PanelErrorBoundary>
       </main>
+      <StatusBar />
+      <ShortcutsDialog />
     </div>
   );
 }

@@ -11,7 +11,21 @@ export type LinkState = 'connecting' | 'open' | 'closed';
 interface Pending {
   readonly resolve: (result: CallResult<unknown>) => void;
   readonly frame: string;
+  /** The socket the frame went out on; undefined while it waits for the link. */
+  sentOn: WebSocket | undefined;
 }
+
+/**
+ * The answer of a call whose socket closed before its result came. It is not sent again: the
+ * peer may have run it (a mutation would run twice), and its session's results are gone.
+ */
+export const LINK_LOST: CallResult<never> = {
+  ok: false,
+  error: {
+    code: 'internal/unexpected',
+    message: 'The link to the peer dropped before the answer came; the call may or may not have run on the peer.',
+  },
+};
 
 export class WebSocketBridge implements InspectorBridge {
   readonly #url: string;
@@ -41,8 +55,13 @@ export class WebSocketBridge implements InspectorBridge {
     const id = this.#nextId++;
     const frame = JSON.stringify({ type: 'call', id, channel, input });
     return new Promise((resolve) => {
-      this.#pending.set(id, { resolve: resolve as (result: CallResult<unknown>) => void, frame });
-      if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(frame);
+      const pending: Pending = { resolve: resolve as (result: CallResult<unknown>) => void, frame, sentOn: undefined };
+      this.#pending.set(id, pending);
+      const socket = this.#socket;
+      if (socket?.readyState === WebSocket.OPEN) {
+        socket.send(frame);
+        pending.sentOn = socket;
+      }
     });
   }
 
@@ -71,7 +90,11 @@ export class WebSocketBridge implements InspectorBridge {
       this.#retryMs = 250;
       this.#setState('open');
       // Calls made while the link was down go out now, in order.
-      for (const pending of this.#pending.values()) socket.send(pending.frame);
+      for (const pending of this.#pending.values()) {
+        if (pending.sentOn !== undefined) continue;
+        socket.send(pending.frame);
+        pending.sentOn = socket;
+      }
     };
     socket.onmessage = (message) => {
       if (typeof message.data === 'string') this.#receive(message.data);
@@ -79,6 +102,11 @@ export class WebSocketBridge implements InspectorBridge {
     socket.onclose = () => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      for (const [id, pending] of this.#pending) {
+        if (pending.sentOn !== socket) continue;
+        this.#pending.delete(id);
+        pending.resolve(LINK_LOST);
+      }
       this.#setState('closed');
       setTimeout(() => this.#open(), this.#retryMs);
       this.#retryMs = Math.min(this.#retryMs * 2, 5_000);

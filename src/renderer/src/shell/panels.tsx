@@ -7,21 +7,24 @@ import { OverviewPanel } from '../features/overview/OverviewPanel.tsx';
 import { PermissionsPanel } from '../features/permissions/PermissionsPanel.tsx';
 import { SubscriptionsPanel } from '../features/subscriptions/SubscriptionsPanel.tsx';
 import { TransactionsPanel } from '../features/transactions/TransactionsPanel.tsx';
+import type { IconName } from '../ui/Icon.tsx';
+import type { PanelId } from './navigation.ts';
+
+export type { PanelId } from './navigation.ts';
 
 export interface PanelDefinition {
-  readonly id: string;
+  readonly id: PanelId;
   readonly title: string;
+  readonly icon: IconName;
   readonly Component: ComponentType;
 }
 
 export const PANELS = [
-  { id: 'overview', title: 'Overview', Component: OverviewPanel },
-  { id: 'documents', title: 'Documents', Component: DocumentsPanel },
-  { id: 'subscriptions', title: 'Subscriptions', Component: SubscriptionsPanel },
-  { id: 'permissions', title: 'Permissions', Component: PermissionsPanel },
-  { id: 'transactions', title: 'Transactions', Component: TransactionsPanel },
-  { id: 'mesh', title: 'Mesh', Component: MeshPanel },
-  { id: 'logs', title: 'Logs', Component: LogsPanel },
+  { id: 'overview', title: 'Overview', icon: 'overview', Component: OverviewPanel },
+  { id: 'documents', title: 'Documents', icon: 'documents', Component: DocumentsPanel },
+  { id: 'subscriptions', title: 'Subscriptions', icon: 'subscriptions', Component: SubscriptionsPanel },
+  { id: 'permissions', title: 'Permissions', icon: 'shield', Component: PermissionsPanel },
+  { id: 'transactions', title: 'Transactions', icon: 'activity', Component: TransactionsPanel },
+  { id: 'mesh', title: 'Mesh', icon: 'mesh', Component: MeshPanel },
+  { id: 'logs', title: 'Logs', icon: 'logs', Component: LogsPanel },
 ] as const satisfies readonly PanelDefinition[];
-
-export type PanelId = (typeof PANELS)[number]['id'];

@@ -1,19 +1,81 @@
-/** The shell's slice: which panel is shown, and the link to the peer. */
+/** The shell's slice: which panel is shown, the theme, the shortcut help, and the link to the peer. */
 import { linkState, onLinkStateChange, type LinkState } from '../client/index.ts';
 import type { EventWiring, SliceCreator } from '../store/types.ts';
-import type { PanelId } from './panels.tsx';
+import { hashFor, panelFromHash, type PanelId } from './navigation.ts';
+import { applyTheme, storedThemePreference, storeThemePreference, type ThemePreference } from './theme.ts';
 
 export interface ShellSlice {
-  readonly shellView: { readonly panel: PanelId };
+  readonly shellView: {
+    readonly panel: PanelId;
+    readonly theme: ThemePreference;
+    readonly shortcutsOpen: boolean;
+  };
+  /** The link to the peer (always `open` in the Electron window). */
   readonly link: LinkState;
+  /**
+   * How many times the link has opened. Events pushed while it was down are lost, so panels
+   * fetch again when this changes.
+   */
+  readonly linkEpoch: number;
   showPanel(panel: PanelId): void;
+  setTheme(theme: ThemePreference): void;
+  setShortcutsOpen(open: boolean): void;
 }
 
-export const createShellSlice: SliceCreator<ShellSlice> = (set) => ({
-  shellView: { panel: 'overview' },
-  link: linkState(),
-  showPanel: (panel) => set({ shellView: { panel } }),
-});
+function initialPanel(): PanelId {
+  return (typeof location === 'undefined' ? undefined : panelFromHash(location.hash)) ?? 'overview';
+}
 
-export const wireShellEvents: EventWiring = (store) =>
-  onLinkStateChange((link) => store.setState({ link }));
+export const createShellSlice: SliceCreator<ShellSlice> = (set, get) => {
+  const link = linkState();
+  return {
+    shellView: { panel: initialPanel(), theme: storedThemePreference(), shortcutsOpen: false },
+    link,
+    linkEpoch: link === 'open' ? 1 : 0,
+    showPanel: (panel) => {
+      if (get().shellView.panel === panel) return;
+      set((s) => ({ shellView: { ...s.shellView, panel } }));
+      if (typeof location !== 'undefined' && panelFromHash(location.hash) !== panel) history.pushState(null, '', hashFor(panel));
+    },
+    setTheme: (theme) => {
+      storeThemePreference(theme);
+      set((s) => ({ shellView: { ...s.shellView, theme } }));
+    },
+    setShortcutsOpen: (shortcutsOpen) => set((s) => ({ shellView: { ...s.shellView, shortcutsOpen } })),
+  };
+};
+
+export const wireShellEvents: EventWiring = (store) => {
+  const stopLink = onLinkStateChange((link) =>
+    store.setState((s) => ({ link, linkEpoch: link === 'open' ? s.linkEpoch + 1 : s.linkEpoch })),
+  );
+  // Back and forward move between panels.
+  const onPopState = () => {
+    const panel = panelFromHash(location.hash);
+    if (panel !== undefined) store.setState((s) => ({ shellView: { ...s.shellView, panel } }));
+  };
+  window.addEventListener('popstate', onPopState);
+  // The theme follows the user's choice (and the system's, for `system`).
+  let stopTheme = applyTheme(store.getState().shellView.theme);
+  const stopThemeWatch = store.subscribe((state, previous) => {
+    if (state.shellView.theme === previous.shellView.theme) return;
+    stopTheme();
+    stopTheme = applyTheme(state.shellView.theme);
+  });
+  return () => {
+    stopLink();
+    window.removeEventListener('popstate', onPopState);
+    stopThemeWatch();
+    stopTheme();
+  };
+};
+
+/**
+ * Calls `refetch` each time the link opens again after being down (not the first time), for
+ * slices whose data may have changed while events could not arrive.
+ */
+export function onLinkReopened(store: Parameters<EventWiring>[0], refetch: () => void): () => void {
+  return store.subscribe((state, previous) => {
+    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0) refetch();
+  });
+}

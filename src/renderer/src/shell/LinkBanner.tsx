@@ -1,0 +1,24 @@
+/**
+ * Says when the link to the peer is down (browser mode only: the Electron window's link cannot
+ * drop). Panels keep showing what they had, dimmed; calls made meanwhile wait for the link.
+ */
+import { useInspector } from '../store/index.ts';
+import { Icon } from '../ui/Icon.tsx';
+
+export function LinkBanner() {
+  const link = useInspector((s) => s.link);
+  const epoch = useInspector((s) => s.linkEpoch);
+  if (link === 'open') return <div hidden />;
+  // The first connection is not news: panels show their own loading state meanwhile.
+  if (link === 'connecting' && epoch === 0) return <div hidden />;
+  return (
+    <div className="link-banner" role="alert" data-link={link}>
+      <Icon name="unlink" size={16} />
+      <span>
+        <strong>{link === 'closed' ? 'Disconnected from the peer.' : 'Reconnecting to the peer…'}</strong> What is shown is from before the link
+        dropped; it refreshes once the link is back.
+      </span>
+      <span className="spinner" aria-hidden="true" />
+    </div>
+  );
+}

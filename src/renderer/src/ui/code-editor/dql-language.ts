@@ -1,0 +1,33 @@
+/**
+ * DQL for CodeMirror: lang-sql's tokenizer given DQL's words (`SQLDialect.define`), `:name`
+ * parameters, backtick names, strings in either quote with backslash escapes, `--` and block comments.
+ */
+import { autocompletion, type Completion, type CompletionSource } from '@codemirror/autocomplete';
+import { keywordCompletionSource, schemaCompletionSource, SQLDialect } from '@codemirror/lang-sql';
+import type { Extension } from '@codemirror/state';
+import { DQL_FUNCTIONS, DQL_KEYWORDS } from '../dql-words.ts';
+
+export const DQL_DIALECT = SQLDialect.define({
+  // true, false and null are lang-sql's own literal words; MISSING joins the keywords.
+  keywords: DQL_KEYWORDS.filter((word) => !['TRUE', 'FALSE', 'NULL'].includes(word))
+    .map((word) => word.toLowerCase())
+    .join(' '),
+  builtin: DQL_FUNCTIONS.join(' '),
+  types: '',
+  backslashEscapes: true,
+  doubleQuotedStrings: true,
+  identifierQuotes: '`',
+  specialVar: ':',
+  operatorChars: '*+-%<>!=|/',
+  caseInsensitiveIdentifiers: true,
+});
+
+/** DQL highlighting and completion: keywords (upper-case), functions, and the peer's collections. */
+export function dqlLanguage(collections: readonly string[]): Extension {
+  const collectionOptions: Completion[] = collections.map((name) => ({ label: name, type: 'type', detail: 'collection' }));
+  const sources: CompletionSource[] = [
+    keywordCompletionSource(DQL_DIALECT, true),
+    schemaCompletionSource({ dialect: DQL_DIALECT, tables: collectionOptions }),
+  ];
+  return [DQL_DIALECT.extension, autocompletion({ override: sources, icons: false, activateOnTyping: true })];
+}
