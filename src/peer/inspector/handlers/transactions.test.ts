@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { inspectorKit, turns, type InspectorKit } from '../test-kit.ts';
+import { TIMELINE_CAPACITY } from './timeline.ts';
+
+let kit: InspectorKit | undefined;
+afterEach(() => {
+  kit?.dispose();
+  kit = undefined;
+});
+
+describe('transactions:list and the commit events', () => {
+  it('lists each commit since the inspector started, and pushes transactions:committed and store:changed', async () => {
+    kit = inspectorKit();
+    const start = kit.clock.now();
+    await kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a), (:b)', { a: { _id: 'a' }, b: { _id: 'b' } });
+    await kit.sync.store.transaction(async (tx) => {
+      await tx.execute('INSERT INTO people DOCUMENTS (:p)', { p: { _id: 'p' } });
+      await tx.execute("UPDATE orders SET x = 1 WHERE _id = 'a'");
+      await tx.execute("UPDATE orders SET x = 2 WHERE _id = 'a'");
+    }, { hint: 'batch' });
+    const list = await kit.call('transactions:list');
+    expect(list.commits).toEqual([
+      { txnId: 1, originator: 'User', hint: undefined, startedAt: start, durationMs: 0, collections: ['orders'], documents: 2 },
+      { txnId: 2, originator: 'User', hint: 'batch', startedAt: start, durationMs: 0, collections: ['people', 'orders'], documents: 2 },
+    ]);
+    expect(list.waits).toEqual([]);
+    expect(kit.eventsOf('transactions:committed')).toEqual(list.commits);
+    expect(kit.eventsOf('store:changed')).toEqual([
+      { txnId: 1, collections: ['orders'] },
+      { txnId: 2, collections: ['people', 'orders'] },
+    ]);
+  });
+
+  it(`keeps the last ${TIMELINE_CAPACITY} commits, oldest first`, async () => {
+    kit = inspectorKit({ minimumLogLevel: 'INFO' });
+    for (let i = 0; i < TIMELINE_CAPACITY + 5; i++) await kit.sync.store.execute('INSERT INTO t DOCUMENTS (:d)', { d: { _id: `d${i}` } });
+    const { commits } = await kit.call('transactions:list');
+    expect(commits).toHaveLength(TIMELINE_CAPACITY);
+    expect(commits[0]?.txnId).toBe(6);
+    expect(commits.at(-1)?.txnId).toBe(TIMELINE_CAPACITY + 5);
+  });
+});
+
+describe('transactions:hold, the slot and blocked waits', () => {
+  it('holds the slot, shows a blocked writer waiting with the level of its next line, then its wait with the level of its last', async () => {
+    kit = inspectorKit();
+    const held = await kit.call('transactions:hold', { ms: 60_000, hint: 'qa hold' });
+    expect(held).toEqual({ txnId: 1 });
+    expect(await kit.call('transactions:slot')).toEqual({ holder: { txnId: 1, originator: 'User', hint: 'qa hold', heldMs: 0 }, waiting: [], openReadTransactions: 0 });
+
+    const write = kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'a' } });
+    kit.clock.advance(5_000);
+    expect((await kit.call('transactions:slot')).waiting).toEqual([{ originator: 'User', hint: undefined, waitingMs: 5_000, logLevel: 'DEBUG' }]);
+    kit.clock.advance(25_000);
+    expect(await kit.call('transactions:slot')).toMatchObject({ holder: { heldMs: 30_000 }, waiting: [{ waitingMs: 30_000, logLevel: 'WARN' }] });
+    kit.clock.advance(10_000);
+    expect(kit.hub.recentEntries().filter((e) => e.event === 'txn.blocked').map((e) => e.level)).toEqual(['DEBUG', 'DEBUG', 'DEBUG', 'WARN']);
+
+    kit.clock.advance(20_000); // the hold ends at 60 s
+    await write;
+    const { waits, commits, slot } = await kit.call('transactions:list');
+    expect(waits).toEqual([{ originator: 'User', hint: undefined, waitedMs: 60_000, blockedBy: 'User', blockingTxnId: 1, endedAt: kit.clock.now(), logLevel: 'WARN' }]);
+    expect(kit.eventsOf('transactions:waited')).toEqual(waits);
+    expect(commits.map((c) => [c.txnId, c.hint, c.documents, c.durationMs])).toEqual([
+      [1, 'qa hold', 0, 60_000],
+      [2, undefined, 1, 0],
+    ]);
+    expect(slot).toEqual({ holder: undefined, waiting: [], openReadTransactions: 0 });
+  });
+
+  it('tells a wait of less than 10 s that was never logged', async () => {
+    kit = inspectorKit();
+    await kit.call('transactions:hold', { ms: 3_000 });
+    const write = kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'a' } });
+    kit.clock.advance(3_000);
+    await write;
+    expect((await kit.call('transactions:list')).waits).toEqual([expect.objectContaining({ waitedMs: 3_000, logLevel: null, blockedBy: 'User' })]);
+    expect((await kit.call('transactions:list')).commits[0]?.hint).toBe('inspector hold');
+  });
+
+  it('answers a hold once the slot is held, not before: behind another hold it waits its turn', async () => {
+    kit = inspectorKit();
+    await kit.call('transactions:hold', { ms: 1_000 });
+    let second: { txnId: number } | undefined;
+    void kit.call('transactions:hold', { ms: 1_000 }).then((r) => (second = r));
+    await turns();
+    expect(second).toBeUndefined();
+    expect((await kit.call('transactions:slot')).waiting).toHaveLength(1);
+    kit.clock.advance(1_000);
+    await turns();
+    expect(second).toEqual({ txnId: 2 });
+    kit.clock.advance(1_000);
+    await turns();
+    expect(kit.clock.pending).toBe(0);
+  });
+
+  it('ends every hold when the inspector closes, leaving no timer', async () => {
+    kit = inspectorKit();
+    await kit.call('transactions:hold', { ms: 600_000 });
+    const write = kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'a' } });
+    kit.inspector.close();
+    await write;
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+    expect(kit.clock.pending).toBe(0);
+  });
+
+  it('refuses a hold outside 1 ms to 10 minutes, or with bad fields, without touching the slot', async () => {
+    kit = inspectorKit();
+    const cases: [unknown, string][] = [
+      [{}, 'ms'],
+      [{ ms: 0 }, 'ms'],
+      [{ ms: 600_001 }, 'ms'],
+      [{ ms: -5 }, 'ms'],
+      [{ ms: 1.5 }, 'ms'],
+      [{ ms: '100' }, 'ms'],
+      [{ ms: Number.NaN }, 'ms'],
+      [{ ms: 100, hint: 5 }, 'hint'],
+      [{ ms: 100, hint: 'x'.repeat(201) }, 'hint'],
+      [{ ms: 100, forever: true }, 'forever'],
+    ];
+    for (const [input, field] of cases) {
+      const error = await kit.fail('transactions:hold', input);
+      expect([error.code, error.message.split(':')[0]]).toEqual(['inspector/bad-request', field]);
+    }
+    expect(await kit.fail('transactions:list', { since: 3 })).toMatchObject({ code: 'inspector/bad-request' });
+    expect(await kit.fail('transactions:slot', 'now')).toMatchObject({ code: 'inspector/bad-request' });
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+    expect(kit.sync.store.lastTxnId).toBe(0);
+  });
+});
