@@ -21,7 +21,7 @@ describe('the mesh tracker', () => {
     tracker.onChange(() => changes++);
     tracker.dialWaiting(URL_, 'WsClient', true);
     expect(tracker.connections()).toEqual([
-      { id: 'WsClient', type: 'WsClient', direction: 'dialed', address: URL_, state: 'connecting', since: clock.now(), remotePeerKey: undefined, reason: 'waiting for a certificate to dial', retryAt: undefined, bigPeer: true },
+      { id: `WsClient ${URL_}`, type: 'WsClient', direction: 'dialed', address: URL_, state: 'connecting', since: clock.now(), remotePeerKey: undefined, reason: 'waiting for a certificate to dial', retryAt: undefined, bigPeer: true },
     ]);
     tracker.dialing(dialed('WsClient#7'), true);
     tracker.handshaking(dialed('WsClient#7'));

@@ -12,7 +12,7 @@ export type TrackedState = 'connecting' | 'elected' | 'standby' | 'closed';
 
 /** A dialed address (one entry per address, following its latest connection) or an accepted connection. */
 export interface TrackedConnection {
-  /** The latest connection's id (`WsClient#3`); the type alone (`WsClient`) before a first attempt. */
+  /** The latest connection's id (`WsClient#3`); before a first attempt, the type and the address (`WsClient ws://…`). */
   readonly id: string;
   readonly type: string;
   readonly direction: 'dialed' | 'accepted';
@@ -95,7 +95,7 @@ export class MeshTracker {
   dialWaiting(address: string, type: string, bigPeer: boolean): void {
     const existing = this.#dialed.get(address);
     if (existing !== undefined && existing.state !== 'closed') return;
-    this.#dialed.set(address, this.#record(existing?.id ?? type, type, 'dialed', address, 'connecting', { reason: 'waiting for a certificate to dial', bigPeer }));
+    this.#dialed.set(address, this.#record(existing?.id ?? `${type} ${address}`, type, 'dialed', address, 'connecting', { reason: 'waiting for a certificate to dial', bigPeer }));
     this.#changed();
   }
 

@@ -11,7 +11,11 @@ export type ConnectionState =
   | 'closed';
 
 export interface MeshConnection {
-  /** `WsClient#3`, `WsServer#1`, … */
+  /**
+   * `WsClient#3`, `WsServer#1`, … A dialed address is one entry that follows its latest
+   * connection (the id changes with each attempt); before its first attempt the id is the type
+   * and the address (`WsClient ws://host:port/_sync/ws`), so that ids stay unique.
+   */
   readonly id: string;
   readonly type: string;
   readonly direction: 'dialed' | 'accepted';
@@ -20,7 +24,7 @@ export interface MeshConnection {
   readonly since: number;
   /** The remote's peer key, once the handshake told it. */
   readonly remotePeerKey: string | undefined;
-  /** Why it closed, for a closed one. */
+  /** Why it closed, for a closed one; for a dialed address not dialed yet, what it waits for (a certificate). */
   readonly reason: string | undefined;
   /** For a closed dialed connection: when it will be dialed again (ms from `MeshSnapshot.now`). */
   readonly retryInMs: number | undefined;

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import type { OverviewSnapshot } from '../../../shared/inspector/overview.ts';
 import { webSocketUrl } from '../../sync.ts';
 import { createInspector, type Inspector } from '../inspector.ts';
 import { netKit, until, type NetKit } from '../net-kit.ts';
@@ -31,6 +32,11 @@ function watch(inspector: Inspector) {
       if (!result.ok) throw new Error(result.error.message);
       return result.value as MeshSnapshot;
     },
+    async overview(): Promise<OverviewSnapshot> {
+      const result = await serveCall(session.handlers, 'overview:get', {});
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as OverviewSnapshot;
+    },
   };
 }
 
@@ -50,6 +56,7 @@ describe('the mesh', () => {
     await small.sync.startSync();
     await until('the small peer’s mesh shows the elected connection', () => onSmall.changes.at(-1)?.connections[0]?.state === 'elected');
     const wsUrl = webSocketUrl(big.url);
+    expect((await onSmall.overview()).bigPeer).toEqual({ url: big.url, state: 'connected', peerKey: big.sync.peerKey });
     const fromSmall = await onSmall.get();
     expect(fromSmall.peers).toEqual([{ peerKey: big.sync.peerKey, role: 'big-peer', appId: 'inspector-app' }]);
     expect(fromSmall.connections).toEqual([
@@ -81,10 +88,12 @@ describe('the mesh', () => {
     expect(down?.retryInMs).toBeLessThanOrEqual(5_000);
     await until('the Big Peer’s mesh shows the accepted connection closed', async () => (await onBig.get()).connections[0]?.state === 'closed');
     expect((await onSmall.get()).peers).toHaveLength(1); // still listed: met in this run
+    expect((await onSmall.overview()).bigPeer).toEqual({ url: big.url, state: 'connecting', peerKey: big.sync.peerKey });
 
     await small.sync.stopSync();
     await until('the small peer’s mesh says sync stopped', () => onSmall.changes.at(-1)?.connections[0]?.retryInMs === undefined);
     expect((await onSmall.get()).connections[0]).toMatchObject({ state: 'closed', retryInMs: undefined });
+    expect((await onSmall.overview()).bigPeer).toEqual({ url: big.url, state: 'stopped', peerKey: big.sync.peerKey });
     expect(small.logs.slice(logsBefore).filter((e) => e.level !== 'ERROR')).toEqual([]);
   });
 

@@ -4,8 +4,8 @@
  *
  * Choices the contract leaves open:
  * - A dialed address is one entry that follows its latest connection (its id changes with each
- *   attempt); before its first attempt (waiting for a certificate) its id is the type alone,
- *   `WsClient`, and its reason says what it waits for. Accepted connections are one entry each;
+ *   attempt); before its first attempt (waiting for a certificate) its id is the type and the
+ *   address (`WsClient ws://…`: ids stay unique), and its reason says what it waits for. Accepted connections are one entry each;
  *   the 50 most recently closed are kept.
  * - `since` is when the entry entered its state; `retryInMs` is set only for a closed dialed
  *   address that will be dialed again.
