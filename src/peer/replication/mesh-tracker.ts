@@ -114,12 +114,11 @@ export class MeshTracker {
     this.#changed();
   }
 
-  /** The dialer of the address stopped (sync stopped). */
+  /** The dialer of the address stopped (sync stopped): it is closed, and no longer waits to redial. */
   dialStopped(address: string): void {
     const record = this.#dialed.get(address);
-    if (record === undefined) return;
-    record.retryAt = undefined;
-    if (record.state !== 'closed') this.#set(record, 'closed', { reason: 'sync stopped' });
+    if (record === undefined || (record.state === 'closed' && record.retryAt === undefined)) return;
+    this.#stop(record);
     this.#changed();
   }
 
@@ -163,8 +162,7 @@ export class MeshTracker {
     let any = false;
     for (const record of [...this.#dialed.values(), ...this.#accepted.values()]) {
       if (record.state === 'closed' && record.retryAt === undefined) continue;
-      record.retryAt = undefined;
-      if (record.state !== 'closed') this.#set(record, 'closed', { reason: 'sync stopped' });
+      this.#stop(record);
       any = true;
     }
     this.#trim();
@@ -191,6 +189,12 @@ export class MeshTracker {
     extra: { reason?: string; bigPeer: boolean },
   ): Mutable<TrackedConnection> {
     return { id, type, direction, address, state, since: this.#timers.now(), remotePeerKey: undefined, reason: extra.reason, retryAt: undefined, bigPeer: extra.bigPeer };
+  }
+
+  /** Closed because sync stopped (also one that was waiting to be redialed). */
+  #stop(record: Mutable<TrackedConnection>): void {
+    record.retryAt = undefined;
+    this.#set(record, 'closed', { reason: 'sync stopped' });
   }
 
   #set(record: Mutable<TrackedConnection>, state: TrackedState, extra: { reason?: string }): void {

@@ -92,20 +92,9 @@ describe('the mesh', () => {
 
     await small.sync.stopSync();
     await until('the small peer’s mesh says sync stopped', () => onSmall.changes.at(-1)?.connections[0]?.retryInMs === undefined);
-    expect((await onSmall.get()).connections[0]).toMatchObject({ state: 'closed', retryInMs: undefined });
+    expect((await onSmall.get()).connections[0]).toMatchObject({ state: 'closed', reason: 'sync stopped', retryInMs: undefined });
     expect((await onSmall.overview()).bigPeer).toEqual({ url: big.url, state: 'stopped', peerKey: big.sync.peerKey });
     expect(small.logs.slice(logsBefore).filter((e) => e.level !== 'ERROR')).toEqual([]);
-  });
-
-  it('coalesces changes: a burst of connection changes gives few mesh:changed events', async () => {
-    kit = netKit();
-    const big = await kit.bigPeer();
-    const small = kit.smallPeer('clerk', { bigPeerURL: big.url });
-    const onSmall = watch(createInspector(small.sync));
-    await small.sync.startSync();
-    await until('elected', () => onSmall.changes.at(-1)?.connections[0]?.state === 'elected');
-    // waiting → dialing → elected: at least three changes of state, within one or two 50 ms windows.
-    expect(onSmall.changes.length).toBeLessThanOrEqual(2);
   });
 
   it('shows two small peers that dial each other directly: the dialed address on one side, the accepted connection on the other', async () => {
