@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REQUIRED_MAJOR = 22;
-const REQUIRED_MINOR = 12;
+const REQUIRED_MINOR = 14;
 
 /**
  * Why `version` (like process.versions.node, "24.1.0") cannot run SyncMesh, or null if it can.

@@ -1,6 +1,6 @@
 import { StoreError } from '../errors.ts';
 
-export const MINIMUM_NODE = { major: 22, minor: 12 } as const;
+export const MINIMUM_NODE = { major: 22, minor: 14 } as const;
 
 /**
  * better-sqlite3 13 ships Node-API binaries that crash older Node.js at load, so the version is
