@@ -1,12 +1,198 @@
-/** The Transactions panel's slice: `transactions` (peer data) and `transactionsView` (the inspector's own state). */
+/**
+ * The Transactions panel's slice: `transactions` (commits, blocked waits, the write slot as last
+ * polled) and `transactionsView` (time window, hidden originators, selection, the QA hold).
+ *
+ * Commits and waits are collected from the start (events are wired with the store), merged with
+ * `transactions:list` when the panel opens; events are applied ten times a second at most.
+ */
+import type { ErrorValue } from '../../../../shared/error-codes.ts';
+import type { BlockedWaitEntry, TransactionEntry, WriteSlotState } from '../../../../shared/inspector/transactions.ts';
+import type { Originator } from '../../../../shared/transactions.ts';
+import { inspector } from '../../client/index.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
+import { coalesce } from '../logs/coalesce.ts';
+import { TIMELINE_CAPACITY, commitKey, commitOrder, mergeBounded, waitKey, waitOrder, type Bounded } from './transactions-model.ts';
 
-export interface TransactionsSlice {
-  readonly transactionsView: Record<string, never>;
+export const TRANSACTIONS_RENDER_INTERVAL_MS = 100;
+
+/** Time windows the timeline offers. */
+export const TIMELINE_WINDOWS_MS = [10_000, 60_000, 300_000, 900_000] as const;
+
+export type Selection = { readonly kind: 'commit'; readonly txnId: number } | { readonly kind: 'wait'; readonly key: string } | undefined;
+
+export interface HoldState {
+  /** `waiting`: asked, the slot is not ours yet; `held`: ours until `endsAt` (viewer's clock). */
+  readonly status: 'idle' | 'waiting' | 'held' | 'error';
+  readonly ms: number;
+  readonly hint: string;
+  readonly txnId: number | undefined;
+  readonly endsAt: number | undefined;
+  readonly error: ErrorValue | undefined;
 }
 
-export const createTransactionsSlice: SliceCreator<TransactionsSlice> = () => ({
-  transactionsView: {},
-});
+export interface TransactionsData {
+  readonly commits: Bounded<TransactionEntry>;
+  readonly waits: Bounded<BlockedWaitEntry>;
+  /** `transactions:list`, asked each time the panel opens. */
+  readonly status: 'idle' | 'loading' | 'ready' | 'error';
+  readonly error: ErrorValue | undefined;
+  readonly slot: WriteSlotState | undefined;
+  /** The viewer's time when `slot` arrived; durations in it grow from there. */
+  readonly slotAt: number | undefined;
+  readonly slotError: ErrorValue | undefined;
+}
 
-export const wireTransactionsEvents: EventWiring = () => () => {};
+export interface TransactionsView {
+  readonly windowMs: number;
+  /** Frozen at this time (the viewer's clock), or following now. */
+  readonly frozenAt: number | undefined;
+  readonly hidden: readonly Originator[];
+  readonly selected: Selection;
+  readonly tab: 'commits' | 'waits';
+  readonly hold: HoldState;
+}
+
+export interface TransactionsSlice {
+  readonly transactions: TransactionsData;
+  readonly transactionsView: TransactionsView;
+  loadTransactions(): Promise<void>;
+  pollWriteSlot(): Promise<void>;
+  receiveTransactions(commits: readonly TransactionEntry[], waits: readonly BlockedWaitEntry[]): void;
+  holdWriteSlot(ms: number, hint: string): Promise<void>;
+  setTimelineWindow(windowMs: number): void;
+  freezeTimeline(frozen: boolean): void;
+  toggleOriginator(originator: Originator): void;
+  selectTransaction(selection: Selection): void;
+  setTransactionsTab(tab: 'commits' | 'waits'): void;
+}
+
+const IDLE_HOLD: HoldState = { status: 'idle', ms: 15_000, hint: 'inspector hold', txnId: undefined, endsAt: undefined, error: undefined };
+
+export const createTransactionsSlice: SliceCreator<TransactionsSlice> = (set, get) => {
+  const setView = (patch: Partial<TransactionsView>): void => set((s) => ({ transactionsView: { ...s.transactionsView, ...patch } }));
+  const setData = (patch: Partial<TransactionsData>): void => set((s) => ({ transactions: { ...s.transactions, ...patch } }));
+  let polling = false;
+
+  return {
+    transactions: {
+      commits: { items: [], dropped: 0 },
+      waits: { items: [], dropped: 0 },
+      status: 'idle',
+      error: undefined,
+      slot: undefined,
+      slotAt: undefined,
+      slotError: undefined,
+    },
+    transactionsView: { windowMs: 60_000, frozenAt: undefined, hidden: [], selected: undefined, tab: 'commits', hold: IDLE_HOLD },
+
+    async loadTransactions() {
+      setData({ status: 'loading' });
+      const result = await inspector.call('transactions:list', {});
+      if (!result.ok) {
+        setData({ status: 'error', error: result.error });
+        return;
+      }
+      const { commits, waits, slot } = result.value;
+      set((s) => ({
+        transactions: {
+          ...s.transactions,
+          status: 'ready',
+          error: undefined,
+          commits: mergeBounded(s.transactions.commits, commits, commitKey, commitOrder),
+          waits: mergeBounded(s.transactions.waits, waits, waitKey, waitOrder),
+          slot,
+          slotAt: Date.now(),
+          slotError: undefined,
+        },
+      }));
+    },
+
+    async pollWriteSlot() {
+      // One poll at a time: a slow peer is not asked again before it answered.
+      if (polling) return;
+      polling = true;
+      try {
+        const result = await inspector.call('transactions:slot', {});
+        if (result.ok) setData({ slot: result.value, slotAt: Date.now(), slotError: undefined });
+        else setData({ slotError: result.error });
+      } finally {
+        polling = false;
+      }
+    },
+
+    receiveTransactions(commits, waits) {
+      set((s) => {
+        const merged = {
+          commits: mergeBounded(s.transactions.commits, commits, commitKey, commitOrder),
+          waits: mergeBounded(s.transactions.waits, waits, waitKey, waitOrder),
+        };
+        if (merged.commits === s.transactions.commits && merged.waits === s.transactions.waits) return s;
+        return { transactions: { ...s.transactions, ...merged } };
+      });
+    },
+
+    async holdWriteSlot(ms, hint) {
+      const current = get().transactionsView.hold;
+      if (current.status === 'waiting' || current.status === 'held') return;
+      setView({ hold: { ...IDLE_HOLD, status: 'waiting', ms, hint } });
+      const result = await inspector.call('transactions:hold', { ms, hint });
+      if (!result.ok) {
+        setView({ hold: { ...IDLE_HOLD, status: 'error', ms, hint, error: result.error } });
+        return;
+      }
+      const endsAt = Date.now() + ms;
+      setView({ hold: { status: 'held', ms, hint, txnId: result.value.txnId, endsAt, error: undefined } });
+      void get().pollWriteSlot();
+      setTimeout(() => {
+        const hold = get().transactionsView.hold;
+        if (hold.status === 'held' && hold.endsAt === endsAt) setView({ hold: { ...IDLE_HOLD, ms, hint } });
+      }, ms);
+    },
+
+    setTimelineWindow(windowMs) {
+      setView({ windowMs });
+    },
+
+    freezeTimeline(frozen) {
+      setView({ frozenAt: frozen ? Date.now() : undefined });
+    },
+
+    toggleOriginator(originator) {
+      const hidden = get().transactionsView.hidden;
+      setView({ hidden: hidden.includes(originator) ? hidden.filter((o) => o !== originator) : [...hidden, originator] });
+    },
+
+    selectTransaction(selected) {
+      setView({ selected });
+    },
+
+    setTransactionsTab(tab) {
+      setView({ tab });
+    },
+  };
+};
+
+export const wireTransactionsEvents: EventWiring = (store) => {
+  let commits: TransactionEntry[] = [];
+  let waits: BlockedWaitEntry[] = [];
+  const flush = coalesce(TRANSACTIONS_RENDER_INTERVAL_MS, () => {
+    const batch = { commits, waits };
+    commits = [];
+    waits = [];
+    store.getState().receiveTransactions(batch.commits, batch.waits);
+  });
+  // Only the last TIMELINE_CAPACITY can be kept anyway: a backlog (a throttled background tab) stays bounded.
+  const offCommitted = inspector.on('transactions:committed', (entry) => {
+    if (commits.push(entry) > 2 * TIMELINE_CAPACITY) commits = commits.slice(-TIMELINE_CAPACITY);
+    flush.schedule();
+  });
+  const offWaited = inspector.on('transactions:waited', (entry) => {
+    if (waits.push(entry) > 2 * TIMELINE_CAPACITY) waits = waits.slice(-TIMELINE_CAPACITY);
+    flush.schedule();
+  });
+  return () => {
+    offCommitted();
+    offWaited();
+    flush.cancel();
+  };
+};

@@ -1,0 +1,181 @@
+/**
+ * The virtualized list of log entries: only the rows in view (and a few around) are in the DOM,
+ * whatever the count. It follows the newest entry until the user scrolls up; then the rows in
+ * view stay put even as the ring drops the oldest entries (the virtualizer anchors to them).
+ *
+ * Keyboard: ↑/↓ move the active row, Enter or Space show its fields, Home/End go to the first or
+ * newest entry (End resumes following).
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useInspector } from '../../store/index.ts';
+import { LogRow } from './LogRow.tsx';
+
+const ROW_HEIGHT = 22;
+
+export function LogList({ empty }: { readonly empty: ReactNode }) {
+  const buffer = useInspector((s) => s.logs.buffer);
+  const version = useInspector((s) => s.logs.version);
+  const follow = useInspector((s) => s.logsView.follow);
+  const expanded = useInspector((s) => s.logsView.expanded);
+  const setFollow = useInspector((s) => s.setLogsFollow);
+  const toggle = useInspector((s) => s.toggleLogExpanded);
+  const scroller = useRef<HTMLDivElement>(null);
+  const lastScrollTop = useRef(0);
+  const [activeOrdinal, setActiveOrdinal] = useState<number | undefined>(undefined);
+
+  const count = buffer.size;
+  // A new function per version: the virtualizer re-reads every key when the ring has moved.
+  const getItemKey = useCallback(
+    (index: number) => {
+      void version;
+      return buffer.ordinalAt(index);
+    },
+    [buffer, version],
+  );
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    getItemKey,
+    overscan: 12,
+    anchorTo: 'end',
+    followOnAppend: follow,
+    scrollEndThreshold: ROW_HEIGHT,
+  });
+
+  // Following, the newest entry stays in view (also after a filter change or a resume).
+  useEffect(() => {
+    if (follow && count > 0 && !virtualizer.isAtEnd(ROW_HEIGHT)) virtualizer.scrollToEnd();
+  }, [follow, count, version, virtualizer]);
+
+  const onScroll = (): void => {
+    const el = scroller.current;
+    if (el === null) return;
+    const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight <= ROW_HEIGHT;
+    if (atEnd) setFollow(true);
+    else if (el.scrollTop < lastScrollTop.current - 1) setFollow(false);
+    lastScrollTop.current = el.scrollTop;
+  };
+
+  const activeIndex = (): number => {
+    if (activeOrdinal === undefined || count === 0) return -1;
+    // Rows in view are few; search them first, then give up (the active row scrolled away).
+    for (const item of virtualizer.getVirtualItems()) if (item.key === activeOrdinal) return item.index;
+    return -1;
+  };
+
+  const moveTo = (index: number): void => {
+    if (count === 0) return;
+    const clamped = Math.max(0, Math.min(count - 1, index));
+    setActiveOrdinal(buffer.ordinalAt(clamped));
+    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+    if (clamped < count - 1) setFollow(false);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    const current = activeIndex();
+    const visible = virtualizer.getVirtualItems();
+    const fallback = current === -1 ? (visible.at(-1)?.index ?? count - 1) : current;
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+    switch (event.key) {
+      case 'ArrowDown':
+        moveTo(current === -1 ? fallback : current + 1);
+        break;
+      case 'ArrowUp':
+        moveTo(current === -1 ? fallback : current - 1);
+        break;
+      case 'PageDown':
+        moveTo(fallback + page);
+        break;
+      case 'PageUp':
+        moveTo(fallback - page);
+        break;
+      case 'Home':
+        moveTo(0);
+        break;
+      case 'End':
+        moveTo(count - 1);
+        setFollow(true);
+        break;
+      case 'Enter':
+      case ' ':
+        if (current !== -1 && activeOrdinal !== undefined) toggle(activeOrdinal);
+        break;
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
+
+  const onToggle = useCallback(
+    (ordinal: number) => {
+      setActiveOrdinal(ordinal);
+      toggle(ordinal);
+    },
+    [toggle],
+  );
+
+  const items = virtualizer.getVirtualItems();
+  const ranges = buffer.filter.ranges;
+  const active = activeIndex() === -1 ? undefined : activeOrdinal;
+
+  return (
+    <div className="log-table" role="table" aria-label="Log entries" aria-rowcount={count + 1}>
+      <div className="log-head" role="rowgroup">
+        <div className="log-line" role="row" aria-rowindex={1}>
+          <span role="columnheader" className="log-cell log-cell-toggle">
+            <span className="visually-hidden">Fields</span>
+          </span>
+          <span role="columnheader" className="log-cell log-cell-time">
+            Time (UTC)
+          </span>
+          <span role="columnheader" className="log-cell log-cell-level">
+            Level
+          </span>
+          <span role="columnheader" className="log-cell log-cell-component">
+            Component
+          </span>
+          <span role="columnheader" className="log-cell log-cell-message">
+            Message
+          </span>
+        </div>
+      </div>
+      <div
+        ref={scroller}
+        className="log-scroller"
+        role="rowgroup"
+        tabIndex={0}
+        aria-label="Log entries, newest last"
+        aria-activedescendant={active === undefined ? undefined : `log-row-${active}`}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+      >
+        {count === 0 ? (
+          empty
+        ) : (
+          <div className="log-canvas" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              if (item.index >= count) return null;
+              const ordinal = item.key as number;
+              return (
+                <LogRow
+                  key={ordinal}
+                  entry={buffer.at(item.index)}
+                  ordinal={ordinal}
+                  index={item.index}
+                  start={item.start}
+                  expanded={expanded.has(ordinal)}
+                  active={ordinal === active}
+                  ranges={ranges}
+                  measure={virtualizer.measureElement}
+                  onToggle={onToggle}
+                />
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
