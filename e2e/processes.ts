@@ -1,7 +1,19 @@
 /**
  * Real processes for the browser tests: a Big Peer (`syncmesh big-peer`) and headless peers
- * serving the inspector (`syncmesh inspect`), each in its own temporary folder, each started with
- * the project's Node 24 and stopped (SIGTERM, then SIGKILL) when the test file is done.
+ * serving the inspector (`syncmesh inspect`), each started with the project's Node 24 in one
+ * temporary folder per test file, and stopped (SIGTERM, then SIGKILL) with the folder removed
+ * when the file is done, also when a test or the start itself failed.
+ *
+ *   const mesh = createMesh('documents');
+ *   test.beforeAll(async () => {
+ *     const bigPeer = await mesh.startBigPeer();
+ *     a = await mesh.startPeer('a', { bigPeer, subscribe: ['SELECT * FROM orders'] });
+ *   });
+ *   test.afterAll(() => mesh.stop());
+ *
+ * Nothing is created before the first start: Playwright imports test files in its runner too.
+ * Should the worker exit with processes still running (an interrupted run), they are killed and
+ * the folders removed on its way out.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,53 +22,88 @@ import { join, resolve } from 'node:path';
 
 const PROJECT = resolve(import.meta.dirname, '..');
 const SYNCMESH = join(PROJECT, 'bin', 'syncmesh.js');
-/** How long a process may take to print the line the test waits for. */
-const START_TIMEOUT_MS = 30_000;
+/** How long a process may take to print the line the test waits for (a loaded 2-core machine). */
+const START_TIMEOUT_MS = 45_000;
+/** How long a stopped process may take to exit after SIGTERM before it gets SIGKILL. */
+const STOP_TIMEOUT_MS = 10_000;
+/** Standard error kept per process: the tail (a DEBUG peer logs a lot). */
+const STDERR_TAIL_CHARS = 4_000_000;
+
+/** Every child still running and every folder not yet removed, for the worker's exit. */
+const liveChildren = new Set<ChildProcess>();
+const liveFolders = new Set<string>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const child of liveChildren) {
+      try {
+        child.kill('SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    for (const folder of liveFolders) rmSync(folder, { recursive: true, force: true });
+  });
+}
 
 export interface RunningProcess {
+  readonly name: string;
   readonly child: ChildProcess;
-  /** Everything it wrote so far on standard error (its log lines). */
+  /** Everything it wrote so far on standard error (its log lines), the tail of it. */
   stderr(): string;
   stop(): Promise<void>;
 }
 
-function startSyncmesh(args: readonly string[], readyLine: RegExp): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
+function startSyncmesh(name: string, args: readonly string[], readyLine: RegExp): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
+  installExitHook();
   const child = spawn(process.execPath, [SYNCMESH, ...args], { cwd: PROJECT, stdio: ['ignore', 'pipe', 'pipe'] });
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    // Keep the tail only: a DEBUG peer logs a lot.
-    stderr = (stderr + chunk).slice(-2_000_000);
+    stderr += chunk;
+    if (stderr.length > STDERR_TAIL_CHARS * 2) stderr = stderr.slice(-STDERR_TAIL_CHARS);
   });
   const running: RunningProcess = {
+    name,
     child,
     stderr: () => stderr,
     stop: () => stopProcess(child),
   };
+  const what = `${name} (syncmesh ${args.join(' ')})`;
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
+    let settled = false;
+    const fail = (message: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       void running.stop();
-      reject(new Error(`syncmesh ${args.join(' ')} printed no ${readyLine} within ${START_TIMEOUT_MS} ms.\nstdout: ${stdout}\nstderr: ${stderr.slice(-4000)}`));
-    }, START_TIMEOUT_MS);
+      reject(new Error(`${what} ${message}.\nstdout: ${stdout}\nstderr: ${stderr.slice(-4000)}`));
+    };
+    const timer = setTimeout(() => fail(`printed no ${readyLine} within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
+      if (settled) return;
       const match = stdout.match(readyLine);
       if (match !== null) {
+        settled = true;
         clearTimeout(timer);
         resolvePromise({ process: running, match });
       }
     });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`syncmesh ${args.join(' ')} exited (${code ?? signal}) before it was ready.\nstdout: ${stdout}\nstderr: ${stderr.slice(-4000)}`));
-    });
+    child.once('error', (error) => fail(`could not start: ${error.message}`));
+    child.once('exit', (code, signal) => fail(`exited (${code ?? signal}) before it was ready`));
   });
 }
 
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolvePromise) => {
-    const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     child.once('exit', () => {
       clearTimeout(kill);
       resolvePromise();
@@ -66,48 +113,107 @@ function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export interface BigPeerProcess extends RunningProcess {
+  /** `http://127.0.0.1:<port>`. */
   readonly url: string;
   readonly appID: string;
   readonly playgroundToken: string;
 }
 
-export async function startBigPeer(directory: string, appID = 'e2e-app', playgroundToken = 'e2e-playground-token'): Promise<BigPeerProcess> {
-  const { process: running, match } = await startSyncmesh(
-    ['big-peer', '--app-id', appID, '--port', '0', '--data', directory, '--playground-token', playgroundToken],
-    /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)/,
-  );
-  return { ...running, url: match[1] as string, appID, playgroundToken };
-}
-
 export interface InspectedPeer extends RunningProcess {
-  /** The inspector's page, with its token. */
+  /** The inspector's page, with its token: `http://127.0.0.1:<port>/<token>/`. */
   readonly inspectorUrl: string;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  readonly token: string;
+  /** The peer's store folder. */
+  readonly store: string;
 }
 
 export interface PeerOptions {
-  readonly store: string;
   readonly bigPeer?: BigPeerProcess;
+  /** `--subscribe` statements. */
   readonly subscribe?: readonly string[];
+  /** `--log-level`: ERROR, WARN, INFO (the default), DEBUG or VERBOSE. */
   readonly logLevel?: string;
 }
 
-export async function startInspectedPeer(options: PeerOptions): Promise<InspectedPeer> {
-  const args = ['inspect', '--store', options.store, '--port', '0'];
-  if (options.bigPeer !== undefined) {
-    args.push('--big-peer', options.bigPeer.url, '--app-id', options.bigPeer.appID, '--playground-token', options.bigPeer.playgroundToken);
-  }
-  for (const statement of options.subscribe ?? []) args.push('--subscribe', statement);
-  if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
-  const { process: running, match } = await startSyncmesh(args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+\/\S+\/)/);
-  return { ...running, inspectorUrl: match[1] as string };
+export interface Mesh {
+  /** The test file's temporary folder (created by the first start). */
+  folder(): string;
+  /** A Big Peer with `--data` in the folder, a playground token, on a free port. */
+  startBigPeer(options?: { readonly appID?: string; readonly playgroundToken?: string; readonly logLevel?: string }): Promise<BigPeerProcess>;
+  /** `syncmesh inspect --store <folder>/<name>` on a free port. */
+  startPeer(name: string, options?: PeerOptions): Promise<InspectedPeer>;
+  /** Stops every process started (peers first, then Big Peers) and removes the folder. */
+  stop(): Promise<void>;
 }
 
-/** A temporary folder for one test file, removed by `remove()`. */
-export function temporaryFolder(prefix: string): { readonly path: string; sub(name: string): string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), `syncmesh-e2e-${prefix}-`));
+export function createMesh(prefix: string): Mesh {
+  let folder: string | undefined;
+  const started: RunningProcess[] = [];
+  const bigPeers = new Set<RunningProcess>();
+  const ensureFolder = (): string => {
+    if (folder === undefined) {
+      installExitHook();
+      folder = mkdtempSync(join(tmpdir(), `syncmesh-e2e-${prefix}-`));
+      liveFolders.add(folder);
+    }
+    return folder;
+  };
+  /** Starts and records a process, also one that fails to start (stopped by then). */
+  const track = async <P extends RunningProcess>(starting: Promise<P>): Promise<P> => {
+    const running = await starting;
+    started.push(running);
+    return running;
+  };
   return {
-    path,
-    sub: (name) => join(path, name),
-    remove: () => rmSync(path, { recursive: true, force: true }),
+    folder: ensureFolder,
+    async startBigPeer(options = {}) {
+      const data = join(ensureFolder(), `big-peer-${bigPeers.size + 1}`);
+      const appID = options.appID ?? 'e2e-app';
+      const playgroundToken = options.playgroundToken ?? 'e2e-playground-token';
+      const args = ['big-peer', '--app-id', appID, '--port', '0', '--data', data, '--playground-token', playgroundToken];
+      if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
+      const bigPeer = await track(
+        startSyncmesh('Big Peer', args, /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)/).then(({ process: running, match }) => ({
+          ...running,
+          url: match[1] as string,
+          appID,
+          playgroundToken,
+        })),
+      );
+      bigPeers.add(bigPeer);
+      return bigPeer;
+    },
+    async startPeer(name, options = {}) {
+      const store = join(ensureFolder(), `peer-${name}`);
+      const args = ['inspect', '--store', store, '--port', '0'];
+      if (options.bigPeer !== undefined) {
+        args.push('--big-peer', options.bigPeer.url, '--app-id', options.bigPeer.appID, '--playground-token', options.bigPeer.playgroundToken);
+      }
+      for (const statement of options.subscribe ?? []) args.push('--subscribe', statement);
+      if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
+      return track(
+        startSyncmesh(`peer ${name}`, args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+)\/([A-Za-z0-9_-]+)\/\n/).then(({ process: running, match }) => ({
+          ...running,
+          inspectorUrl: `${match[1]}/${match[2]}/`,
+          origin: match[1] as string,
+          token: match[2] as string,
+          store,
+        })),
+      );
+    },
+    async stop() {
+      const peers = started.filter((p) => !bigPeers.has(p));
+      await Promise.all(peers.map((p) => p.stop()));
+      await Promise.all([...bigPeers].map((p) => p.stop()));
+      started.length = 0;
+      bigPeers.clear();
+      if (folder !== undefined) {
+        rmSync(folder, { recursive: true, force: true });
+        liveFolders.delete(folder);
+        folder = undefined;
+      }
+    },
   };
 }

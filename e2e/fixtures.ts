@@ -1,0 +1,75 @@
+/**
+ * The browser tests' `test` and `expect`: every page fails its test on a console error, an
+ * uncaught exception or a Content-Security-Policy violation (a test that expects one, like a
+ * 404 page, says so with `allowConsoleErrors`), and helpers to open a peer's inspector on a panel.
+ */
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import type { InspectedPeer } from './processes.ts';
+
+export { expect };
+
+/** What a page must never do: logged errors, uncaught exceptions, CSP violations. */
+interface PageProblems {
+  readonly problems: string[];
+  readonly allowed: RegExp[];
+}
+
+const problemsOf = new WeakMap<Page, PageProblems>();
+
+/** Lets console errors matching `pattern` pass on this page (for a test that expects them). */
+export function allowConsoleErrors(page: Page, pattern: RegExp): void {
+  problemsOf.get(page)?.allowed.push(pattern);
+}
+
+export const test = base.extend({
+  page: async ({ page }, use, testInfo) => {
+    const record: PageProblems = { problems: [], allowed: [] };
+    problemsOf.set(page, record);
+    const report = (text: string): void => {
+      if (record.allowed.some((pattern) => pattern.test(text))) return;
+      record.problems.push(text);
+    };
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const where = message.location();
+      report(`console error: ${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+    });
+    page.on('pageerror', (error) => report(`uncaught exception: ${error.stack ?? error.message}`));
+    // Chromium logs CSP refusals as console errors too; the event catches any it would not.
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) => {
+        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
+      });
+    });
+    await use(page);
+    // An error that the test's own failure caused is not news; report them only on a pass.
+    if (testInfo.status === testInfo.expectedStatus) {
+      expect(record.problems, 'the page logged errors, threw, or broke its Content-Security-Policy').toEqual([]);
+    } else if (record.problems.length > 0) {
+      await testInfo.attach('page-problems.txt', { body: record.problems.join('\n'), contentType: 'text/plain' });
+    }
+  },
+});
+
+export type PanelName = 'Overview' | 'Documents' | 'Subscriptions' | 'Permissions' | 'Transactions' | 'Mesh' | 'Logs';
+
+/** Opens `peer`'s inspector (optionally on a panel) and waits for its link to the peer. */
+export async function openInspector(page: Page, peer: InspectedPeer, panel: PanelName = 'Overview'): Promise<void> {
+  await page.goto(`${peer.inspectorUrl}#/${panel.toLowerCase()}`);
+  await expect(page.getByRole('contentinfo', { name: 'Status' }).getByText('Linked to peer')).toBeVisible();
+  await expect(panelTab(page, panel)).toHaveAttribute('aria-selected', 'true');
+}
+
+export function panelTab(page: Page, panel: PanelName): Locator {
+  return page.getByRole('tablist', { name: 'Panels' }).getByRole('tab', { name: panel, exact: true });
+}
+
+/** Switches panels with the tab, as a person would. */
+export async function showPanel(page: Page, panel: PanelName): Promise<Locator> {
+  await panelTab(page, panel).click();
+  await expect(panelTab(page, panel)).toHaveAttribute('aria-selected', 'true');
+  return page.locator('#panel-main');
+}
+
+/** How long replication between processes may take on a loaded 2-core machine. */
+export const REPLICATION_TIMEOUT_MS = 30_000;
