@@ -15,8 +15,13 @@ import { TIMELINE_CAPACITY, commitKey, commitOrder, mergeBounded, waitKey, waitO
 
 export const TRANSACTIONS_RENDER_INTERVAL_MS = 100;
 
-/** Time windows the timeline offers. */
-export const TIMELINE_WINDOWS_MS = [10_000, 60_000, 300_000, 900_000] as const;
+/** Time windows the timeline offers, with their names. */
+export const TIMELINE_WINDOWS = [
+  { ms: 10_000, label: '10 s' },
+  { ms: 60_000, label: '1 min' },
+  { ms: 300_000, label: '5 min' },
+  { ms: 900_000, label: '15 min' },
+] as const;
 
 export type Selection = { readonly kind: 'commit'; readonly txnId: number } | { readonly kind: 'wait'; readonly key: string } | undefined;
 
@@ -163,7 +168,9 @@ export const createTransactionsSlice: SliceCreator<TransactionsSlice> = (set, ge
     },
 
     selectTransaction(selected) {
-      setView({ selected });
+      // A bar picked in the timeline shows its row: the tab follows the kind of entry.
+      if (selected === undefined) setView({ selected });
+      else setView({ selected, tab: selected.kind === 'commit' ? 'commits' : 'waits' });
     },
 
     setTransactionsTab(tab) {

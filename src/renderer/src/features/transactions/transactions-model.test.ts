@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitKey, commitOrder, describeWait, describeWaiting, mergeBounded, summarize, waitKey, waitOrder } from './transactions-model.ts';
+import { clockTime, commitKey, durationText, commitOrder, describeWait, describeWaiting, mergeBounded, summarize, waitKey, waitOrder } from './transactions-model.ts';
 import { commit, wait } from './test-entries.ts';
 
 const empty = { items: [], dropped: 0 };
@@ -61,5 +61,21 @@ describe('summarize', () => {
     expect(summary.waits).toBe(2);
     expect(summary.loudWaits).toBe(1);
     expect(summary.longestWait?.waitedMs).toBe(130_000);
+  });
+});
+
+describe('clockTime', () => {
+  it('writes the UTC time of day, as log lines do', () => {
+    expect(clockTime(Date.UTC(2026, 10, 21, 22, 19, 12, 365))).toBe('22:19:12.365');
+    expect(clockTime(Date.UTC(2026, 10, 21, 22, 19, 12, 365), false)).toBe('22:19:12');
+  });
+});
+
+describe('durationText', () => {
+  it('does not pretend to more precision than the peer measured', () => {
+    expect(durationText(0)).toBe('<1 ms');
+    expect(durationText(3)).toBe('3 ms');
+    expect(durationText(2.5)).toBe('2.5 ms');
+    expect(durationText(36_000)).toBe('36.0 s');
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { BlockedWaitEntry, TransactionEntry } from '../../../../shared/inspector/transactions.ts';
 import type { Originator } from '../../../../shared/transactions.ts';
-import { formatDuration } from '../../ui/format.ts';
+import { formatDuration, formatElapsed } from '../../ui/format.ts';
 
 /** The most commits, and the most waits, the panel keeps (the peer keeps as many). */
 export const TIMELINE_CAPACITY = 1_000;
@@ -99,4 +99,20 @@ export function summarize(commits: readonly TransactionEntry[], waits: readonly 
     if (longestWait === undefined || w.waitedMs > longestWait.waitedMs) longestWait = w;
   }
   return { commits: count, byOriginator, longest, waits: waitCount, longestWait, loudWaits };
+}
+
+/** `22:19:12.365`: the UTC time of day, as the peer's log lines write it. */
+export function clockTime(ms: number, withMillis = true): string {
+  const iso = new Date(ms).toISOString();
+  return withMillis ? iso.slice(11, 23) : iso.slice(11, 19);
+}
+
+/**
+ * A commit's duration. The peer measures in whole milliseconds, so a commit faster than that
+ * reads `<1 ms` rather than a precise-looking `0.0 ms`.
+ */
+export function durationText(ms: number): string {
+  if (ms < 1) return '<1 ms';
+  if (ms < 10 && Number.isInteger(ms)) return `${ms} ms`;
+  return formatElapsed(ms);
 }
