@@ -73,3 +73,16 @@ export async function showPanel(page: Page, panel: PanelName): Promise<Locator> 
 
 /** How long replication between processes may take on a loaded 2-core machine. */
 export const REPLICATION_TIMEOUT_MS = 30_000;
+
+/** The value next to `label` in a section's label–value list (`<dt>`/`<dd>`). */
+export function valueOf(section: Locator, label: string | RegExp): Locator {
+  return section
+    .locator('.kv-row')
+    .filter({ has: section.page().getByRole('term').filter({ hasText: label }) })
+    .getByRole('definition');
+}
+
+/** A titled section of a panel (`<section aria-labelledby>`: a region named by its heading). */
+export function section(page: Page, title: string | RegExp): Locator {
+  return page.locator('#panel-main').getByRole('region', { name: title, exact: typeof title === 'string' ? true : undefined });
+}
