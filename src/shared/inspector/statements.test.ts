@@ -9,6 +9,7 @@ import {
   insertDocument,
   jsonEqual,
   parameterName,
+  parsePath,
   quoteName,
   registerSubscriptionCall,
   selectCollection,
@@ -62,6 +63,28 @@ describe('formatPath', () => {
   });
 });
 
+describe('parsePath', () => {
+  it('reads the segments of a path as DQL writes it', () => {
+    expect(parsePath('a.b')).toEqual(['a', 'b']);
+    expect(parsePath('items[0].sku')).toEqual(['items', 0, 'sku']);
+    expect(parsePath('`order`.`odd ``key`')).toEqual(['order', 'odd `key']);
+    expect(parsePath("m['it''s']")).toEqual(['m', "it's"]);
+    expect(parsePath('set')).toEqual(['set']);
+  });
+
+  it('gives back every path formatPath writes', () => {
+    for (const path of [['a'], ['order', 'x'], ['a', 'odd key', 'z'], ['tick`tock'], ['items', 3, 'x']]) expect(parsePath(formatPath(path))).toEqual(path);
+  });
+
+  it('refuses what is not a path', () => {
+    expect(parsePath('')).toBeUndefined();
+    expect(parsePath('a.')).toBeUndefined();
+    expect(parsePath('a b')).toBeUndefined();
+    expect(parsePath('`open')).toBeUndefined();
+    expect(parsePath('[0]')).toBeUndefined();
+  });
+});
+
 describe('the statements of the UI actions', () => {
   it('opens a collection with SELECT *', () => {
     expect(selectCollection('orders')).toEqual({ statement: 'SELECT * FROM orders', args: {} });
@@ -110,6 +133,10 @@ describe('diffDocument', () => {
     expect(diffDocument({ _id: 1, visits: 10 }, { _id: 1, visits: 7 }, { counters: new Set(['visits']) })).toEqual([
       { kind: 'increment', path: ['visits'], by: -3 },
     ]);
+  });
+
+  it('finds a counter written without backticks where the inspector would add them', () => {
+    expect(diffDocument({ _id: 1, set: 1 }, { _id: 1, set: 2 }, { counters: new Set(['set']) })).toEqual([{ kind: 'increment', path: ['set'], by: 1 }]);
   });
 
   it('sets a counter that became something other than a number', () => {

@@ -57,6 +57,57 @@ export function formatPath(segments: readonly PathSegment[]): string {
   return text;
 }
 
+/**
+ * The segments of a path written as DQL (`a.b`, `` `odd key`.x ``, `items[0]`, `m['k']`), as the
+ * peer prints merge metadata paths; undefined for text that is not a plain path.
+ */
+export function parsePath(text: string): PathSegment[] | undefined {
+  const segments: PathSegment[] = [];
+  let i = 0;
+  const name = (): string | undefined => {
+    if (text[i] === '`') {
+      let value = '';
+      i++;
+      for (;;) {
+        if (i >= text.length) return undefined;
+        if (text[i] === '`') {
+          if (text[i + 1] !== '`') break;
+          value += '`';
+          i += 2;
+        } else value += text[i++];
+      }
+      i++;
+      return value;
+    }
+    const match = /^[A-Za-z_$\p{L}][A-Za-z0-9_$\p{L}\p{M}\p{N}]*/u.exec(text.slice(i));
+    if (match === null) return undefined;
+    i += match[0].length;
+    return match[0];
+  };
+  const first = name();
+  if (first === undefined) return undefined;
+  segments.push(first);
+  while (i < text.length) {
+    if (text[i] === '.') {
+      i++;
+      const next = name();
+      if (next === undefined) return undefined;
+      segments.push(next);
+    } else if (text[i] === '[') {
+      const index = /^\[(\d+)\]/.exec(text.slice(i));
+      const quoted = /^\['((?:[^'\\]|''|\\.)*)'\]/.exec(text.slice(i));
+      if (index !== null) {
+        segments.push(Number(index[1]));
+        i += index[0].length;
+      } else if (quoted !== null) {
+        segments.push((quoted[1] as string).replaceAll("''", "'").replace(/\\(.)/g, '$1'));
+        i += quoted[0].length;
+      } else return undefined;
+    } else return undefined;
+  }
+  return segments;
+}
+
 /** `SELECT * FROM <collection>`: what opening a collection runs. */
 export function selectCollection(collection: string): Statement {
   return { statement: `SELECT * FROM ${quoteName(collection)}`, args: {} };
@@ -85,7 +136,7 @@ export type FieldChange =
 
 export interface DiffOptions {
   /**
-   * Paths (as `formatPath` writes them) that hold counters: a new number there becomes
+   * Paths (DQL text, as merge metadata gives them) that hold counters: a new number there becomes
    * `APPLY path PN_INCREMENT BY <difference>`, so the counter keeps merging with other peers'
    * increments instead of turning back into a plain value.
    */
@@ -125,7 +176,11 @@ export function diffDocument(original: JsonObject, edited: JsonObject, options: 
     throw new EditError('_id cannot change: insert a new document and delete this one instead');
   }
   const changes: FieldChange[] = [];
-  const counters = options.counters ?? new Set<string>();
+  const counters = new Set<string>();
+  for (const text of options.counters ?? []) {
+    const segments = parsePath(text);
+    if (segments !== undefined) counters.add(JSON.stringify(segments));
+  }
   const walk = (before: JsonObject, after: JsonObject, prefix: readonly PathSegment[]): void => {
     const keys = [...Object.keys(before), ...Object.keys(after).filter((key) => !Object.hasOwn(before, key))];
     for (const key of keys) {
@@ -154,7 +209,7 @@ export function diffDocument(original: JsonObject, edited: JsonObject, options: 
           changes.length = mark;
           changes.push({ kind: 'set', path, value: now });
         }
-      } else if (typeof old === 'number' && typeof now === 'number' && counters.has(formatPath(path)) && Number.isFinite(now - old) && old + (now - old) === now) {
+      } else if (typeof old === 'number' && typeof now === 'number' && counters.has(JSON.stringify(path)) && Number.isFinite(now - old) && old + (now - old) === now) {
         changes.push({ kind: 'increment', path, by: now - old });
       } else {
         changes.push({ kind: 'set', path, value: now as JsonValue });

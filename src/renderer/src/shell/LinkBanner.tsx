@@ -8,11 +8,11 @@ import { Icon } from '../ui/Icon.tsx';
 export function LinkBanner() {
   const link = useInspector((s) => s.link);
   const epoch = useInspector((s) => s.linkEpoch);
-  if (link === 'open') return <div hidden />;
-  // The first connection is not news: panels show their own loading state meanwhile.
-  if (link === 'connecting' && epoch === 0) return <div hidden />;
+  // The slot stays in the layout's grid row, empty while the link is up. The first connection
+  // is not news: panels show their own loading state meanwhile.
+  if (link === 'open' || (link === 'connecting' && epoch === 0)) return <div className="link-banner-slot" />;
   return (
-    <div className="link-banner" role="alert" data-link={link}>
+    <div className="link-banner-slot link-banner" role="alert" data-link={link}>
       <Icon name="unlink" size={16} />
       <span>
         <strong>{link === 'closed' ? 'Disconnected from the peer.' : 'Reconnecting to the peer…'}</strong> What is shown is from before the link

@@ -79,3 +79,20 @@ export function onLinkReopened(store: Parameters<EventWiring>[0], refetch: () =>
     if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0) refetch();
   });
 }
+
+/**
+ * Refreshes for a panel's data that is costly for the peer (match counts, verdicts): `load` runs
+ * each time the panel is shown, and `refresh()` (for events) runs it only while it is shown.
+ */
+export function whileShown(store: Parameters<EventWiring>[0], panel: PanelId, load: () => void): { readonly refresh: () => void; readonly stop: () => void } {
+  const stop = store.subscribe((state, previous) => {
+    if (state.shellView.panel === panel && previous.shellView.panel !== panel) load();
+  });
+  if (store.getState().shellView.panel === panel) load();
+  return {
+    refresh: () => {
+      if (store.getState().shellView.panel === panel) load();
+    },
+    stop,
+  };
+}

@@ -18,11 +18,13 @@ export interface SplitPaneProps {
   readonly first: ReactNode;
   readonly second: ReactNode;
   readonly className?: string;
+  /** Hides the sized pane and the separator; the other pane fills the space and stays mounted. */
+  readonly collapsed?: boolean;
 }
 
 const KEY_STEP = 24;
 
-export function SplitPane({ direction, size, sized, min, max, onResize, label, first, second, className }: SplitPaneProps) {
+export function SplitPane({ direction, size, sized, min, max, onResize, label, first, second, className, collapsed = false }: SplitPaneProps) {
   const drag = useRef<{ start: number; size: number } | undefined>(undefined);
   const clamp = (value: number) => Math.round(Math.min(max, Math.max(min, value)));
   const sign = sized === 'first' ? 1 : -1;
@@ -52,7 +54,7 @@ export function SplitPane({ direction, size, sized, min, max, onResize, label, f
   };
   const sizedStyle = direction === 'row' ? { width: size } : { height: size };
   return (
-    <div className={`split split-${direction}${className === undefined ? '' : ` ${className}`}`}>
+    <div className={`split split-${direction}${collapsed ? ' split-collapsed' : ''}${className === undefined ? '' : ` ${className}`}`}>
       <div className={sized === 'first' ? 'split-pane split-fixed' : 'split-pane split-fill'} style={sized === 'first' ? sizedStyle : undefined}>
         {first}
       </div>

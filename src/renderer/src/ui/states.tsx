@@ -61,7 +61,7 @@ export function ErrorNotice({ error, title, onRetry, compact = false }: ErrorNot
         <p className="error-message">
           <code className="error-code">{error.code}</code> {error.message}
         </p>
-        {position !== undefined && (
+        {position !== undefined && !error.message.includes(`line ${position.line} column ${position.column}`) && (
           <p className="error-position">
             at line {position.line}, column {position.column}
           </p>

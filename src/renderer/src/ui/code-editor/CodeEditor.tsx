@@ -69,6 +69,24 @@ const errorField = StateField.define<DecorationSet>({
   provide: (field) => EditorView.decorations.from(field),
 });
 
+/**
+ * Typing over a selection that spans several highlighted tokens: left to the browser, Chromium
+ * keeps the first token's look by wrapping the new text in a `<span style="…">`, which the CSP
+ * refuses (a console error on every such keystroke). The editor makes that edit itself instead,
+ * through the same input handlers (bracket closing) the browser path would reach.
+ */
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, view) {
+    const range = view.state.selection.main;
+    if (event.inputType !== 'insertText' || event.data === null || range.empty || view.composing || view.state.selection.ranges.length > 1) return false;
+    const text = event.data;
+    const insert = () => view.state.update(view.state.replaceSelection(text), { userEvent: 'input.type', scrollIntoView: true });
+    event.preventDefault();
+    if (!view.state.facet(EditorView.inputHandler).some((handler) => handler(view, range.from, range.to, text, insert))) view.dispatch(insert());
+    return true;
+  },
+});
+
 export function CodeEditor(props: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | undefined>(undefined);
@@ -91,6 +109,7 @@ export function CodeEditor(props: CodeEditorProps) {
     );
     const extensions: Extension[] = [
       commands,
+      typeOverSelection,
       history(),
       drawSelection(),
       indentOnInput(),

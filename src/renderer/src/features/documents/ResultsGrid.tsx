@@ -1,0 +1,218 @@
+/**
+ * A SELECT result as a virtualized grid (`role="grid"`): only the rows on screen exist in the
+ * DOM, whatever the result's size, and their pages are fetched with `documents:rows` as they
+ * scroll into view. Table mode has a column per field (resizable); JSON mode a line per document.
+ * Arrow keys, Page Up/Down, Home and End move the selection.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { JsonObject } from '../../../../shared/json.ts';
+import { useInspector } from '../../store/index.ts';
+import { formatCount } from '../../ui/format.ts';
+import { JsonView, ValueCell } from '../../ui/JsonView.tsx';
+import { columnWidths } from './columns.ts';
+import { rowAt, type PageCache } from './paging.ts';
+import type { ResultMode, ResultState } from './slice.ts';
+
+const ROW_HEIGHT = 24;
+const HEADER_HEIGHT = 27;
+/** Waits this long after scrolling stops moving the range before fetching pages. */
+const FETCH_DELAY_MS = 40;
+
+export function ResultsGrid({ result, mode }: { readonly result: ResultState; readonly mode: ResultMode }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const ensureRows = useInspector((s) => s.ensureRows);
+  const selectRow = useInspector((s) => s.selectRow);
+  const selectedIndex = useInspector((s) => s.documentsView.selected?.index);
+  const { cache, columns } = result;
+  const total = cache.total;
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 16,
+    scrollMargin: HEADER_HEIGHT,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+
+  useEffect(() => {
+    const timer = setTimeout(() => ensureRows(first, last), FETCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [first, last, cache.resultId, ensureRows]);
+
+  // A new statement starts at the top; a refresh of the same one stays where it is.
+  useEffect(() => {
+    virtualizer.scrollToOffset(0);
+  }, [result.epoch, virtualizer]);
+
+  const widths = useColumnWidths(columns, cache, result.epoch);
+  const gridWidth = mode === 'table' ? NUMBER_WIDTH + columns.reduce((sum, c) => sum + (widths.get(c) ?? 120), 0) : undefined;
+
+  const move = (index: number) => {
+    const target = Math.max(0, Math.min(total - 1, index));
+    selectRow(target);
+    virtualizer.scrollToIndex(target, { align: 'auto' });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 300) / ROW_HEIGHT) - 2);
+    const at = selectedIndex ?? -1;
+    if (event.key === 'ArrowDown') move(at + 1);
+    else if (event.key === 'ArrowUp') move(Math.max(0, at - 1));
+    else if (event.key === 'PageDown') move(at + page);
+    else if (event.key === 'PageUp') move(at - page);
+    else if (event.key === 'Home' && (event.ctrlKey || event.metaKey || mode === 'json')) move(0);
+    else if (event.key === 'End' && (event.ctrlKey || event.metaKey || mode === 'json')) move(total - 1);
+    else if (event.key === 'Escape') selectRow(undefined);
+    else return;
+    event.preventDefault();
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className={`rt rt-${mode}`}
+      role="grid"
+      aria-label="Query results"
+      aria-rowcount={total + 1}
+      aria-colcount={mode === 'table' ? columns.length + 1 : 2}
+      aria-readonly="true"
+      aria-activedescendant={selectedIndex === undefined ? undefined : `rt-row-${selectedIndex}`}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
+      <div className="rt-inner" style={{ width: gridWidth, height: virtualizer.getTotalSize() + HEADER_HEIGHT }}>
+        <div className="rt-head" role="row" aria-rowindex={1} style={{ height: HEADER_HEIGHT }}>
+          <div className="rt-cell rt-num" role="columnheader" style={{ width: NUMBER_WIDTH }}>
+            #
+          </div>
+          {mode === 'table' ? (
+            columns.map((column) => <HeaderCell key={column} column={column} width={widths.get(column) ?? 120} onResize={widths.resize} />)
+          ) : (
+            <div className="rt-cell rt-json-cell" role="columnheader">
+              Document (JSON)
+            </div>
+          )}
+        </div>
+        {items.map((item) => (
+          <Row
+            key={item.index}
+            index={item.index}
+            top={item.start}
+            row={rowAt(cache, item.index)}
+            mode={mode}
+            columns={columns}
+            widths={widths.map}
+            selected={item.index === selectedIndex}
+            onSelect={selectRow}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+const NUMBER_WIDTH = 64;
+
+interface RowProps {
+  readonly index: number;
+  readonly top: number;
+  readonly row: JsonObject | undefined;
+  readonly mode: ResultMode;
+  readonly columns: readonly string[];
+  readonly widths: ReadonlyMap<string, number>;
+  readonly selected: boolean;
+  readonly onSelect: (index: number) => void;
+}
+
+const Row = memo(function Row({ index, top, row, mode, columns, widths, selected, onSelect }: RowProps) {
+  return (
+    <div
+      id={`rt-row-${index}`}
+      className={`rt-row${selected ? ' rt-selected' : ''}${index % 2 === 1 ? ' rt-odd' : ''}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      style={{ transform: `translateY(${top}px)` }}
+      onMouseDown={() => onSelect(index)}
+    >
+      <div className="rt-cell rt-num" role="rowheader" style={{ width: NUMBER_WIDTH }}>
+        {formatCount(index + 1)}
+      </div>
+      {row === undefined ? (
+        <div className="rt-cell rt-pending" role="gridcell" aria-busy="true">
+          <span className="skeleton" />
+        </div>
+      ) : mode === 'table' ? (
+        columns.map((column) => (
+          <div key={column} className="rt-cell" role="gridcell" style={{ width: widths.get(column) ?? 120 }}>
+            <ValueCell value={row[column]} />
+          </div>
+        ))
+      ) : (
+        <div className="rt-cell rt-json-cell" role="gridcell">
+          <JsonView value={row} inline maxLength={1000} />
+        </div>
+      )}
+    </div>
+  );
+});
+
+function HeaderCell({ column, width, onResize }: { readonly column: string; readonly width: number; readonly onResize: (column: string, width: number) => void }) {
+  const drag = useRef<{ x: number; width: number } | undefined>(undefined);
+  const onPointerDown = (event: PointerEvent<HTMLSpanElement>) => {
+    event.currentTarget.setPointerCapture(event.pointerId);
+    drag.current = { x: event.clientX, width };
+    event.preventDefault();
+    event.stopPropagation();
+  };
+  const onPointerMove = (event: PointerEvent<HTMLSpanElement>) => {
+    if (drag.current !== undefined) onResize(column, Math.max(48, Math.min(1200, drag.current.width + event.clientX - drag.current.x)));
+  };
+  return (
+    <div className="rt-cell rt-header-cell" role="columnheader" style={{ width }} title={column}>
+      <span className="rt-header-name">{column}</span>
+      <span
+        className="rt-resize"
+        aria-hidden="true"
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={() => (drag.current = undefined)}
+        onDoubleClick={() => onResize(column, -1)}
+      />
+    </div>
+  );
+}
+
+/** Column widths: sized from the first rows, changed by dragging a header's edge (a double click resets it). */
+function useColumnWidths(columns: readonly string[], cache: PageCache, epoch: number) {
+  const [overrides, setOverrides] = useState<ReadonlyMap<string, number>>(new Map());
+  useEffect(() => setOverrides(new Map()), [epoch]);
+  const sample = useMemo(() => {
+    const rows: JsonObject[] = [];
+    for (let i = 0; i < Math.min(cache.total, 100); i++) {
+      const row = rowAt(cache, i);
+      if (row !== undefined) rows.push(row);
+    }
+    return rows;
+    // Sized once per statement and column set (not per page), so that columns do not jump while scrolling.
+  }, [epoch, columns]);
+  const base = useMemo(() => columnWidths(columns, sample), [columns, sample]);
+  const map = useMemo(() => {
+    const all = new Map<string, number>();
+    for (const column of columns) all.set(column, overrides.get(column) ?? base[column] ?? 120);
+    return all;
+  }, [columns, base, overrides]);
+  return {
+    map,
+    get: (column: string) => map.get(column),
+    resize: (column: string, width: number) =>
+      setOverrides((previous) => {
+        const next = new Map(previous);
+        if (width < 0) next.delete(column);
+        else next.set(column, width);
+        return next;
+      }),
+  };
+}
