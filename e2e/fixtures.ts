@@ -21,32 +21,39 @@ export function allowConsoleErrors(page: Page, pattern: RegExp): void {
   problemsOf.get(page)?.allowed.push(pattern);
 }
 
+/** Starts watching a page for problems; every page of the test's browser context gets this. */
+function watch(page: Page, problems: string[]): void {
+  const record: PageProblems = { problems, allowed: [] };
+  problemsOf.set(page, record);
+  const report = (text: string): void => {
+    if (record.allowed.some((pattern) => pattern.test(text))) return;
+    record.problems.push(text);
+  };
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const where = message.location();
+    report(`console error: ${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+  });
+  page.on('pageerror', (error) => report(`uncaught exception: ${error.stack ?? error.message}`));
+}
+
 export const test = base.extend({
-  page: async ({ page }, use, testInfo) => {
-    const record: PageProblems = { problems: [], allowed: [] };
-    problemsOf.set(page, record);
-    const report = (text: string): void => {
-      if (record.allowed.some((pattern) => pattern.test(text))) return;
-      record.problems.push(text);
-    };
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      const where = message.location();
-      report(`console error: ${message.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
-    });
-    page.on('pageerror', (error) => report(`uncaught exception: ${error.stack ?? error.message}`));
+  context: async ({ context }, use, testInfo) => {
+    const problems: string[] = [];
     // Chromium logs CSP refusals as console errors too; the event catches any it would not.
-    await page.addInitScript(() => {
+    await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
         console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
       });
     });
-    await use(page);
-    // An error that the test's own failure caused is not news; report them only on a pass.
+    for (const page of context.pages()) watch(page, problems);
+    context.on('page', (page) => watch(page, problems));
+    await use(context);
+    // Errors that the test's own failure caused are not news; they fail a passing test only.
     if (testInfo.status === testInfo.expectedStatus) {
-      expect(record.problems, 'the page logged errors, threw, or broke its Content-Security-Policy').toEqual([]);
-    } else if (record.problems.length > 0) {
-      await testInfo.attach('page-problems.txt', { body: record.problems.join('\n'), contentType: 'text/plain' });
+      expect(problems, 'the page logged errors, threw, or broke its Content-Security-Policy').toEqual([]);
+    } else if (problems.length > 0) {
+      await testInfo.attach('page-problems.txt', { body: problems.join('\n'), contentType: 'text/plain' });
     }
   },
 });

@@ -1,0 +1,71 @@
+/**
+ * The DQL console of the Documents panel against a real peer: a SELECT with named arguments shows
+ * its rows in the table and as JSON, a mutation says what it changed, and a malformed statement
+ * shows its error.
+ */
+import { withContract } from './contract.ts';
+import { consoleEditor, resultRows, resultsGrid, runInConsole } from './documents.ts';
+import { expect, openInspector, test } from './fixtures.ts';
+import { createMesh, type InspectedPeer } from './processes.ts';
+
+const mesh = createMesh('dql');
+let peer: InspectedPeer;
+
+const CITIES = ['Lisbon', 'Oslo', 'Kyoto', 'Lima', 'Accra'];
+
+test.beforeAll(async () => {
+  peer = await mesh.startPeer('a');
+  await withContract(peer, async (client) => {
+    for (let i = 1; i <= 30; i++) {
+      const order = { _id: `order-${String(i).padStart(3, '0')}`, total: i * 7, status: i % 3 === 0 ? 'shipped' : 'open', city: CITIES[i % CITIES.length] };
+      await client.query('INSERT INTO orders DOCUMENTS (:order)', { order });
+    }
+  });
+});
+test.afterAll(() => mesh.stop());
+
+test('a SELECT with arguments shows its rows in the table and as JSON', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await runInConsole(page, 'SELECT * FROM orders WHERE status = :status AND total > :min ORDER BY total DESC', { status: 'shipped', min: 100 });
+  // total = 7i with i a multiple of 3 above 100: i = 15, 18, 21, 24, 27, 30.
+  const summary = page.getByRole('toolbar', { name: 'Results' });
+  await expect(summary).toContainText('6 rows');
+  await expect(resultRows(page)).toHaveCount(6);
+  for (const name of ['_id', 'city', 'status', 'total']) await expect(resultsGrid(page).getByRole('columnheader', { name })).toBeVisible();
+  await expect(resultRows(page).first()).toContainText('order-030');
+  await expect(resultRows(page).first()).toContainText('210');
+  await expect(resultRows(page).last()).toContainText('order-015');
+  await expect(resultRows(page).last()).toContainText('105');
+
+  await page.getByRole('tab', { name: 'JSON' }).click();
+  await expect(page.getByRole('tab', { name: 'JSON' })).toHaveAttribute('aria-selected', 'true');
+  await expect(resultsGrid(page).getByRole('columnheader', { name: 'Document (JSON)' })).toBeVisible();
+  await expect(resultRows(page).first()).toContainText(/"_id":\s*"order-030"/);
+  await expect(resultRows(page).first()).toContainText(/"total":\s*210/);
+  await page.getByRole('tab', { name: 'Table' }).click();
+  await expect(resultsGrid(page).getByRole('columnheader', { name: 'city' })).toBeVisible();
+});
+
+test('a mutation run in the console says what it changed and the result follows it', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await runInConsole(page, 'SELECT * FROM orders WHERE city = :city', { city: 'Kyoto' });
+  await expect(page.getByRole('toolbar', { name: 'Results' })).toContainText('6 rows');
+  await runInConsole(page, "UPDATE orders SET status = 'cancelled' WHERE _id = :id", { id: 'order-002' });
+  await expect(page.getByRole('status').filter({ hasText: 'document changed' })).toContainText(/1 document changed.*txn \d+/);
+  await runInConsole(page, 'SELECT _id, status FROM orders WHERE status = :status', { status: 'cancelled' });
+  await expect(resultRows(page)).toHaveCount(1);
+  await expect(resultRows(page).first()).toContainText('order-002');
+  await expect(resultRows(page).first()).toContainText('cancelled');
+});
+
+test('a malformed statement shows its error and keeps the last result', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await runInConsole(page, 'SELECT * FROM orders LIMIT 3');
+  await expect(resultRows(page)).toHaveCount(3);
+  await runInConsole(page, 'SELEKT * FROM orders');
+  await expect(page.getByText('The statement failed')).toBeVisible();
+  await expect(page.locator('#panel-main')).toContainText('Syntax error at line 1 column 1: expected a statement, found SELEKT');
+  await expect(consoleEditor(page)).toHaveText('SELEKT * FROM orders');
+  // The last result stays.
+  await expect(resultRows(page)).toHaveCount(3);
+});
