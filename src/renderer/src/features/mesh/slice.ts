@@ -1,12 +1,77 @@
-/** The Mesh panel's slice: `mesh` (peer data) and `meshView` (the inspector's own state). */
+/**
+ * The Mesh panel's slice: `mesh` (the last snapshot, from `mesh:get` on open and `mesh:changed`
+ * after) and `meshView` (the selected peer or connection, closed connections shown or not, the
+ * width of the list beside the graph).
+ */
+import type { MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
+import { inspector } from '../../client/index.ts';
+import { readStored, writeStored } from '../../store/persist.ts';
+import { idle, loading, settle, type Remote } from '../../store/remote.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
 
-export interface MeshSlice {
-  readonly meshView: Record<string, never>;
+export type MeshSelection = { readonly kind: 'peer'; readonly id: string } | { readonly kind: 'connection'; readonly id: string } | undefined;
+
+export interface MeshView {
+  readonly selected: MeshSelection;
+  readonly showClosed: boolean;
+  /** Width of the list pane, in pixels. */
+  readonly listWidth: number;
 }
 
-export const createMeshSlice: SliceCreator<MeshSlice> = () => ({
-  meshView: {},
-});
+export interface MeshSlice {
+  readonly mesh: Remote<MeshSnapshot>;
+  readonly meshView: MeshView;
+  loadMesh(): Promise<void>;
+  receiveMesh(snapshot: MeshSnapshot): void;
+  selectMeshItem(selection: MeshSelection): void;
+  setMeshShowClosed(show: boolean): void;
+  setMeshListWidth(width: number): void;
+}
 
-export const wireMeshEvents: EventWiring = () => () => {};
+const LIST_WIDTH_KEY = 'mesh.listWidth';
+export const DEFAULT_LIST_WIDTH = 560;
+
+export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
+  const setView = (patch: Partial<MeshView>): void => set((s) => ({ meshView: { ...s.meshView, ...patch } }));
+  return {
+    mesh: idle(),
+    meshView: {
+      selected: undefined,
+      showClosed: true,
+      listWidth: readStored(LIST_WIDTH_KEY, (v) => (typeof v === 'number' && v >= 240 && v <= 2000 ? v : undefined)) ?? DEFAULT_LIST_WIDTH,
+    },
+
+    async loadMesh() {
+      set((s) => ({ mesh: loading(s.mesh) }));
+      const result = await inspector.call('mesh:get', {});
+      // An event that arrived while the call ran is newer: keep it.
+      const current = get().mesh;
+      if (result.ok && current.value !== undefined && current.value.now > result.value.now) {
+        set({ mesh: { ...current, status: 'ready' } });
+        return;
+      }
+      set((s) => ({ mesh: settle(s.mesh, result, Date.now()) }));
+    },
+
+    receiveMesh(snapshot) {
+      const current = get().mesh.value;
+      if (current !== undefined && current.now > snapshot.now) return;
+      set({ mesh: { status: 'ready', value: snapshot, error: undefined, receivedAt: Date.now() } });
+    },
+
+    selectMeshItem(selected) {
+      setView({ selected });
+    },
+
+    setMeshShowClosed(showClosed) {
+      setView({ showClosed });
+    },
+
+    setMeshListWidth(listWidth) {
+      writeStored(LIST_WIDTH_KEY, listWidth);
+      setView({ listWidth });
+    },
+  };
+};
+
+export const wireMeshEvents: EventWiring = (store) => inspector.on('mesh:changed', (snapshot) => store.getState().receiveMesh(snapshot));

@@ -2,7 +2,7 @@
  * The tables under the timeline: commits, and blocked waits (with the writers waiting now on
  * top), newest first. A row is selected with a click or the arrow keys; the timeline shows it.
  */
-import { memo, useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useEffect, useRef, type RefObject } from 'react';
 import type { BlockedWaitEntry, TransactionEntry, WriteSlotState } from '../../../../shared/inspector/transactions.ts';
 import { formatCount, formatDuration } from '../../ui/format.ts';
 import { EmptyState } from '../../ui/states.tsx';
@@ -11,25 +11,10 @@ import { OriginatorTag } from './SlotStatus.tsx';
 import type { Selection } from './slice.ts';
 import { nextBlockedLogLevel } from './timeline-layout.ts';
 import { clockTime, durationText, waitKey } from './transactions-model.ts';
-
-/** Arrow keys move the selection through a table's rows (newest first, as shown). */
-function useRowKeys<T>(rows: readonly T[], isSelected: (row: T) => boolean, select: (row: T) => void) {
-  return (event: KeyboardEvent<HTMLElement>): void => {
-    if (rows.length === 0) return;
-    const at = rows.findIndex(isSelected);
-    let next: number;
-    if (event.key === 'ArrowDown') next = Math.min(rows.length - 1, at + 1);
-    else if (event.key === 'ArrowUp') next = at === -1 ? 0 : Math.max(0, at - 1);
-    else if (event.key === 'Home') next = 0;
-    else if (event.key === 'End') next = rows.length - 1;
-    else return;
-    event.preventDefault();
-    select(rows[next] as T);
-  };
-}
+import { useRowKeys } from './use-row-keys.ts';
 
 /** Keeps the selected row in view when the selection comes from the timeline or the keys. */
-function useScrollToSelected(container: RefObject<HTMLElement | null>, selectedKey: string | number | undefined) {
+export function useScrollToSelected(container: RefObject<HTMLElement | null>, selectedKey: string | number | undefined) {
   useEffect(() => {
     if (selectedKey === undefined) return;
     container.current?.querySelector('tr[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });

@@ -1,0 +1,184 @@
+/**
+ * The mesh as a graph (SVG): this peer in the centre, the Big Peer and the small peers around it,
+ * an edge per connection styled by its state (elected solid, standby dashed, connecting dotted
+ * and moving, closed faded red with its reason and retry), an arrow from the side that dialed.
+ * Nodes and edges are focusable: Enter or a click selects them, and the list beside shows them.
+ */
+import type { KeyboardEvent } from 'react';
+import type { ConnectionState, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
+import { shortKey } from '../../ui/format.ts';
+import { Icon, type IconName } from '../../ui/Icon.tsx';
+import { type MeshEdge, type MeshLayout, type MeshNode, type NodeRole } from './mesh-layout.ts';
+import { ROLE_NAMES, STATE_NAMES, edgeCaptionLines, shortAddress } from './mesh-model.ts';
+import type { MeshSelection } from './slice.ts';
+
+const ROLE_ICONS: Readonly<Record<NodeRole, IconName>> = { local: 'monitor', 'big-peer': 'cloud', 'small-peer': 'monitor', unknown: 'link' };
+const STATES: readonly ConnectionState[] = ['elected', 'standby', 'connecting', 'closed'];
+/** Longest reason drawn on an edge; the whole of it is in the tooltip and the list. */
+const MAX_REASON = 30;
+
+interface MeshGraphProps {
+  readonly snapshot: MeshSnapshot;
+  readonly layout: MeshLayout;
+  readonly receivedAt: number;
+  readonly now: number;
+  readonly selected: MeshSelection;
+  readonly onSelect: (selection: MeshSelection) => void;
+}
+
+function activate(event: KeyboardEvent, select: () => void): void {
+  if (event.key !== 'Enter' && event.key !== ' ') return;
+  event.preventDefault();
+  select();
+}
+
+export function nodeName(node: Pick<MeshNode, 'role' | 'peerKey' | 'address'>): string {
+  return node.peerKey !== undefined ? `${ROLE_NAMES[node.role]} ${node.peerKey}` : `${ROLE_NAMES[node.role]} at ${node.address ?? 'an unknown address'}`;
+}
+
+export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelect }: MeshGraphProps) {
+  // What the selection touches stays bright; the rest fades.
+  const related = new Set<string>();
+  if (selected?.kind === 'peer') {
+    related.add(selected.id);
+    for (const e of layout.edges) if (e.nodeId === selected.id) related.add(`c:${e.connection.id}`);
+    related.add(snapshot.local.peerKey);
+  } else if (selected?.kind === 'connection') {
+    const edge = layout.edges.find((e) => e.connection.id === selected.id);
+    if (edge !== undefined) related.add(edge.nodeId).add(`c:${edge.connection.id}`).add(snapshot.local.peerKey);
+  }
+  const focus = related.size > 0;
+  const nodeById = new Map(layout.nodes.map((n) => [n.id, n]));
+
+  return (
+    <svg
+      className={`mesh-graph${focus ? ' has-focus' : ''}`}
+      viewBox={`0 0 ${layout.width} ${layout.height}`}
+      preserveAspectRatio="xMidYMid meet"
+      role="group"
+      aria-label={`Mesh graph: this peer and ${layout.nodes.length - 1} remote ${layout.nodes.length === 2 ? 'peer' : 'peers'}, ${layout.edges.length} ${layout.edges.length === 1 ? 'connection' : 'connections'}`}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) onSelect(undefined);
+      }}
+    >
+      <defs>
+        {STATES.map((state) => (
+          <marker key={state} id={`mesh-arrow-${state}`} className={`mesh-arrow mesh-arrow-${state}`} viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+            <path d="M0 1L9 5L0 9z" />
+          </marker>
+        ))}
+      </defs>
+      <rect className="mesh-backdrop" x="0" y="0" width={layout.width} height={layout.height} onClick={() => onSelect(undefined)} />
+
+      <g className="mesh-edges">
+        {layout.edges.map((edge) => (
+          <EdgeView key={edge.connection.id} edge={edge} remote={nodeById.get(edge.nodeId)} selected={selected?.kind === 'connection' && selected.id === edge.connection.id} dim={focus && !related.has(`c:${edge.connection.id}`)} onSelect={onSelect} />
+        ))}
+      </g>
+
+      <g className="mesh-nodes">
+        {layout.nodes.map((node) => (
+          <NodeView key={node.id} node={node} labelled={layout.labelled || node.role === 'local'} selected={selected?.kind === 'peer' && selected.id === node.id} dim={focus && !related.has(node.id)} onSelect={onSelect} />
+        ))}
+      </g>
+
+      <g className="mesh-edge-labels" aria-hidden="true">
+        {layout.edges.map((edge) => (
+          <EdgeLabel key={edge.connection.id} edge={edge} caption={edgeCaptionLines(edge.connection, receivedAt, now)} dim={focus && !related.has(`c:${edge.connection.id}`)} />
+        ))}
+      </g>
+    </svg>
+  );
+}
+
+function EdgeView({ edge, remote, selected, dim, onSelect }: { readonly edge: MeshEdge; readonly remote: MeshNode | undefined; readonly selected: boolean; readonly dim: boolean; readonly onSelect: (s: MeshSelection) => void }) {
+  const c = edge.connection;
+  const select = (): void => onSelect({ kind: 'connection', id: c.id });
+  const who = remote === undefined ? 'a remote' : nodeName(remote);
+  const label = `${c.id}, ${c.direction} ${c.direction === 'dialed' ? 'to' : 'from'} ${who}: ${STATE_NAMES[c.state]}${c.reason === undefined ? '' : `, ${c.reason}`}`;
+  const marker = `url(#mesh-arrow-${c.state})`;
+  return (
+    <g
+      className={`mesh-edge mesh-edge-${c.state}${selected ? ' is-selected' : ''}${dim ? ' is-dim' : ''}`}
+      data-testid="mesh-edge"
+      data-state={c.state}
+      data-connection={c.id}
+      tabIndex={0}
+      role="button"
+      aria-label={label}
+      aria-pressed={selected}
+      onClick={select}
+      onKeyDown={(e) => activate(e, select)}
+    >
+      <title>{label}</title>
+      <path className="mesh-edge-hit" d={edge.path} />
+      <path className="mesh-edge-line" d={edge.path} markerEnd={c.direction === 'dialed' ? marker : undefined} markerStart={c.direction === 'accepted' ? marker : undefined} />
+    </g>
+  );
+}
+
+function EdgeLabel({ edge, caption, dim }: { readonly edge: MeshEdge; readonly caption: ReturnType<typeof edgeCaptionLines>; readonly dim: boolean }) {
+  const c = edge.connection;
+  const title = c.id.startsWith(c.type) ? c.id : `${c.type} · ${c.id}`;
+  const reason = caption.reason === undefined ? undefined : caption.reason.length > MAX_REASON ? `${caption.reason.slice(0, MAX_REASON - 1)}…` : caption.reason;
+  // About 6.4 px a character of the 10.5 px monospace id and 5.6 px of the 10 px captions: enough to size the plate without measuring.
+  const width = Math.max(title.length * 6.6, caption.state.length * 5.7, (reason?.length ?? 0) * 5.5) + 16;
+  const height = reason === undefined ? 30 : 42;
+  return (
+    <g className={`mesh-edge-label mesh-edge-label-${c.state}${dim ? ' is-dim' : ''}`} transform={`translate(${edge.labelX} ${edge.labelY})`}>
+      <rect x={-width / 2} y={-height / 2} width={width} height={height} rx={4} />
+      <text className="mesh-edge-id" y={-height / 2 + 12}>
+        {title}
+      </text>
+      <text className="mesh-edge-caption" y={-height / 2 + 25}>
+        {caption.state}
+      </text>
+      {reason !== undefined && (
+        <text className="mesh-edge-reason" y={-height / 2 + 37}>
+          {reason}
+        </text>
+      )}
+    </g>
+  );
+}
+
+function NodeView({ node, labelled, selected, dim, onSelect }: { readonly node: MeshNode; readonly labelled: boolean; readonly selected: boolean; readonly dim: boolean; readonly onSelect: (s: MeshSelection) => void }) {
+  const select = (): void => onSelect({ kind: 'peer', id: node.id });
+  const name = nodeName(node);
+  const label = `${name}${node.appId === undefined ? '' : `, app ${node.appId}`}: ${STATE_NAMES[node.state]}`;
+  const above = node.labelSide === 'above';
+  const keyText = node.peerKey !== undefined ? shortKey(node.peerKey) : shortAddress(node.address ?? '');
+  const iconSize = Math.round(node.r * (node.role === 'local' ? 0.95 : 0.9));
+  return (
+    <g
+      className={`mesh-node mesh-node-${node.role} mesh-state-${node.state}${selected ? ' is-selected' : ''}${dim ? ' is-dim' : ''}`}
+      transform={`translate(${node.x} ${node.y})`}
+      data-testid="mesh-node"
+      data-role={node.role}
+      data-peer={node.peerKey}
+      tabIndex={0}
+      role="button"
+      aria-label={label}
+      aria-pressed={selected}
+      onClick={select}
+      onKeyDown={(e) => activate(e, select)}
+    >
+      <title>{`${name}${node.appId === undefined ? '' : `\napp ${node.appId}`}\n${STATE_NAMES[node.state]}`}</title>
+      <circle className="mesh-node-halo" r={node.r + 6} />
+      <circle className="mesh-node-disc" r={node.r} />
+      <g transform={`translate(${-iconSize / 2} ${-iconSize / 2})`} className="mesh-node-icon">
+        <Icon name={ROLE_ICONS[node.role]} size={iconSize} />
+      </g>
+      {labelled && (
+        <>
+          <text className="mesh-node-role" y={above ? -node.r - 24 : node.r + 16}>
+            {ROLE_NAMES[node.role]}
+          </text>
+          <text className="mesh-node-key" y={above ? -node.r - 10 : node.r + 30}>
+            {keyText}
+          </text>
+        </>
+      )}
+    </g>
+  );
+}

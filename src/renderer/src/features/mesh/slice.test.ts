@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { SliceCreator } from '../../store/types.ts';
+import { testStore } from '../logs/test-bridge.ts';
+import { createMeshSlice, wireMeshEvents, type MeshSlice } from './slice.ts';
+import { connection, snapshot } from './test-snapshots.ts';
+
+function setup() {
+  const { store, bridge } = testStore<MeshSlice>(createMeshSlice as SliceCreator<Partial<MeshSlice>>);
+  wireMeshEvents(store);
+  return { store, bridge };
+}
+
+describe('the Mesh slice', () => {
+  it('loads the mesh on open and takes every change after', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('mesh:get', snapshot({ now: 1 }));
+    await store.getState().loadMesh();
+    expect(store.getState().mesh.status).toBe('ready');
+    bridge.emit('mesh:changed', snapshot({ now: 2, connections: [connection('WsClient#2', { state: 'closed' })] }));
+    expect(store.getState().mesh.value?.connections[0]?.id).toBe('WsClient#2');
+    expect(store.getState().mesh.receivedAt).toBeDefined();
+  });
+
+  it('keeps a change that arrived while mesh:get was on its way', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('mesh:get', () => {
+      bridge.emit('mesh:changed', snapshot({ now: 5, connections: [] }));
+      return snapshot({ now: 3 });
+    });
+    await store.getState().loadMesh();
+    expect(store.getState().mesh.value?.now).toBe(5);
+    expect(store.getState().mesh.status).toBe('ready');
+  });
+
+  it('keeps the last snapshot beside the error of a failed load', async () => {
+    const { store, bridge } = setup();
+    bridge.emit('mesh:changed', snapshot({ now: 1 }));
+    bridge.answer('mesh:get', { code: 'internal/unexpected', message: 'boom' });
+    await store.getState().loadMesh();
+    expect(store.getState().mesh.status).toBe('error');
+    expect(store.getState().mesh.value?.now).toBe(1);
+  });
+
+  it('selects a peer or a connection', () => {
+    const { store } = setup();
+    store.getState().selectMeshItem({ kind: 'connection', id: 'WsClient#1' });
+    expect(store.getState().meshView.selected).toEqual({ kind: 'connection', id: 'WsClient#1' });
+  });
+});
