@@ -22,10 +22,16 @@ export function Button({ variant = 'default', icon, shortcut, busy = false, type
       className={`btn btn-${variant}${className === undefined ? '' : ` ${className}`}`}
       disabled={disabled === true || busy}
       aria-busy={busy || undefined}
+      title={rest.title ?? (shortcut === undefined ? undefined : shortcut)}
     >
       {busy ? <span className="spinner" aria-hidden="true" /> : icon !== undefined && <Icon name={icon} />}
       {children !== undefined && <span className="btn-label">{children}</span>}
-      {shortcut !== undefined && <kbd className="btn-shortcut">{shortcut}</kbd>}
+      {shortcut !== undefined && (
+        // Not part of the button's name ("Run", not "Run Ctrl+↵"); the tooltip says it too.
+        <kbd className="btn-shortcut" aria-hidden="true">
+          {shortcut}
+        </kbd>
+      )}
     </button>
   );
 }

@@ -6,7 +6,8 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import type { JsonObject } from '../../../../shared/json.ts';
+import { jsonEqual } from '../../../../shared/inspector/statements.ts';
+import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import { useInspector } from '../../store/index.ts';
 import { formatCount } from '../../ui/format.ts';
 import { JsonView, ValueCell } from '../../ui/JsonView.tsx';
@@ -24,6 +25,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
   const ensureRows = useInspector((s) => s.ensureRows);
   const selectRow = useInspector((s) => s.selectRow);
   const selectedIndex = useInspector((s) => s.documentsView.selected?.index);
+  const selectedId = useInspector((s) => s.documentsView.selected?.id);
   const { cache, columns } = result;
   const total = cache.total;
   const virtualizer = useVirtualizer({
@@ -104,7 +106,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
             mode={mode}
             columns={columns}
             widths={widths.map}
-            selected={item.index === selectedIndex}
+            selected={item.index === selectedIndex && isSameRow(rowAt(cache, item.index), selectedId)}
             onSelect={selectRow}
           />
         ))}
@@ -114,6 +116,11 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
 }
 
 const NUMBER_WIDTH = 64;
+
+/** Whether the row at the selected index is still the selected document (a refresh may have moved it). */
+function isSameRow(row: JsonObject | undefined, id: JsonValue | undefined): boolean {
+  return id === undefined || (row !== undefined && jsonEqual(row['_id'] ?? null, id));
+}
 
 interface RowProps {
   readonly index: number;

@@ -163,6 +163,16 @@ describe('the Documents slice', () => {
     expect(documents.detail.error?.code).toBe('inspector/not-found');
   });
 
+  it('follows the selected document when a row before it goes away', async () => {
+    store.getState().openCollection('orders');
+    await settled();
+    store.getState().selectRow(150);
+    await store.getState().runAction('Delete document', deleteDocument('orders', 'o000010'));
+    await settled();
+    await settled();
+    expect(store.getState().documentsView.selected).toMatchObject({ index: 149, id: 'o000150' });
+  });
+
   it('keeps a failed action’s dialog open with its error', async () => {
     store.getState().openDialog({ kind: 'delete', collection: 'orders', id: 'x' });
     const ok = await store.getState().runAction('Delete document', { statement: 'BAD', args: {} });

@@ -10,7 +10,7 @@
  */
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { DocumentMetadata, QueryOutcome } from '../../../../shared/inspector/documents.ts';
-import { selectCollection, statementCollection, type Statement } from '../../../../shared/inspector/statements.ts';
+import { jsonEqual, selectCollection, statementCollection, type Statement } from '../../../../shared/inspector/statements.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import { inspector } from '../../client/index.ts';
 import { onLinkReopened } from '../../shell/slice.ts';
@@ -144,6 +144,19 @@ export function parseArgs(text: string): { readonly ok: true; readonly args: Jso
     return { ok: false, error: { code: 'query/arguments-invalid', message: 'The arguments must be a JSON object of named values, like {"id": "a1"}.' } };
   }
   return { ok: true, args: value as JsonObject };
+}
+
+/** The index of the row with `_id` `id` among the rows loaded, nearest to `near` first. */
+export function findRow(cache: PageCache, id: JsonValue, near: number): number | undefined {
+  if (jsonEqual(rowAt(cache, near)?.['_id'] ?? null, id)) return near;
+  let best: number | undefined;
+  for (const [page, rows] of cache.pages) {
+    rows.forEach((row, i) => {
+      const index = page * cache.pageSize + i;
+      if (jsonEqual(row['_id'] ?? null, id) && (best === undefined || Math.abs(index - near) < Math.abs(best - near))) best = index;
+    });
+  }
+  return best;
 }
 
 // Not state: what the table last showed (a refresh fetches those pages before it swaps), and the pages on their way.
@@ -312,10 +325,14 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
       const latest = get().documents.result;
       if (latest === undefined || latest.epoch !== result.epoch) return;
       setDocs({ rowsError: undefined, result: { ...latest, cache, columns, elapsedMs: outcome.elapsedMs, ranAt: Date.now(), refreshing: false, stale: false } });
+      // The selected document may have moved (rows before it deleted or inserted): follow it among the rows here.
       const selected = get().documentsView.selected;
-      if (selected !== undefined && selected.index < cache.total) {
+      if (selected?.id !== undefined) {
+        const index = findRow(cache, selected.id, selected.index);
+        if (index !== undefined && index !== selected.index) setView({ selected: { ...selected, index } });
+      } else if (selected !== undefined) {
         const row = rowAt(cache, selected.index);
-        if (row !== undefined && selected.id === undefined) setView({ selected: { ...selected, row } });
+        if (row !== undefined) setView({ selected: { ...selected, row } });
       }
       if (refreshAgain) void get().refreshResult();
     },

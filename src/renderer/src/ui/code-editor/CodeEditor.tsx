@@ -7,7 +7,7 @@
  * (`adoptedStyleSheets`), which the policy does not govern. The page's CSS custom properties
  * inherit into the shadow root, so the editor follows the theme.
  */
-import { closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { closeBrackets, closeBracketsKeymap, closeCompletion, completionKeymap, completionStatus } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
@@ -87,6 +87,17 @@ const typeOverSelection = EditorView.domEventHandlers({
   },
 });
 
+/**
+ * A completion whose answer arrives after the editor lost focus would stay open over the next
+ * field (typing fast, then clicking elsewhere): it is closed once the editor is not focused.
+ */
+const noCompletionWithoutFocus = EditorView.updateListener.of((update) => {
+  if (update.view.hasFocus || completionStatus(update.state) === null) return;
+  setTimeout(() => {
+    if (!update.view.hasFocus) closeCompletion(update.view);
+  }, 0);
+});
+
 export function CodeEditor(props: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | undefined>(undefined);
@@ -110,6 +121,7 @@ export function CodeEditor(props: CodeEditorProps) {
     const extensions: Extension[] = [
       commands,
       typeOverSelection,
+      noCompletionWithoutFocus,
       history(),
       drawSelection(),
       indentOnInput(),
