@@ -132,7 +132,7 @@ function MergeMetadata({ meta }: { readonly meta: DocumentMetadata }) {
         ]}
       />
       {meta.fields.length === 0 ? (
-        <EmptyState compact title="No fields" />
+        <EmptyState compact title="No fields">{meta.value === null && <p>A tombstone keeps no fields: only its _id and the deletion stamp.</p>}</EmptyState>
       ) : (
         <table className="data-table merge-table" aria-label="Fields and who wrote them">
           <thead>

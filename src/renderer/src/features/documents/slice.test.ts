@@ -198,4 +198,21 @@ describe('the Documents slice', () => {
     expect(store.getState().documents.result?.stale).toBe(true);
     stop();
   });
+
+  it('leaves a live result alone while another panel is shown, and refreshes it when the panel shows again', async () => {
+    const stop = wireDocumentsEvents(store);
+    store.getState().openCollection('orders');
+    await settled();
+    store.getState().showPanel('overview');
+    peer.fake.emit('store:changed', { txnId: 5, collections: ['orders'] });
+    await settled();
+    expect(peer.queries()).toBe(1);
+    expect(store.getState().documents.result?.stale).toBe(true);
+    store.getState().showPanel('documents');
+    await settled();
+    await settled();
+    expect(peer.queries()).toBe(2);
+    expect(store.getState().documents.result?.stale).toBe(false);
+    stop();
+  });
 });

@@ -13,7 +13,7 @@ import type { DocumentMetadata, QueryOutcome } from '../../../../shared/inspecto
 import { jsonEqual, selectCollection, statementCollection, type Statement } from '../../../../shared/inspector/statements.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import { inspector } from '../../client/index.ts';
-import { onLinkReopened } from '../../shell/slice.ts';
+import { onLinkReopened, whileShown } from '../../shell/slice.ts';
 import { readStored, writeStored } from '../../store/persist.ts';
 import { idle, loading, settle, type Remote } from '../../store/remote.ts';
 import { throttle } from '../../store/throttle.ts';
@@ -165,6 +165,8 @@ const pagesInFlight = new Map<string, Set<number>>();
 let epoch = 0;
 /** A refresh asked for while one runs: it runs again once that one is done. */
 let refreshAgain = false;
+/** A row selected (by the keyboard) before its page was here: selected once it arrives. */
+let pendingSelect: number | undefined;
 
 export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => {
   const setDocs = (patch: Partial<DocumentsSlice['documents']>) => set((s) => ({ documents: { ...s.documents, ...patch } }));
@@ -229,6 +231,11 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
       rowsError: undefined,
       result: { ...current, cache: withPage(current.cache, page, answer.value.rows, keep), columns: extendColumns(current.columns, answer.value.rows) },
     });
+    if (pendingSelect !== undefined && Math.floor(pendingSelect / PAGE_SIZE) === page) {
+      const index = pendingSelect;
+      pendingSelect = undefined;
+      get().selectRow(index);
+    }
   };
 
   return {
@@ -345,7 +352,12 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
         return;
       }
       const row = rowAt(result.cache, index);
-      if (row === undefined) return;
+      if (row === undefined) {
+        pendingSelect = index;
+        get().ensureRows(Math.max(0, index - 30), index + 30);
+        return;
+      }
+      pendingSelect = undefined;
       const id = Object.hasOwn(row, '_id') ? row['_id'] : undefined;
       setView({ selected: { index, collection: result.collection, id, row }, detailOpen: true });
       setDocs({ detail: idle() });
@@ -398,11 +410,16 @@ export const wireDocumentsEvents: EventWiring = (store) => {
     const state = store.getState();
     const result = state.documents.result;
     if (result !== undefined && (result.collection === undefined || collections.includes(result.collection))) {
-      if (state.documentsView.live) refresh();
+      // Live, and in sight: refreshed. Otherwise marked, and refreshed when the panel shows again (live) or on demand.
+      if (state.documentsView.live && state.shellView.panel === 'documents') refresh();
       else if (!result.stale) store.setState((s) => ({ documents: { ...s.documents, result: s.documents.result === undefined ? undefined : { ...s.documents.result, stale: true } } }));
     }
     const selected = state.documentsView.selected;
     if (selected?.collection !== undefined && collections.includes(selected.collection)) reloadDetail();
+  });
+  const shown = whileShown(store, 'documents', () => {
+    const state = store.getState();
+    if (state.documents.result?.stale === true && state.documentsView.live) void state.refreshResult();
   });
   // The old session's results are gone with it.
   const stopReopened = onLinkReopened(store, () => {
@@ -420,5 +437,6 @@ export const wireDocumentsEvents: EventWiring = (store) => {
     stopChanged();
     stopReopened();
     stopPersist();
+    shown.stop();
   };
 };

@@ -94,19 +94,23 @@ export const createSubscriptionsSlice: SliceCreator<SubscriptionsSlice> = (set, 
 };
 
 export const wireSubscriptionsEvents: EventWiring = (store) => {
-  const shown = whileShown(store, 'subscriptions', () => void store.getState().loadSubscriptions());
-  const refresh = throttle(shown.refresh, SUBSCRIPTIONS_REFRESH_MS);
-  const slowRefresh = throttle(shown.refresh, SUBSCRIPTIONS_REFRESH_MS * 3);
+  const load = () => void store.getState().loadSubscriptions();
+  const shown = whileShown(store, 'subscriptions', load);
+  // Throttled only while shown, so that events while hidden do not hold back the next refresh.
+  const soon = throttle(load, SUBSCRIPTIONS_REFRESH_MS);
+  const later = throttle(load, SUBSCRIPTIONS_REFRESH_MS * 3);
+  const isShown = () => store.getState().shellView.panel === 'subscriptions';
   const stops = [
-    inspector.on('subscriptions:changed', refresh),
-    inspector.on('mesh:changed', refresh),
-    inspector.on('store:changed', slowRefresh),
+    inspector.on('subscriptions:changed', () => isShown() && soon()),
+    inspector.on('mesh:changed', () => isShown() && soon()),
+    // Match counts change with commits; they are costlier to count, so less often.
+    inspector.on('store:changed', () => isShown() && later()),
     onLinkReopened(store, shown.refresh),
     shown.stop,
   ];
   return () => {
-    refresh.cancel();
-    slowRefresh.cancel();
+    soon.cancel();
+    later.cancel();
     for (const stop of stops) stop();
   };
 };
