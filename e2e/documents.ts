@@ -25,12 +25,11 @@ export function resultRows(page: Page): Locator {
  * person typing would cause.)
  */
 export async function typeInto(editor: Locator, text: string): Promise<void> {
+  // Focused, not clicked: a completion list left open may lie over the editor.
   await editor.focus();
   await editor.press('ControlOrMeta+a');
   await editor.press('Delete');
   if (text !== '') await editor.page().keyboard.insertText(text);
-  // Typing may have opened the completion list, over the editor: close it.
-  await editor.page().keyboard.press('Escape');
 }
 
 /** Writes a statement (and its arguments) in the console and runs it with the Run button. */

@@ -3,7 +3,7 @@
  * uncaught exception or a Content-Security-Policy violation (a test that expects one, like a
  * 404 page, says so with `allowConsoleErrors`), and helpers to open a peer's inspector on a panel.
  */
-import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import type { InspectedPeer } from './processes.ts';
 
 export { expect };
@@ -37,24 +37,52 @@ function watch(page: Page, problems: string[]): void {
   page.on('pageerror', (error) => report(`uncaught exception: ${error.stack ?? error.message}`));
 }
 
-export const test = base.extend({
-  context: async ({ context }, use, testInfo) => {
-    const problems: string[] = [];
-    // Chromium logs CSP refusals as console errors too; the event catches any it would not.
-    await context.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
-      });
+/** Watches every page of `context`, now and later. */
+async function watchContext(context: BrowserContext, problems: string[]): Promise<void> {
+  // Chromium logs CSP refusals as console errors too; the event catches any it would not.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
     });
-    for (const page of context.pages()) watch(page, problems);
-    context.on('page', (page) => watch(page, problems));
-    await use(context);
+  });
+  for (const page of context.pages()) watch(page, problems);
+  context.on('page', (page) => watch(page, problems));
+}
+
+interface Fixtures {
+  /** Problems seen on any page of the test. */
+  pageProblems: string[];
+  /**
+   * A page in a browser context of its own (a second window: a page that shares a context with
+   * another is a background tab, whose animation frames Chromium holds back).
+   */
+  openWindow: () => Promise<Page>;
+}
+
+export const test = base.extend<Fixtures>({
+  pageProblems: async ({}, use, testInfo) => {
+    const problems: string[] = [];
+    await use(problems);
     // Errors that the test's own failure caused are not news; they fail a passing test only.
     if (testInfo.status === testInfo.expectedStatus) {
       expect(problems, 'the page logged errors, threw, or broke its Content-Security-Policy').toEqual([]);
     } else if (problems.length > 0) {
       await testInfo.attach('page-problems.txt', { body: problems.join('\n'), contentType: 'text/plain' });
     }
+  },
+  context: async ({ context, pageProblems }, use) => {
+    await watchContext(context, pageProblems);
+    await use(context);
+  },
+  openWindow: async ({ browser, pageProblems, viewport }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext({ viewport });
+      contexts.push(context);
+      await watchContext(context, pageProblems);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
   },
 });
 
