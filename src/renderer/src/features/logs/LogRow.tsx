@@ -1,6 +1,7 @@
 /** One log entry in the list: time, level, component, message; expanded, its structured fields. */
 import { memo, type MouseEvent } from 'react';
 import { renderLogLine, type LogEntry } from '../../../../shared/log.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
 import { LevelBadge } from './LevelBadge.tsx';
 import { splitByRanges, type CompiledFilter } from './log-filter.ts';
 import { fieldText, timeOfDay } from './log-export.ts';
@@ -83,6 +84,9 @@ function LogDetails({ entry, ranges }: { readonly entry: LogEntry; readonly rang
   return (
     // Clicks inside the details select text and copy; they do not fold the row.
     <div className="log-details" onClick={(e) => e.stopPropagation()}>
+      <p className="log-full-message">
+        <Highlighted text={entry.message} ranges={ranges} />
+      </p>
       <dl className="log-fields">
         <div className="log-field log-field-meta">
           <dt>event</dt>
@@ -108,9 +112,7 @@ function LogDetails({ entry, ranges }: { readonly entry: LogEntry; readonly rang
       {fields.length === 0 && <p className="log-no-fields">No structured fields.</p>}
       <div className="log-text-line">
         <code>{line}</code>
-        <button type="button" className="log-copy" onClick={() => void navigator.clipboard?.writeText(line)} aria-label="Copy the text line">
-          Copy
-        </button>
+        <CopyButton text={line} label="Copy the text line" />
       </div>
     </div>
   );
