@@ -4,7 +4,7 @@
  * 3.4) and, after a write, the write and replication sequence (section 3.5, DEBUG lines).
  */
 import { withContract } from './contract.ts';
-import { expect, openInspector, REPLICATION_TIMEOUT_MS, section, showPanel, test, valueOf } from './fixtures.ts';
+import { expect, openInspector, REPLICATION_TIMEOUT_MS, section, test, valueOf } from './fixtures.ts';
 import { expectLogSequence, filterLogs, logRows } from './logs.ts';
 import { createMesh, type BigPeerProcess, type InspectedPeer } from './processes.ts';
 
@@ -85,13 +85,20 @@ test('after a write, the Logs panel shows the write and replication sequence of 
   ], REPLICATION_TIMEOUT_MS);
 });
 
-// The Mesh panel is still being built (helper D): checked once it is there.
-test.fixme('the Mesh panel shows the Big Peer connection elected', async ({ page }) => {
+test('the Mesh panel shows the Big Peer connection elected', async ({ page }) => {
   await openInspector(page, peer, 'Mesh');
-  const main = page.locator('#panel-main');
-  await expect(main.getByText(bigPeerKey.slice(0, 6)).first()).toBeVisible({ timeout: REPLICATION_TIMEOUT_MS });
-  await expect(main.getByText(/elected/i).first()).toBeVisible({ timeout: REPLICATION_TIMEOUT_MS });
-  await expect(main.getByText(/WsClient/).first()).toBeVisible();
-  await expect(main.getByText(`${bigPeer.url.replace('http', 'ws')}/_sync/ws`).first()).toBeVisible();
-  void showPanel;
+  // The graph: an edge from this peer to the Big Peer, elected.
+  const graph = page.getByRole('group', { name: /^Mesh graph: this peer and 1 remote peer, 1 connection/ });
+  await expect(graph).toBeVisible({ timeout: REPLICATION_TIMEOUT_MS });
+  await expect(graph.getByRole('button', { name: new RegExp(`^WsClient#\\d+, dialed to Big Peer ${bigPeerKey}: elected`, 'i') })).toHaveAttribute('data-state', 'elected');
+
+  // The lists: the Big Peer among the peers, its connection elected, with its address.
+  await expect(page.getByRole('table', { name: 'Peers' }).getByRole('row', { name: new RegExp(bigPeerKey.slice(0, 8)) })).toContainText('Big Peer');
+  const connection = page.getByRole('table', { name: 'Connections' }).getByRole('row', { name: /WsClient#\d+/ });
+  await expect(connection).toHaveCount(1);
+  await expect(connection).toContainText('elected');
+  await expect(connection).toContainText(bigPeerKey.slice(0, 8));
+  await expect(connection).toContainText('Big Peer');
+  await expect(connection).toContainText(new URL(bigPeer.url).host);
+  await expect(connection).toContainText('WsClient · dialed');
 });
