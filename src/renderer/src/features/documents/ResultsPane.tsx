@@ -54,6 +54,8 @@ export function ResultsPane() {
         {target !== undefined && (
           <Button
             icon="plus"
+            className="collapsible-label"
+            aria-label="Insert document"
             disabled={internal}
             title={internal ? 'Internal collections are written by the peer itself' : `Insert a document into ${target}`}
             onClick={() => openDialog({ kind: 'insert', collection: target })}

@@ -122,7 +122,7 @@ export interface DocumentsSlice {
 
 const HISTORY_KEY = 'console-history';
 const LAYOUT_KEY = 'documents-layout';
-const DEFAULT_LAYOUT: DocumentsLayout = { sidebar: 220, console: 190, detail: 420 };
+const DEFAULT_LAYOUT: DocumentsLayout = { sidebar: 210, console: 180, detail: 400 };
 
 function parseLayout(value: unknown): DocumentsLayout | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

@@ -11,6 +11,7 @@ import { formatCount } from '../../ui/format.ts';
 export function LogsStatusBar() {
   const buffer = useInspector((s) => s.logs.buffer);
   useInspector((s) => s.logs.version);
+  const gaps = useInspector((s) => s.logs.linkGaps);
   const counts = buffer.levelCounts();
   return (
     <div className="logs-status" role="status" aria-live="off" aria-label="Log counts">
@@ -28,6 +29,11 @@ export function LogsStatusBar() {
         <span className="logs-status-note"> (keeps {formatCount(buffer.capacity)})</span>
       </span>
       {buffer.cleared > 0 && <span className="logs-status-note">{formatCount(buffer.cleared)} cleared</span>}
+      {gaps.count > 0 && (
+        <span className="logs-dropped is-lossy" title="Entries logged while the inspector was disconnected are fetched again from the peer's recent entries; any older than those are missing">
+          Link lost <strong>{formatCount(gaps.count)}×</strong>, {formatCount(gaps.recovered)} recovered
+        </span>
+      )}
       <span className="logs-status-levels">
         {LOG_LEVELS.filter((level) => counts[level] > 0).map((level) => (
           <span key={level} className="logs-status-level" title={`${formatCount(counts[level])} ${level} entries held`}>

@@ -159,4 +159,40 @@ describe('LogBuffer', () => {
     expect(performance.now() - started).toBeLessThan(16);
     expect(buffer.at(buffer.size - 1)).toBe(batch.at(-1));
   });
+
+  it('recovers what was logged while the link was down, in its place before what arrived since', () => {
+    const buffer = new LogBuffer(100);
+    const before = logEntries(3);
+    const lost = logEntries(2);
+    const since = logEntries(2);
+    buffer.push(before);
+    const mark = buffer.mark();
+    buffer.push(since);
+    // The peer's recent history overlaps both what was held and what arrived after.
+    expect(buffer.fillGap([...before.slice(1), ...lost, since[0]!], mark)).toBe(2);
+    expect(seqs(buffer)).toEqual([...before, ...lost, ...since].map((e) => e.seq));
+    expect(accountedFor(buffer)).toBe(buffer.received);
+  });
+
+  it('takes all the history of a peer that restarted (its seq began again)', () => {
+    const buffer = new LogBuffer(100);
+    buffer.push([logEntry({ seq: 500 })]);
+    const mark = buffer.mark();
+    expect(buffer.fillGap([logEntry({ seq: 1 }), logEntry({ seq: 2 })], mark)).toBe(2);
+    expect(seqs(buffer)).toEqual([500, 1, 2]);
+  });
+
+  it('keeps the paused list as it was and queues recovered entries for resume', () => {
+    const buffer = new LogBuffer(100);
+    const before = logEntries(2);
+    buffer.push(before);
+    buffer.pause();
+    const mark = buffer.mark();
+    const lost = logEntries(3);
+    expect(buffer.fillGap(lost, mark)).toBe(3);
+    expect(seqs(buffer)).toEqual(before.map((e) => e.seq));
+    expect(buffer.pending).toBe(3);
+    buffer.resume();
+    expect(seqs(buffer)).toEqual([...before, ...lost].map((e) => e.seq));
+  });
 });

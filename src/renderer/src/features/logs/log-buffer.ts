@@ -23,6 +23,12 @@ export const DEFAULT_LOG_CAPACITY = 100_000;
 
 export type LevelCounts = Record<LogLevel, number>;
 
+/** Where the stream stood at a moment: the newest `seq` held, and how many entries had arrived. */
+export interface GapMark {
+  readonly newestSeq: number | undefined;
+  readonly received: number;
+}
+
 const zeroCounts = (): LevelCounts => ({ ERROR: 0, WARN: 0, INFO: 0, DEBUG: 0, VERBOSE: 0 });
 
 export class LogBuffer {
@@ -166,6 +172,41 @@ export class LogBuffer {
     return older.length;
   }
 
+  /** Where the stream stands: taken when the link to the peer comes back, for `fillGap`. */
+  mark(): GapMark {
+    return { newestSeq: this.#newestSeq(), received: this.#received };
+  }
+
+  /**
+   * After the link to the peer dropped and came back (events pushed meanwhile are lost): adds
+   * the entries of the peer's recent history logged after `mark.newestSeq`, in their place
+   * before whatever arrived since the mark. A peer that restarted (its `seq` started again)
+   * gives all its history. Returns how many entries were recovered. O(entries held), once.
+   */
+  fillGap(history: readonly LogEntry[], mark: GapMark): number {
+    const all: LogEntry[] = [];
+    for (let o = this.#first; o < this.#next; o++) all.push(this.#slots[o % this.capacity] as LogEntry);
+    for (let i = this.#pendingHead; i < this.#pending.length; i++) all.push(this.#pending[i] as LogEntry);
+    const later = Math.min(all.length, Math.max(0, this.#received - mark.received));
+    const split = all.length - later;
+    const laterSeqs = new Set(all.slice(split).map((e) => e.seq));
+    const newest = mark.newestSeq;
+    const restarted = newest !== undefined && history.length > 0 && (history[history.length - 1] as LogEntry).seq < newest;
+    const missing = history.filter((e) => (newest === undefined || restarted || e.seq > newest) && !laterSeqs.has(e.seq));
+    if (missing.length === 0) return 0;
+    const sequence = [...all.slice(0, split), ...missing, ...all.slice(split)];
+    // While paused, the list keeps as many entries as it showed; the rest wait for resume.
+    const shown = this.#paused ? this.held : sequence.length;
+    this.#received += missing.length;
+    this.#pending = [];
+    this.#pendingHead = 0;
+    this.#resetRing();
+    for (const entry of sequence.slice(0, shown)) this.#append(entry);
+    this.#pending = sequence.slice(shown);
+    this.#trimPending();
+    return missing.length;
+  }
+
   setFilter(filter: LogFilter): void {
     this.#compiled = compileFilter(filter);
     this.#rebuildView();
@@ -192,6 +233,12 @@ export class LogBuffer {
     this.#pending = [];
     this.#pendingHead = 0;
     this.#resetRing();
+  }
+
+  #newestSeq(): number | undefined {
+    if (this.pending > 0) return (this.#pending[this.#pending.length - 1] as LogEntry).seq;
+    if (this.held > 0) return (this.#slots[(this.#next - 1) % this.capacity] as LogEntry).seq;
+    return undefined;
   }
 
   #oldestSeq(): number | undefined {

@@ -86,4 +86,16 @@ describe('the Logs slice', () => {
     bridge.emit('logs:batch', { entries: logEntries(1), dropped: 0 });
     expect(store.getState().logs.buffer.received).toBe(0);
   });
+
+  it('fetches what the peer logged while the link was down, once it is back', async () => {
+    const { store, bridge } = setup();
+    const before = logEntries(2);
+    const lost = logEntries(2);
+    bridge.emit('logs:batch', { entries: before, dropped: 0 });
+    bridge.answer('logs:recent', { entries: [...before, ...lost], minimumLogLevel: 'INFO', dropped: 0 });
+    store.setState({ linkEpoch: 1 });
+    store.setState({ linkEpoch: 2 });
+    await vi.waitFor(() => expect(store.getState().logs.linkGaps).toEqual({ count: 1, recovered: 2 }));
+    expect(store.getState().logs.buffer.size).toBe(4);
+  });
 });

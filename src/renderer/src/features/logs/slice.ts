@@ -30,6 +30,8 @@ export interface LogsData {
   readonly minimumLogLevel: LogLevel | undefined;
   /** A change of the peer's level under way, or the error of the last one. */
   readonly levelChange: { readonly saving: boolean; readonly error: ErrorValue | undefined };
+  /** Times the link to the peer dropped, and entries recovered from its recent history after. */
+  readonly linkGaps: { readonly count: number; readonly recovered: number };
 }
 
 export interface LogsView {
@@ -53,6 +55,8 @@ export interface LogsSlice {
   setLogsFollow(follow: boolean): void;
   toggleLogExpanded(ordinal: number): void;
   setPeerLogLevel(level: LogLevel): Promise<void>;
+  /** The link came back: fetches what the peer logged meanwhile. */
+  recoverLogGap(): Promise<void>;
 }
 
 export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
@@ -70,6 +74,7 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
       error: undefined,
       minimumLogLevel: undefined,
       levelChange: { saving: false, error: undefined },
+      linkGaps: { count: 0, recovered: 0 },
     },
     logsView: { filter: SHOW_EVERYTHING, paused: false, follow: true, expanded: new Set() },
 
@@ -127,6 +132,23 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
       setView({ expanded });
     },
 
+    async recoverLogGap() {
+      const mark = buffer.mark();
+      set((s) => ({ logs: { ...s.logs, linkGaps: { ...s.logs.linkGaps, count: s.logs.linkGaps.count + 1 } } }));
+      const result = await inspector.call('logs:recent', {});
+      if (!result.ok) return;
+      const recovered = buffer.fillGap(result.value.entries, mark);
+      render.cancel();
+      set((s) => ({
+        logs: {
+          ...s.logs,
+          minimumLogLevel: result.value.minimumLogLevel,
+          linkGaps: { ...s.logs.linkGaps, recovered: s.logs.linkGaps.recovered + recovered },
+          version: s.logs.version + 1,
+        },
+      }));
+    },
+
     async setPeerLogLevel(level) {
       setData({ levelChange: { saving: true, error: undefined } });
       const result = await inspector.call('logs:set-level', { level });
@@ -136,4 +158,14 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
   };
 };
 
-export const wireLogsEvents: EventWiring = (store) => inspector.on('logs:batch', (batch) => store.getState().receiveLogBatch(batch));
+export const wireLogsEvents: EventWiring = (store) => {
+  const stopBatches = inspector.on('logs:batch', (batch) => store.getState().receiveLogBatch(batch));
+  // Batches pushed while the link was down are lost: once it is back, fetch what is missing.
+  const stopLink = store.subscribe((state, previous) => {
+    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0) void state.recoverLogGap();
+  });
+  return () => {
+    stopBatches();
+    stopLink();
+  };
+};

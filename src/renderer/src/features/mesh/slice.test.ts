@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SliceCreator } from '../../store/types.ts';
 import { testStore } from '../logs/test-bridge.ts';
 import { createMeshSlice, wireMeshEvents, type MeshSlice } from './slice.ts';
@@ -45,5 +45,15 @@ describe('the Mesh slice', () => {
     const { store } = setup();
     store.getState().selectMeshItem({ kind: 'connection', id: 'WsClient#1' });
     expect(store.getState().meshView.selected).toEqual({ kind: 'connection', id: 'WsClient#1' });
+  });
+
+  it('reads the mesh again when the link to the peer comes back', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('mesh:get', snapshot({ now: 1 }));
+    store.setState({ linkEpoch: 1 });
+    await store.getState().loadMesh();
+    bridge.answer('mesh:get', snapshot({ now: 9 }));
+    store.setState({ linkEpoch: 2 });
+    await vi.waitFor(() => expect(store.getState().mesh.value?.now).toBe(9));
   });
 });

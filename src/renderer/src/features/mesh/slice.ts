@@ -42,11 +42,12 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
     },
 
     async loadMesh() {
+      const before = get().mesh.value;
       set((s) => ({ mesh: loading(s.mesh) }));
       const result = await inspector.call('mesh:get', {});
       // An event that arrived while the call ran is newer: keep it.
       const current = get().mesh;
-      if (result.ok && current.value !== undefined && current.value.now > result.value.now) {
+      if (result.ok && current.value !== undefined && current.value !== before && current.value.now > result.value.now) {
         set({ mesh: { ...current, status: 'ready' } });
         return;
       }
@@ -54,8 +55,9 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
     },
 
     receiveMesh(snapshot) {
+      // Snapshots can cross a mesh:get answer: an older one never replaces a newer one.
       const current = get().mesh.value;
-      if (current !== undefined && current.now > snapshot.now) return;
+      if (current !== undefined && current.local.peerKey === snapshot.local.peerKey && current.now > snapshot.now) return;
       set({ mesh: { status: 'ready', value: snapshot, error: undefined, receivedAt: Date.now() } });
     },
 
@@ -74,4 +76,14 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
   };
 };
 
-export const wireMeshEvents: EventWiring = (store) => inspector.on('mesh:changed', (snapshot) => store.getState().receiveMesh(snapshot));
+export const wireMeshEvents: EventWiring = (store) => {
+  const stopChanges = inspector.on('mesh:changed', (snapshot) => store.getState().receiveMesh(snapshot));
+  // Changes pushed while the link was down are lost: once it is back, read the mesh again.
+  const stopLink = store.subscribe((state, previous) => {
+    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0 && state.mesh.status !== 'idle') void state.loadMesh();
+  });
+  return () => {
+    stopChanges();
+    stopLink();
+  };
+};

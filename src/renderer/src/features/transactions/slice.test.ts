@@ -86,4 +86,14 @@ describe('the Transactions slice', () => {
     store.getState().toggleOriginator('Replication');
     expect(store.getState().transactionsView.hidden).toEqual([]);
   });
+
+  it('lists the transactions again when the link to the peer comes back, filling the gap', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('transactions:list', { commits: [commit(1)], waits: [], slot: SLOT });
+    store.setState({ linkEpoch: 1 });
+    await store.getState().loadTransactions();
+    bridge.answer('transactions:list', { commits: [commit(1), commit(2), commit(3)], waits: [], slot: SLOT });
+    store.setState({ linkEpoch: 2 });
+    await vi.waitFor(() => expect(store.getState().transactions.commits.items.map((c) => c.txnId)).toEqual([1, 2, 3]));
+  });
 });

@@ -197,9 +197,14 @@ export const wireTransactionsEvents: EventWiring = (store) => {
     if (waits.push(entry) > 2 * TIMELINE_CAPACITY) waits = waits.slice(-TIMELINE_CAPACITY);
     flush.schedule();
   });
+  // Events pushed while the link was down are lost: once it is back, the list fills the gap.
+  const stopLink = store.subscribe((state, previous) => {
+    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0 && state.transactions.status !== 'idle') void state.loadTransactions();
+  });
   return () => {
     offCommitted();
     offWaited();
+    stopLink();
     flush.cancel();
   };
 };
