@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   'protocol/unauthorized': 'The peer has no valid certificate or proof for this app; the session is refused.',
   'inspector/bad-request': 'An inspector call named no known channel, or its input is not what the channel takes.',
   'inspector/not-found': 'An inspector call named something the peer does not hold: an expired query result, a document, a subscription.',
+  'inspector/closed': 'The inspector window, tab or session was closed (or the inspector itself); the call was not run.',
+  'inspector/cancelled': 'A transactions:hold still waiting for the write slot was released before it got it; nothing was held.',
   'cli/usage': 'The command line is incomplete or malformed.',
   'cli/invalid-line': 'A line of JSON-lines input is not a JSON object with a string `statement`.',
   'internal/unexpected': 'A fault inside SyncMesh; the message says what failed. Please report it.',

@@ -4,6 +4,7 @@
  * timeline collects from then on; each connected window or tab gets its own session
  * (`openSession()`), with its own log subscription and query results, and every event.
  * `close()` ends every session and frees everything: no listener, timer or hold is left behind.
+ * A session's write-slot hold (`transactions:hold`) is its own: it ends when that session closes.
  *
  * Events: `logs:batch` per session, as its log subscription delivers (after the current turn);
  * `transactions:committed`, `store:changed` and `transactions:waited` at each commit and wait;
@@ -63,7 +64,6 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
   };
   const ctx: InspectorContext = { sync, now, timers, emit };
   const timeline = new Timeline(ctx);
-  const holds = new Holds(ctx);
   const coalesced = coalescer(ctx, () => sessions.size > 0);
   const off = [
     sync.onConnectionsChange(() => coalesced.mesh()),
@@ -76,6 +76,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
       if (closed) throw new Error('this inspector is closed');
       const senders = new Set<Sender>();
       const results = new ResultCache();
+      const holds = new Holds(ctx);
       let open = true;
       const logs = sync.logHub.subscribe(
         (batch) => {
@@ -91,6 +92,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
           sessions.delete(session);
           senders.clear();
           logs.close();
+          holds.close();
           results.clear();
         },
       };
@@ -117,7 +119,6 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
       closed = true;
       for (const o of off.splice(0)) o();
       timeline.close();
-      holds.close();
       coalesced.close();
       for (const session of [...sessions]) session.close();
     },

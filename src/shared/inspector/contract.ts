@@ -49,9 +49,16 @@ export interface InspectorCalls {
   'transactions:slot': { input: Empty; output: WriteSlotState };
   /**
    * Holds the write slot as a `User` transaction that writes nothing, for `ms`: a QA tool to
-   * reproduce blocked writes. Answers once the slot is held.
+   * reproduce blocked writes. Answers once the slot is held. The hold belongs to this session:
+   * at most one at a time (a second is refused with `inspector/bad-request`), and it ends when
+   * its time is up, on `transactions:release`, or when the session closes.
    */
   'transactions:hold': { input: HoldInput; output: { readonly txnId: number } };
+  /**
+   * Ends this session's hold (running, or still waiting for the slot). `released` is false when
+   * the session had none. A running hold has committed its empty transaction when this answers.
+   */
+  'transactions:release': { input: Empty; output: { readonly released: boolean } };
 
   'mesh:get': { input: Empty; output: MeshSnapshot };
 
@@ -99,6 +106,7 @@ export const CALL_NAMES = [
   'transactions:list',
   'transactions:slot',
   'transactions:hold',
+  'transactions:release',
   'mesh:get',
   'logs:recent',
   'logs:set-level',
@@ -164,7 +172,10 @@ export interface InspectorSession {
   readonly handlers: InspectorHandlers;
   /** Pushes every event of this session to `send` until `close()`. */
   onEvent(send: <E extends EventName>(event: E, payload: EventPayload<E>) => void): void;
-  /** Stops events and frees what this session holds (query results, its log subscription). */
+  /**
+   * Stops events and frees what this session holds (query results, its log subscription, its
+   * write-slot hold). Afterwards every call answers `inspector/closed` and runs nothing.
+   */
   close(): void;
 }
 

@@ -18,6 +18,16 @@ export function notFound(message: string, details?: unknown): InspectorError {
   return new InspectorError('inspector/not-found', message, { details });
 }
 
+/** A call on a closed session or inspector: nothing ran (`inspector/closed`). */
+export function closedError(message: string): InspectorError {
+  return new InspectorError('inspector/closed', message);
+}
+
+/** A hold released before it got the write slot (`inspector/cancelled`). */
+export function cancelled(message: string): InspectorError {
+  return new InspectorError('inspector/cancelled', message);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value) as unknown;

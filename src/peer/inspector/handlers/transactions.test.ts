@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { inspectorKit, turns, type InspectorKit } from '../test-kit.ts';
+import { CallFailed, inspectorKit, turns, type InspectorKit } from '../test-kit.ts';
+import { serveCall } from '../serve-call.ts';
 import { TIMELINE_CAPACITY } from './timeline.ts';
 
 let kit: InspectorKit | undefined;
@@ -78,11 +79,12 @@ describe('transactions:hold, the slot and blocked waits', () => {
     expect((await kit.call('transactions:list')).commits[0]?.hint).toBe('inspector hold');
   });
 
-  it('answers a hold once the slot is held, not before: behind another hold it waits its turn', async () => {
+  it('answers a hold once the slot is held, not before: behind another session’s hold it waits its turn', async () => {
     kit = inspectorKit();
     await kit.call('transactions:hold', { ms: 1_000 });
-    let second: { txnId: number } | undefined;
-    void kit.call('transactions:hold', { ms: 1_000 }).then((r) => (second = r));
+    const other = kit.inspector.openSession();
+    let second: unknown;
+    void serveCall(other.handlers, 'transactions:hold', { ms: 1_000 }).then((r) => (second = r.ok ? r.value : r.error));
     await turns();
     expect(second).toBeUndefined();
     expect((await kit.call('transactions:slot')).waiting).toHaveLength(1);
@@ -100,6 +102,56 @@ describe('transactions:hold, the slot and blocked waits', () => {
     const write = kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'a' } });
     kit.inspector.close();
     await write;
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+    expect(kit.clock.pending).toBe(0);
+  });
+
+  it('ends a session’s hold, running or still queued, when that session closes, so the app’s write waits no longer', async () => {
+    kit = inspectorKit();
+    const tab = kit.inspector.openSession();
+    const other = kit.inspector.openSession();
+    expect(await serveCall(tab.handlers, 'transactions:hold', { ms: 600_000 })).toEqual({ ok: true, value: { txnId: 1 } });
+    const queued = serveCall(other.handlers, 'transactions:hold', { ms: 600_000 });
+    await turns();
+    const write = kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'app' } });
+    other.close();
+    tab.close();
+    await write;
+    expect(await queued).toMatchObject({ ok: false, error: { code: 'inspector/closed' } });
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+    expect(kit.clock.pending).toBe(0);
+  });
+
+  it('allows one hold per session: a second is refused with inspector/bad-request and queues nothing', async () => {
+    kit = inspectorKit();
+    await kit.call('transactions:hold', { ms: 600_000 });
+    const error = await kit.fail('transactions:hold', { ms: 600_000 });
+    expect(error.code).toBe('inspector/bad-request');
+    expect(error.message).toMatch(/already has a hold/);
+    expect((await kit.call('transactions:slot')).waiting).toEqual([]);
+  });
+
+  it('releases the session’s hold with transactions:release, which answers whether there was one', async () => {
+    kit = inspectorKit();
+    expect(await kit.call('transactions:release')).toEqual({ released: false });
+    await kit.call('transactions:hold', { ms: 600_000, hint: 'qa' });
+    expect(await kit.call('transactions:release')).toEqual({ released: true });
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+    expect(kit.clock.pending).toBe(0);
+    expect(await kit.call('transactions:hold', { ms: 1_000 })).toEqual({ txnId: 2 });
+    expect(await kit.fail('transactions:release', { now: true })).toMatchObject({ code: 'inspector/bad-request' });
+  });
+
+  it('cancels a hold still waiting for the slot on release: its call answers inspector/cancelled and nothing is held', async () => {
+    kit = inspectorKit();
+    const other = kit.inspector.openSession();
+    await serveCall(other.handlers, 'transactions:hold', { ms: 5_000 });
+    const queued = kit.call('transactions:hold', { ms: 600_000 }).catch((e: CallFailed) => e.error);
+    await turns();
+    expect(await kit.call('transactions:release')).toEqual({ released: true });
+    kit.clock.advance(5_000);
+    expect(await queued).toMatchObject({ code: 'inspector/cancelled' });
+    await turns();
     expect(kit.sync.store.writeSlot.holder).toBeUndefined();
     expect(kit.clock.pending).toBe(0);
   });

@@ -1,6 +1,6 @@
 /**
- * `transactions:list`, `transactions:slot`, `transactions:hold`: commits and blocked waits since
- * the inspector started, and the write slot now.
+ * `transactions:list`, `transactions:slot`, `transactions:hold`, `transactions:release`: commits
+ * and blocked waits since the inspector started, and the write slot now.
  *
  * Choices the contract leaves open:
  * - `documents` of a commit counts distinct documents written (an EVICT's evicted ones too).
@@ -10,6 +10,8 @@
  * - `transactions:hold` takes `ms` from 1 to 600,000 and an optional `hint` (default
  *   `inspector hold`); the hold commits an empty `User` transaction when it ends, so it shows
  *   in the timeline. It answers once the slot is held: a hold behind a long writer waits too.
+ *   A hold belongs to the session that asked: one at a time, ended by `transactions:release` or
+ *   when the session closes (holds.ts).
  */
 import type { InspectorHandlers } from '../../../shared/inspector/contract.ts';
 import type { WriteSlotState } from '../../../shared/inspector/transactions.ts';
@@ -18,7 +20,7 @@ import type { Holds } from './holds.ts';
 import { emptyInput, objectInput, optionalString, requiredInteger } from './input.ts';
 import type { Timeline } from './timeline.ts';
 
-type TransactionsHandlers = Pick<InspectorHandlers, 'transactions:list' | 'transactions:slot' | 'transactions:hold'>;
+type TransactionsHandlers = Pick<InspectorHandlers, 'transactions:list' | 'transactions:slot' | 'transactions:hold' | 'transactions:release'>;
 
 export const MAX_HOLD_MS = 600_000;
 export const DEFAULT_HOLD_HINT = 'inspector hold';
@@ -49,6 +51,10 @@ export function transactionsHandlers(ctx: InspectorContext, timeline: Timeline, 
       const ms = requiredInteger(o, 'ms', 1, MAX_HOLD_MS);
       const hint = optionalString(o, 'hint', { maxLength: 200 }) ?? DEFAULT_HOLD_HINT;
       return holds.hold(ms, hint);
+    },
+    'transactions:release': async (input) => {
+      emptyInput(input);
+      return { released: await holds.release() };
     },
   };
 }
