@@ -72,6 +72,45 @@ describe('the write slot', () => {
     expect(timers.pending).toBe(0);
   });
 
+  it('takes each blocked line’s level from its number, not the measured wait: timers firing late keep the 30 s line DEBUG and the 120 s line WARN, as predicted', async () => {
+    const manual = new ManualTimers();
+    // A real clock's timers fire a few ms late; these fire 7 ms late, every time.
+    const late = { now: () => manual.now(), setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms + 7), clearTimeout: (h: object) => manual.clearTimeout(h) };
+    const hub = new LogHub({ now: () => manual.now(), minimumLogLevel: 'VERBOSE' });
+    const waits: BlockedWait[] = [];
+    const slot = new WriteSlot({ timers: late, logger: hub.logger('txn'), nextTxnId: () => 1, onWaited: (w) => waits.push(w) });
+    const holder = await slot.acquire({ originator: 'Replication', hint: 'sync batch' });
+    const blocked = slot.acquire({ originator: 'User', hint: 'save order' });
+    const predicted: string[] = [];
+    for (let i = 0; i < 13; i++) {
+      predicted.push(slot.waiters[0]?.nextLogLevel ?? '');
+      manual.advance(BLOCKED_LOG_INTERVAL_MS + 50);
+    }
+    const logged = hub.recentEntries().map((e) => e.level);
+    expect(logged).toEqual([...Array(3).fill('DEBUG'), ...Array(9).fill('WARN'), 'ERROR']);
+    expect(logged).toEqual(predicted);
+    // Deadlines are absolute: 13 lines at 13 × 10 s (+7 ms), not 13 × 10.007 s.
+    expect(hub.recentEntries().at(-1)?.message).toMatch(/blocked_for = 130 s$/);
+    holder.release();
+    await blocked;
+    expect(waits[0]?.lastLogLevel).toBe('ERROR');
+    expect(manual.pending).toBe(0);
+  });
+
+  it('reports a wait released just after the 30 s line on a late clock at DEBUG', async () => {
+    const manual = new ManualTimers();
+    const late = { now: () => manual.now(), setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms + 3), clearTimeout: (h: object) => manual.clearTimeout(h) };
+    const hub = new LogHub({ now: () => manual.now(), minimumLogLevel: 'VERBOSE' });
+    const waits: BlockedWait[] = [];
+    const slot = new WriteSlot({ timers: late, logger: hub.logger('txn'), nextTxnId: () => 1, onWaited: (w) => waits.push(w) });
+    const holder = await slot.acquire({ originator: 'Replication', hint: undefined });
+    const blocked = slot.acquire({ originator: 'User', hint: undefined });
+    manual.advance(32_500);
+    holder.release();
+    await blocked;
+    expect(waits).toEqual([expect.objectContaining({ waitedMs: 32_500, lastLogLevel: 'DEBUG' })]);
+  });
+
   it('tells each waiting writer when it asked and the levels of its last and next blocked lines', async () => {
     const { slot, timers, waits } = setUp();
     const start = timers.now();

@@ -150,20 +150,28 @@ export class WriteSlot {
     next.grant(lease);
   }
 
+  /**
+   * Arms the waiter's next "blocked" line, due at `since + n × 10 s` (an absolute deadline, so
+   * that timers firing a little late do not add up over a long wait).
+   */
   #schedule(waiter: Waiter): void {
+    const due = waiter.since + (waiter.logged + 1) * BLOCKED_LOG_INTERVAL_MS;
     waiter.timer = this.#timers.setTimeout(() => {
       waiter.timer = undefined;
       if (!this.#queue.includes(waiter)) return;
       this.#logBlocked(waiter);
       this.#schedule(waiter);
-    }, BLOCKED_LOG_INTERVAL_MS);
+    }, Math.max(0, due - this.#timers.now()));
   }
 
   #logBlocked(waiter: Waiter): void {
     const ms = this.#timers.now() - waiter.since;
     const holder = this.#holder;
-    const level = blockedLevel(ms);
     waiter.logged++;
+    // The level follows the line's number (the nth line is due at n × 10 s), never the measured
+    // wait: a real timer fires a few ms late, and the line due at 30 s must stay DEBUG (spec
+    // section 8), as `nextLogLevel` predicted.
+    const level = blockedLevel(waiter.logged * BLOCKED_LOG_INTERVAL_MS);
     waiter.lastLogLevel = level;
     this.#log.log(level, LOG_EVENTS.writeTxnBlocked, {
       hint: waiter.request.hint ?? null,
