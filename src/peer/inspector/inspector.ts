@@ -22,7 +22,7 @@ import { meshHandlers } from './handlers/mesh.ts';
 import { meshSnapshot } from './handlers/mesh-model.ts';
 import { overviewHandlers } from './handlers/overview.ts';
 import { permissionsHandlers } from './handlers/permissions.ts';
-import { ResultCache } from './handlers/result-cache.ts';
+import { ResultBudget, ResultCache, type ResultLimits } from './handlers/result-cache.ts';
 import { subscriptionsHandlers } from './handlers/subscriptions.ts';
 import { Timeline } from './handlers/timeline.ts';
 import { transactionsHandlers } from './handlers/transactions.ts';
@@ -37,6 +37,8 @@ export interface InspectorOptions {
   readonly timers?: Timers;
   /** Log entries a session may fall behind by before the oldest are dropped (default 10,000). */
   readonly logCapacity?: number;
+  /** How much of SELECT results sessions keep (default DEFAULT_RESULT_LIMITS, result-cache.ts). */
+  readonly resultLimits?: Partial<ResultLimits>;
 }
 
 export interface Inspector {
@@ -64,6 +66,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
   };
   const ctx: InspectorContext = { sync, now, timers, emit };
   const timeline = new Timeline(ctx);
+  const resultBudget = new ResultBudget(options.resultLimits);
   const coalesced = coalescer(ctx, () => sessions.size > 0);
   const off = [
     sync.onConnectionsChange(() => coalesced.mesh()),
@@ -75,7 +78,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
     openSession(): InspectorSession {
       if (closed) throw new Error('this inspector is closed');
       const senders = new Set<Sender>();
-      const results = new ResultCache();
+      const results = new ResultCache(resultBudget);
       const holds = new Holds(ctx);
       let open = true;
       const logs = sync.logHub.subscribe(

@@ -16,10 +16,16 @@ export interface QueryInput {
  */
 export interface QueryOutcome {
   readonly statement: string;
-  /** The key of this result for `documents:rows`; results expire (the peer keeps a few per client). */
+  /** The key of this result for `documents:rows`; results expire (the peer keeps a few per client, within a memory budget). */
   readonly resultId: string;
-  /** Rows in the result. */
+  /** Rows in the result that the peer keeps, and that `documents:rows` pages through. */
   readonly total: number;
+  /**
+   * True when the statement returned more rows than the peer keeps for one session (about
+   * 64 MiB of JSON, 250,000 rows): only the first `total` rows are kept; narrow the query
+   * (a WHERE, a LIMIT, fewer fields) to see the rest.
+   */
+  readonly truncated: boolean;
   /** The first rows (up to `pageSize`). */
   readonly rows: readonly JsonObject[];
   /** For a mutation: the `_id`s it changed. */

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { serveCall } from '../serve-call.ts';
 import { inspectorKit, type InspectorKit } from '../test-kit.ts';
 import { RESULTS_KEPT } from './result-cache.ts';
 
@@ -8,8 +9,8 @@ afterEach(() => {
   kit = undefined;
 });
 
-async function withOrders(n: number): Promise<InspectorKit> {
-  const k = inspectorKit();
+async function withOrders(n: number, options: Parameters<typeof inspectorKit>[0] = {}): Promise<InspectorKit> {
+  const k = inspectorKit(options);
   const docs = Array.from({ length: n }, (_, i) => ({ _id: `o${String(i).padStart(4, '0')}`, n: i }));
   await k.sync.store.execute(`INSERT INTO orders DOCUMENTS ${docs.map((_, i) => `(:d${i})`).join(', ')}`, Object.fromEntries(docs.map((d, i) => [`d${i}`, d])));
   return k;
@@ -90,6 +91,44 @@ describe('documents:rows', () => {
     ids.push((await kit.call('documents:query', { statement: 'SELECT * FROM orders' })).resultId);
     expect(await kit.fail('documents:rows', { resultId: ids[1], offset: 0, limit: 1 })).toMatchObject({ code: 'inspector/not-found', message: expect.stringContaining('resultId') });
     for (const id of [ids[0], ids[2], ids[3], ids[4]]) expect((await kit.call('documents:rows', { resultId: id, offset: 0, limit: 1 })).total).toBe(3);
+  });
+
+  it('keeps only the first rows of a result larger than a session’s byte budget, and says it is truncated', async () => {
+    // Each row {_id: 'o0000', n: …} counts 64 + 2 × its JSON length, about 104 bytes.
+    kit = await withOrders(100, { inspector: { resultLimits: { bytesPerSession: 5_000 } } });
+    const outcome = await kit.call('documents:query', { statement: 'SELECT * FROM orders ORDER BY n', pageSize: 1_000 });
+    expect(outcome.truncated).toBe(true);
+    expect(outcome.total).toBeGreaterThan(40);
+    expect(outcome.total).toBeLessThan(50);
+    expect(outcome.rows).toHaveLength(outcome.total);
+    expect(outcome.rows.map((r) => r.n)).toEqual(Array.from({ length: outcome.total }, (_, i) => i));
+    expect(await kit.call('documents:rows', { resultId: outcome.resultId, offset: outcome.total, limit: 10 })).toMatchObject({ total: outcome.total, rows: [] });
+    expect(await kit.call('documents:query', { statement: 'SELECT * FROM orders WHERE n < 10' })).toMatchObject({ total: 10, truncated: false });
+  });
+
+  it('keeps only the first rows of a result beyond a session’s row limit', async () => {
+    kit = await withOrders(30, { inspector: { resultLimits: { rowsPerSession: 12 } } });
+    expect(await kit.call('documents:query', { statement: 'SELECT * FROM orders' })).toMatchObject({ total: 12, truncated: true });
+  });
+
+  it('drops a session’s older results once its results together pass its byte budget, though fewer than 4 are kept', async () => {
+    kit = await withOrders(100, { inspector: { resultLimits: { bytesPerSession: 5_000 } } });
+    const first = await kit.call('documents:query', { statement: 'SELECT * FROM orders WHERE n < 30' });
+    const second = await kit.call('documents:query', { statement: 'SELECT * FROM orders WHERE n >= 30 AND n < 60' });
+    expect([first.truncated, second.truncated]).toEqual([false, false]);
+    expect(await kit.fail('documents:rows', { resultId: first.resultId, offset: 0, limit: 1 })).toMatchObject({ code: 'inspector/not-found' });
+    expect((await kit.call('documents:rows', { resultId: second.resultId, offset: 0, limit: 100 })).rows).toHaveLength(30);
+  });
+
+  it('drops the least recently used result of any session once all sessions together pass the overall budget', async () => {
+    kit = await withOrders(100, { inspector: { resultLimits: { bytesPerSession: 5_000, bytesOverall: 8_000 } } });
+    const mine = await kit.call('documents:query', { statement: 'SELECT * FROM orders WHERE n < 40' });
+    const other = kit.inspector.openSession();
+    const theirs = await serveCall(other.handlers, 'documents:query', { statement: 'SELECT * FROM orders WHERE n >= 40 AND n < 80' });
+    expect(theirs).toMatchObject({ ok: true, value: { total: 40, truncated: false } });
+    expect(await kit.fail('documents:rows', { resultId: mine.resultId, offset: 0, limit: 1 })).toMatchObject({ code: 'inspector/not-found' });
+    const resultId = theirs.ok ? (theirs.value as { resultId: string }).resultId : '';
+    expect(await serveCall(other.handlers, 'documents:rows', { resultId, offset: 0, limit: 1 })).toMatchObject({ ok: true });
   });
 
   it('keeps results per session: another window cannot page this one’s', async () => {

@@ -5,8 +5,10 @@
  * Choices the contract leaves open:
  * - A statement runs exactly as `sync.store.execute` runs it, as the user (`User` originator);
  *   its errors come back with their own codes (`query/invalid`, `query/evaluation`, …).
- * - A SELECT's full result is kept in the session (at most RESULTS_KEPT; paging one keeps it
- *   fresh); a mutation keeps nothing and answers `resultId: ''`, `total: 0`, no rows.
+ * - A SELECT's result is kept in the session (at most RESULTS_KEPT, within the memory limits of
+ *   result-cache.ts; paging one keeps it fresh). A result too large for them keeps only its
+ *   first rows: `truncated` is true and `total` counts the rows kept. A mutation keeps nothing
+ *   and answers `resultId: ''`, `total: 0`, no rows.
  * - `elapsedMs` is real time (performance.now), whatever clock the peer runs on.
  * - `documents:rows` past the end answers no rows (not an error); `offset` and `limit` are
  *   integers, `limit` 1 to 1,000.
@@ -37,10 +39,11 @@ export function documentsHandlers(ctx: InspectorContext, results: ResultCache): 
       const result = await ctx.sync.store.execute(statement, args);
       const elapsedMs = performance.now() - started;
       if (result.commitId !== null) {
-        return { statement, resultId: '', total: 0, rows: [], mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId, elapsedMs };
+        return { statement, resultId: '', total: 0, truncated: false, rows: [], mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId, elapsedMs };
       }
-      const resultId = results.put({ statement, rows: result.items });
-      return { statement, resultId, total: result.items.length, rows: result.items.slice(0, pageSize), mutatedDocumentIds: [], commitId: null, elapsedMs };
+      const kept = results.put(statement, result.items);
+      const rows = kept.result.rows;
+      return { statement, resultId: kept.id, total: rows.length, truncated: kept.result.truncated, rows: rows.slice(0, pageSize), mutatedDocumentIds: [], commitId: null, elapsedMs };
     },
     'documents:rows': async (input) => {
       const o = objectInput(input, ['resultId', 'offset', 'limit']);
