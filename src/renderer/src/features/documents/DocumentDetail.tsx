@@ -62,6 +62,7 @@ export function DocumentDetail() {
             Evict
           </Button>
           <span className="toolbar-spacer" />
+          <CopyButton text={JSON.stringify(meta?.value ?? selected.row, null, 2)} label="Copy the document as JSON" />
           <Button variant="ghost" icon="shield" onClick={() => checkAccess({ collection, id })}>
             Access
           </Button>

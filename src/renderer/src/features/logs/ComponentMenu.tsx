@@ -63,10 +63,10 @@ export function ComponentMenu() {
         ) : (
           <>
             <div className="logs-menu-actions">
-              <button type="button" className="link-button" onClick={() => setLogFilter({ hiddenComponents: [] })}>
+              <button type="button" className="logs-link-button" onClick={() => setLogFilter({ hiddenComponents: [] })}>
                 Show all
               </button>
-              <button type="button" className="link-button" onClick={() => setLogFilter({ hiddenComponents: components.map(([name]) => name) })}>
+              <button type="button" className="logs-link-button" onClick={() => setLogFilter({ hiddenComponents: components.map(([name]) => name) })}>
                 Hide all
               </button>
             </div>

@@ -21,6 +21,7 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
   const setFollow = useInspector((s) => s.setLogsFollow);
   const toggle = useInspector((s) => s.toggleLogExpanded);
   const scroller = useRef<HTMLDivElement>(null);
+  const grid = useRef<HTMLDivElement>(null);
   const lastScrollTop = useRef(0);
   const [activeOrdinal, setActiveOrdinal] = useState<number | undefined>(undefined);
 
@@ -74,6 +75,7 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.target !== event.currentTarget) return;
     const current = activeIndex();
     const visible = virtualizer.getVirtualItems();
     const fallback = current === -1 ? (visible.at(-1)?.index ?? count - 1) : current;
@@ -112,6 +114,8 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
     (ordinal: number) => {
       setActiveOrdinal(ordinal);
       toggle(ordinal);
+      // The keys go on from the row clicked.
+      grid.current?.focus({ preventScroll: true });
     },
     [toggle],
   );
@@ -121,7 +125,18 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
   const active = activeIndex() === -1 ? undefined : activeOrdinal;
 
   return (
-    <div className="log-table" role="table" aria-label="Log entries" aria-rowcount={count + 1}>
+    // A grid (not a table): it has an active row moved with the keys, which only composite roles may announce.
+    <div
+      ref={grid}
+      className="log-table"
+      role="grid"
+      aria-label="Log entries"
+      aria-readonly="true"
+      aria-rowcount={count + 1}
+      tabIndex={0}
+      aria-activedescendant={active === undefined ? undefined : `log-row-${active}`}
+      onKeyDown={onKeyDown}
+    >
       <div className="log-head" role="rowgroup">
         <div className="log-line" role="row" aria-rowindex={1}>
           <span role="columnheader" className="log-cell log-cell-toggle">
@@ -141,16 +156,7 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
           </span>
         </div>
       </div>
-      <div
-        ref={scroller}
-        className="log-scroller"
-        role="rowgroup"
-        tabIndex={0}
-        aria-label="Log entries, newest last"
-        aria-activedescendant={active === undefined ? undefined : `log-row-${active}`}
-        onScroll={onScroll}
-        onKeyDown={onKeyDown}
-      >
+      <div ref={scroller} className="log-scroller" role="rowgroup" onScroll={onScroll}>
         {count === 0 ? (
           empty
         ) : (

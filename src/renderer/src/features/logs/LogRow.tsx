@@ -45,7 +45,7 @@ export const LogRow = memo(function LogRow({ entry, ordinal, index, start, expan
       onClick={toggle}
     >
       <div className="log-line">
-        <span role="cell" className="log-cell log-cell-toggle">
+        <span role="gridcell" className="log-cell log-cell-toggle">
           <button
             type="button"
             tabIndex={-1}
@@ -60,16 +60,16 @@ export const LogRow = memo(function LogRow({ entry, ordinal, index, start, expan
             ›
           </button>
         </span>
-        <span role="cell" className="log-cell log-cell-time" title={entry.timestamp}>
+        <span role="gridcell" className="log-cell log-cell-time" title={entry.timestamp}>
           {timeOfDay(entry.timestamp)}
         </span>
-        <span role="cell" className="log-cell log-cell-level">
+        <span role="gridcell" className="log-cell log-cell-level">
           <LevelBadge level={entry.level} />
         </span>
-        <span role="cell" className="log-cell log-cell-component" title={entry.component}>
+        <span role="gridcell" className="log-cell log-cell-component" title={entry.component}>
           {entry.component}
         </span>
-        <span role="cell" className="log-cell log-cell-message">
+        <span role="gridcell" className="log-cell log-cell-message">
           <Highlighted text={entry.message} ranges={ranges} />
         </span>
       </div>
@@ -83,7 +83,7 @@ function LogDetails({ entry, ranges }: { readonly entry: LogEntry; readonly rang
   const line = renderLogLine(entry);
   return (
     // Clicks inside the details select text and copy; they do not fold the row.
-    <div className="log-details" onClick={(e) => e.stopPropagation()}>
+    <div className="log-details" role="gridcell" aria-colspan={5} onClick={(e) => e.stopPropagation()}>
       <p className="log-full-message">
         <Highlighted text={entry.message} ranges={ranges} />
       </p>

@@ -14,6 +14,8 @@ import type { MeshSelection } from './slice.ts';
 
 const ROLE_ICONS: Readonly<Record<NodeRole, IconName>> = { local: 'monitor', 'big-peer': 'cloud', 'small-peer': 'monitor', unknown: 'link' };
 const STATES: readonly ConnectionState[] = ['elected', 'standby', 'connecting', 'closed'];
+/** Below this width the graph leaves reasons to the tooltip and the list: they would overlap. */
+const COMPACT_WIDTH = 640;
 /** Longest reason drawn on an edge; the whole of it is in the tooltip and the list. */
 const MAX_REASON = 30;
 
@@ -84,7 +86,7 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
 
       <g className="mesh-edge-labels" aria-hidden="true">
         {layout.edges.map((edge) => (
-          <EdgeLabel key={edge.connection.id} edge={edge} caption={edgeCaptionLines(edge.connection, receivedAt, now)} dim={focus && !related.has(`c:${edge.connection.id}`)} />
+          <EdgeLabel key={edge.connection.id} edge={edge} caption={edgeCaptionLines(edge.connection, receivedAt, now)} withReason={layout.width >= COMPACT_WIDTH} dim={focus && !related.has(`c:${edge.connection.id}`)} />
         ))}
       </g>
     </svg>
@@ -117,10 +119,10 @@ function EdgeView({ edge, remote, selected, dim, onSelect }: { readonly edge: Me
   );
 }
 
-function EdgeLabel({ edge, caption, dim }: { readonly edge: MeshEdge; readonly caption: ReturnType<typeof edgeCaptionLines>; readonly dim: boolean }) {
+function EdgeLabel({ edge, caption, withReason, dim }: { readonly edge: MeshEdge; readonly caption: ReturnType<typeof edgeCaptionLines>; readonly withReason: boolean; readonly dim: boolean }) {
   const c = edge.connection;
   const title = c.id.startsWith(c.type) ? c.id : `${c.type} · ${c.id}`;
-  const reason = caption.reason === undefined ? undefined : caption.reason.length > MAX_REASON ? `${caption.reason.slice(0, MAX_REASON - 1)}…` : caption.reason;
+  const reason = caption.reason === undefined || !withReason ? undefined : caption.reason.length > MAX_REASON ? `${caption.reason.slice(0, MAX_REASON - 1)}…` : caption.reason;
   // About 6.4 px a character of the 10.5 px monospace id and 5.6 px of the 10 px captions: enough to size the plate without measuring.
   const width = Math.max(title.length * 6.6, caption.state.length * 5.7, (reason?.length ?? 0) * 5.5) + 16;
   const height = reason === undefined ? 30 : 42;

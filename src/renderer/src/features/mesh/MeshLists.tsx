@@ -47,7 +47,7 @@ export function PeersTable({ snapshot, selected, onSelect }: ListsProps) {
             const state = peer.role === 'local' ? undefined : bestState(mine.map((c) => c.state));
             const isSelected = peer.peerKey === selectedId;
             return (
-              <tr key={peer.peerKey} aria-selected={isSelected} className={isSelected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'peer', id: peer.peerKey })}>
+              <tr key={peer.peerKey} aria-current={isSelected || undefined} className={isSelected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'peer', id: peer.peerKey })}>
                 <td>
                   <PeerKey value={peer.peerKey} />
                   {peer.appId !== undefined && <span className="mesh-app">app {peer.appId}</span>}
@@ -126,7 +126,7 @@ interface ConnectionRowProps {
 
 function ConnectionRow({ connection: c, role, age, retry, selected, related, onSelect }: ConnectionRowProps) {
   return (
-    <tr aria-selected={selected} className={`mesh-row-${c.state}${selected ? ' is-selected' : ''}${related ? ' is-related' : ''}`} onClick={() => onSelect({ kind: 'connection', id: c.id })}>
+    <tr aria-current={selected || undefined} className={`mesh-row-${c.state}${selected ? ' is-selected' : ''}${related ? ' is-related' : ''}`} onClick={() => onSelect({ kind: 'connection', id: c.id })}>
       <td>
         <span className="mesh-conn">
           <span className="mesh-direction" title={c.direction === 'dialed' ? 'Dialed by this peer' : 'Accepted by this peer'} aria-label={c.direction}>

@@ -30,6 +30,8 @@ export function MeshPanel() {
   const now = useTicker(1_000);
   const canvas = useRef<HTMLDivElement>(null);
   const size = useElementSize(canvas);
+  const panel = useRef<HTMLElement>(null);
+  const panelSize = useElementSize(panel);
 
   useEffect(() => {
     void loadMesh();
@@ -51,6 +53,9 @@ export function MeshPanel() {
   }
 
   const receivedAt = mesh.receivedAt ?? now;
+  // The graph keeps at least 480 px (or half of a narrow panel); the lists get the rest they asked for.
+  const panelWidth = panelSize?.width ?? 1400;
+  const maxListWidth = Math.max(240, Math.min(1100, panelWidth - Math.max(480, panelWidth / 2)));
   const layout = layoutMesh(snapshot, view.showClosed, size);
   const remotes = snapshot.peers.length;
 
@@ -105,8 +110,18 @@ export function MeshPanel() {
   );
 
   return (
-    <section className="mesh-panel" aria-label="Mesh">
-      <SplitPane direction="row" sized="second" size={view.listWidth} min={320} max={1100} onResize={setMeshListWidth} label="Resize the lists beside the graph" first={graph} second={lists} />
+    <section className="mesh-panel" aria-label="Mesh" ref={panel}>
+      <SplitPane
+        direction="row"
+        sized="second"
+        size={Math.min(view.listWidth, maxListWidth)}
+        min={Math.min(320, maxListWidth)}
+        max={maxListWidth}
+        onResize={setMeshListWidth}
+        label="Resize the lists beside the graph"
+        first={graph}
+        second={lists}
+      />
     </section>
   );
 }

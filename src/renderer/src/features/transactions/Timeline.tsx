@@ -47,7 +47,7 @@ export function Timeline({ layout, windowLabel, selected, frozen, onSelect }: Ti
       <WaitLane layout={layout} selected={selected} onSelect={onSelect} />
       {empty && (
         <p className="txn-timeline-empty">
-          No writes in the last {windowLabel}. Commits and blocked waits appear here as they happen.
+          <span>No writes in the last {windowLabel}. Commits and blocked waits appear here as they happen.</span>
         </p>
       )}
       <p className="visually-hidden">

@@ -17,7 +17,7 @@ import { useRowKeys } from './use-row-keys.ts';
 export function useScrollToSelected(container: RefObject<HTMLElement | null>, selectedKey: string | number | undefined) {
   useEffect(() => {
     if (selectedKey === undefined) return;
-    container.current?.querySelector('tr[aria-selected="true"]')?.scrollIntoView({ block: 'nearest' });
+    container.current?.querySelector('tr[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [container, selectedKey]);
 }
 
@@ -75,7 +75,7 @@ export function CommitsTable({ commits, selected, onSelect }: { readonly commits
 
 const CommitRow = memo(function CommitRow({ entry, selected, onSelect }: { readonly entry: TransactionEntry; readonly selected: boolean; readonly onSelect: (s: Selection) => void }) {
   return (
-    <tr aria-selected={selected} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'commit', txnId: entry.txnId })}>
+    <tr aria-current={selected || undefined} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'commit', txnId: entry.txnId })}>
       <td className="num mono">#{entry.txnId}</td>
       <td>
         <OriginatorTag originator={entry.originator} />
@@ -177,7 +177,7 @@ function Behind({ txnId, originator }: { readonly txnId: number; readonly origin
 
 const WaitRow = memo(function WaitRow({ entry, selected, onSelect }: { readonly entry: BlockedWaitEntry; readonly selected: boolean; readonly onSelect: (s: Selection) => void }) {
   return (
-    <tr aria-selected={selected} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'wait', key: waitKey(entry) })}>
+    <tr aria-current={selected || undefined} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'wait', key: waitKey(entry) })}>
       <td>
         <OriginatorTag originator={entry.originator} />
       </td>
