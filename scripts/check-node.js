@@ -4,8 +4,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const REQUIRED_MAJOR = 22;
-const REQUIRED_MINOR = 14;
+// 22.18 is the first 22.x that runs .ts files without a flag (type stripping), which the CLI,
+// `npm start` and bench need; it also has Node-API 10 (from 22.14), which better-sqlite3 13
+// needs. bin/syncmesh.js uses this check too; package.json "engines" says the same.
+export const REQUIRED_MAJOR = 22;
+export const REQUIRED_MINOR = 18;
 
 /**
  * Why `version` (like process.versions.node, "24.1.0") cannot run SyncMesh, or null if it can.

@@ -1,6 +1,12 @@
 import { StoreError } from '../errors.ts';
 
-export const MINIMUM_NODE = { major: 22, minor: 14 } as const;
+/**
+ * Node.js 22.18: the first 22.x that runs `.ts` files without a flag (type stripping), which the
+ * CLI and `npm start` need, and it has Node-API 10 (from 22.14), which better-sqlite3 13's
+ * binaries need. The same minimum is in scripts/check-node.js, bin/syncmesh.js (through it) and
+ * package.json "engines".
+ */
+export const MINIMUM_NODE = { major: 22, minor: 18 } as const;
 
 /**
  * better-sqlite3 13 ships Node-API binaries that crash older Node.js at load, so the version is
