@@ -156,7 +156,7 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
           </span>
         </div>
       </div>
-      <div ref={scroller} className="log-scroller" role="rowgroup" onScroll={onScroll}>
+      <div ref={scroller} className="log-scroller" role="rowgroup" aria-label="Log entries, newest last" onScroll={onScroll}>
         {count === 0 ? (
           empty
         ) : (

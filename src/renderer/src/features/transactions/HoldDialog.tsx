@@ -60,7 +60,7 @@ export function HoldDialog({ initialMs, initialHint, onHold, onClose }: HoldDial
           <Icon name="alert" size={16} />
           <span>
             While held, <strong>every writer of this peer waits</strong>: local writes, replication from other peers, internal jobs. None fails; each
-            logs a “blocked” line every 10 s. The hold cannot be ended early.
+            logs a “blocked” line every 10 s. “End hold” gives the slot back early; closing this inspector does too.
           </span>
         </p>
         <div className="field">

@@ -4,6 +4,7 @@
  */
 import type { WriteSlotState } from '../../../../shared/inspector/transactions.ts';
 import { StatusText } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { formatCount, formatDuration } from '../../ui/format.ts';
 import { LevelBadge } from '../logs/LevelBadge.tsx';
 import { PanelIconButton } from '../logs/icons.tsx';
@@ -18,9 +19,10 @@ interface SlotStatusProps {
   readonly hold: HoldState;
   readonly now: number;
   readonly onHold: () => void;
+  readonly onRelease: () => void;
 }
 
-export function SlotStatus({ slot, age, hold, now, onHold }: SlotStatusProps) {
+export function SlotStatus({ slot, age, hold, now, onHold, onRelease }: SlotStatusProps) {
   const holder = slot?.holder;
   return (
     <section className="txn-slot" aria-label="Write slot now">
@@ -74,16 +76,22 @@ export function SlotStatus({ slot, age, hold, now, onHold }: SlotStatusProps) {
 
       <div className="txn-slot-hold">
         <HoldStatus hold={hold} now={now} />
-        <PanelIconButton icon="hold" variant="danger" onClick={onHold} disabled={hold.status === 'waiting' || hold.status === 'held'}>
-          Hold the write slot…
-        </PanelIconButton>
+        {hold.status === 'waiting' || hold.status === 'held' ? (
+          <Button variant="danger" className="btn-solid" icon="x" onClick={onRelease} title="Give the write slot back now: the writers waiting go on">
+            End hold
+          </Button>
+        ) : (
+          <PanelIconButton icon="hold" variant="danger" onClick={onHold}>
+            Hold the write slot…
+          </PanelIconButton>
+        )}
       </div>
     </section>
   );
 }
 
 function HoldStatus({ hold, now }: { readonly hold: HoldState; readonly now: number }) {
-  if (hold.status === 'waiting') return <span className="txn-hold-status">Waiting for the slot to start the hold…</span>;
+  if (hold.status === 'waiting') return <span className="txn-hold-status" role="status">Waiting for the slot to start the hold…</span>;
   if (hold.status === 'held' && hold.endsAt !== undefined) {
     return (
       <span className="txn-hold-status is-active" role="status">

@@ -27,7 +27,7 @@ export const SLOT_POLL_MS = 500;
 export function TransactionsPanel() {
   const data = useInspector((s) => s.transactions);
   const view = useInspector((s) => s.transactionsView);
-  const { loadTransactions, pollWriteSlot, holdWriteSlot, selectTransaction, setTimelineWindow, freezeTimeline, toggleOriginator, setTransactionsTab } = useInspector.getState();
+  const { loadTransactions, pollWriteSlot, holdWriteSlot, releaseWriteSlot, selectTransaction, setTimelineWindow, freezeTimeline, toggleOriginator, setTransactionsTab } = useInspector.getState();
   const [holdOpen, setHoldOpen] = useState(false);
   const tick = useTicker(SLOT_POLL_MS);
 
@@ -60,7 +60,7 @@ export function TransactionsPanel() {
 
   return (
     <section className="txn-panel" aria-label="Transactions">
-      <SlotStatus slot={data.slot} age={age} hold={view.hold} now={tick} onHold={() => setHoldOpen(true)} />
+      <SlotStatus slot={data.slot} age={age} hold={view.hold} now={tick} onHold={() => setHoldOpen(true)} onRelease={() => void releaseWriteSlot()} />
       {data.status === 'error' && data.error !== undefined && (
         <div className="txn-notice">
           <ErrorNotice compact error={data.error} title="Could not load the recent transactions; new ones still arrive." onRetry={() => void loadTransactions()} />

@@ -96,4 +96,21 @@ describe('the Transactions slice', () => {
     store.setState({ linkEpoch: 2 });
     await vi.waitFor(() => expect(store.getState().transactions.commits.items.map((c) => c.txnId)).toEqual([1, 2, 3]));
   });
+
+  it('ends a running hold early', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('transactions:hold', { txnId: 7 }).answer('transactions:release', { released: true }).answer('transactions:slot', SLOT);
+    await store.getState().holdWriteSlot(60_000, 'qa');
+    await store.getState().releaseWriteSlot();
+    expect(bridge.callsTo('transactions:release')).toHaveLength(1);
+    expect(store.getState().transactionsView.hold.status).toBe('idle');
+  });
+
+  it('takes a hold released while it waited for the slot as ended, not failed', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('transactions:hold', () => ({ code: 'inspector/cancelled', message: 'released while queued' })).answer('transactions:release', { released: true });
+    await store.getState().holdWriteSlot(60_000, 'qa');
+    expect(store.getState().transactionsView.hold.status).toBe('idle');
+    expect(store.getState().transactionsView.hold.error).toBeUndefined();
+  });
 });

@@ -64,6 +64,8 @@ export interface TransactionsSlice {
   pollWriteSlot(): Promise<void>;
   receiveTransactions(commits: readonly TransactionEntry[], waits: readonly BlockedWaitEntry[]): void;
   holdWriteSlot(ms: number, hint: string): Promise<void>;
+  /** Ends this inspector's hold, running or still waiting for the slot. */
+  releaseWriteSlot(): Promise<void>;
   setTimelineWindow(windowMs: number): void;
   freezeTimeline(frozen: boolean): void;
   toggleOriginator(originator: Originator): void;
@@ -142,9 +144,13 @@ export const createTransactionsSlice: SliceCreator<TransactionsSlice> = (set, ge
       setView({ hold: { ...IDLE_HOLD, status: 'waiting', ms, hint } });
       const result = await inspector.call('transactions:hold', { ms, hint });
       if (!result.ok) {
-        setView({ hold: { ...IDLE_HOLD, status: 'error', ms, hint, error: result.error } });
+        // Released while it waited for the slot: nothing was held, and that is no error.
+        if (result.error.code === 'inspector/cancelled') setView({ hold: { ...IDLE_HOLD, ms, hint } });
+        else setView({ hold: { ...IDLE_HOLD, status: 'error', ms, hint, error: result.error } });
         return;
       }
+      // Released before its answer came back: it is over already.
+      if (get().transactionsView.hold.status !== 'waiting') return;
       const endsAt = Date.now() + ms;
       setView({ hold: { status: 'held', ms, hint, txnId: result.value.txnId, endsAt, error: undefined } });
       void get().pollWriteSlot();
@@ -152,6 +158,18 @@ export const createTransactionsSlice: SliceCreator<TransactionsSlice> = (set, ge
         const hold = get().transactionsView.hold;
         if (hold.status === 'held' && hold.endsAt === endsAt) setView({ hold: { ...IDLE_HOLD, ms, hint } });
       }, ms);
+    },
+
+    async releaseWriteSlot() {
+      const hold = get().transactionsView.hold;
+      if (hold.status !== 'waiting' && hold.status !== 'held') return;
+      const result = await inspector.call('transactions:release', {});
+      if (!result.ok) {
+        setView({ hold: { ...hold, error: result.error } });
+        return;
+      }
+      setView({ hold: { ...IDLE_HOLD, ms: hold.ms, hint: hold.hint } });
+      void get().pollWriteSlot();
     },
 
     setTimelineWindow(windowMs) {
