@@ -310,6 +310,11 @@ export class Sync {
     return this.#resources.stopSync !== undefined;
   }
 
+  /** Is `startSync()` still under way (logging in, starting to listen), not yet running nor failed? */
+  get isSyncStarting(): boolean {
+    return this.#starting !== undefined && !this.isSyncActive;
+  }
+
   /**
    * Starts sync: authenticates (`sync.auth.start()`), then dials the Big Peer of the identity
    * and the peers in `sync.connect`, and listens if `sync.listen` says so, reconnecting after
@@ -350,6 +355,24 @@ export class Sync {
     const replicator = (this.#replicator = this.#makeReplicator(false));
     const logger = this.#hub.logger('replication');
     const tracker = this.#tracker;
+    // The closures below outlive this call: they hold locals, never `this` (see PeerCredentials).
+    const auth = this.auth;
+    const resources = this.#resources;
+    const peerKey = this.peerKey;
+    const listening: { listener: WebSocketListener | undefined } = { listener: undefined };
+    if (transport.listen !== undefined) {
+      let listener: WebSocketListener;
+      try {
+        listener = await WebSocketListener.start(transport.listen, replicator, logger);
+      } catch (error) {
+        replicator.close();
+        const message = error instanceof Error ? error.message : String(error);
+        throw new SyncError('sync/listen-failed', `sync cannot start: this peer cannot listen (sync.listen): ${message}`, { cause: error });
+      }
+      listening.listener = listener;
+      resources.servers.TCP.add(listener);
+    }
+    // Dialers are made (and shown in the mesh as waiting) only once nothing else can fail.
     const dialers = urls.map(
       (url, i) =>
         new WebSocketDialer({
@@ -363,16 +386,6 @@ export class Sync {
           bigPeer: dialBigPeer && i === 0,
         }),
     );
-    // The closures below outlive this call: they hold locals, never `this` (see PeerCredentials).
-    const auth = this.auth;
-    const resources = this.#resources;
-    const peerKey = this.peerKey;
-    const listening: { listener: WebSocketListener | undefined } = { listener: undefined };
-    if (transport.listen !== undefined) {
-      const listener = await WebSocketListener.start(transport.listen, replicator, logger);
-      listening.listener = listener;
-      resources.servers.TCP.add(listener);
-    }
     this.#listening = listening;
     // Dial once a certificate is held: at once, or when the handler has logged in.
     const startDialing = (): void => {

@@ -31,6 +31,7 @@ export interface OverviewSnapshot {
   readonly peerKey: string;
   /** The store's folder; undefined for an in-memory store. */
   readonly persistenceDirectory: string | undefined;
+  /** Sync is running, or starting (logging in): from `sync:start` until `sync:stop` or a failed start. */
   readonly syncActive: boolean;
   readonly bigPeer: {
     /** The Big Peer's HTTP base URL, if one is configured. */

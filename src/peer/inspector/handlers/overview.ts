@@ -9,6 +9,9 @@
  *   logs in there); `bigPeer.state` is then `none`, as it is without an identity: no Big Peer is
  *   dialed. Otherwise `stopped` while sync is off, `connected` while a session with a peer of
  *   role `big-peer` runs, else `connecting` (logging in, dialing, or waiting to dial again).
+ * - While `startSync()` is under way (logging in, which may take up to the request timeout),
+ *   sync counts as on: `syncActive` is true and `bigPeer.state` is `connecting`. If the start
+ *   fails, both go back to off (`false`, `stopped`).
  * - `bigPeer.peerKey` is the key of the Big Peer of the current session, else of the last one
  *   seen in this run (the key is not fixed between sessions: spec 3.4).
  * - `sync:start` answers once `startSync()` has resolved (authenticated and dialing); its
@@ -40,6 +43,7 @@ function bigPeerKey(ctx: InspectorContext): string | undefined {
 function linkState(ctx: InspectorContext): BigPeerLinkState {
   const sync = ctx.sync;
   if (!sync.dialsBigPeer) return 'none';
+  if (sync.isSyncStarting) return 'connecting';
   if (!sync.isSyncActive) return 'stopped';
   return sync.sessions.some((s) => s.remote.role === 'big-peer') ? 'connected' : 'connecting';
 }
@@ -53,7 +57,7 @@ export function overviewSnapshot(ctx: InspectorContext): OverviewSnapshot {
     appId: sync.appID,
     peerKey: sync.peerKey,
     persistenceDirectory: sync.persistenceDirectory,
-    syncActive: sync.isSyncActive,
+    syncActive: sync.isSyncActive || sync.isSyncStarting,
     bigPeer: { url: sync.bigPeerURL, state: linkState(ctx), peerKey: bigPeerKey(ctx) },
     auth: { authenticated: status.authenticated, userID: status.userID, certificateExpiresAt: status.expiresAt, lastError: status.lastError },
     collections: store.collections().map((c) => ({ name: c.name, documents: c.documents, tombstones: c.tombstones, internal: isInternalCollection(c.name) })),
