@@ -18,6 +18,12 @@ describe('dqlTokens', () => {
     ]);
   });
 
+  it('tells the literal words from the other keywords', () => {
+    expect(kinds('x IS NOT NULL OR y = true')).toEqual([
+      ['name', 'x'], ['keyword', 'IS'], ['keyword', 'NOT'], ['literal', 'NULL'], ['keyword', 'OR'], ['name', 'y'], ['punct', '='], ['literal', 'true'],
+    ]);
+  });
+
   it('keeps comments whole and survives unterminated text', () => {
     expect(kinds('-- note\nSELECT /* x */ "unterminated')).toEqual([
       ['comment', '-- note'], ['keyword', 'SELECT'], ['comment', '/* x */'], ['string', '"unterminated'],

@@ -16,8 +16,9 @@ export const DQL_FUNCTIONS: readonly string[] = [
 ];
 
 const KEYWORDS = new Set(DQL_KEYWORDS);
+const LITERALS = new Set(['TRUE', 'FALSE', 'NULL', 'MISSING']);
 
-export type DqlTokenKind = 'keyword' | 'param' | 'string' | 'number' | 'name' | 'comment' | 'punct' | 'space';
+export type DqlTokenKind = 'keyword' | 'literal' | 'param' | 'string' | 'number' | 'name' | 'comment' | 'punct' | 'space';
 
 export interface DqlToken {
   readonly kind: DqlTokenKind;
@@ -26,7 +27,7 @@ export interface DqlToken {
 
 /**
  * A statement cut into tokens for a read-only view (a confirmation, the history list): keywords,
- * `:params`, strings, numbers, names (bare or in backticks), comments. Never throws; an
+ * literals (`true`, `false`, `null`, `missing`), `:params`, strings, numbers, names (bare or in backticks), comments. Never throws; an
  * unterminated string or comment runs to the end.
  */
 export function dqlTokens(text: string): DqlToken[] {
@@ -62,7 +63,8 @@ export function dqlTokens(text: string): DqlToken[] {
     else if ((match = /^[A-Za-z_$\p{L}][\w$\p{L}\p{M}\p{Nd}]*/u.exec(rest)) !== null) {
       const previous = tokens.at(-1);
       const afterDot = previous?.kind === 'punct' && previous.text.endsWith('.');
-      take(!afterDot && KEYWORDS.has(match[0].toUpperCase()) ? 'keyword' : 'name', i + match[0].length);
+      const word = match[0].toUpperCase();
+      take(afterDot ? 'name' : LITERALS.has(word) ? 'literal' : KEYWORDS.has(word) ? 'keyword' : 'name', i + match[0].length);
     } else take('punct', i + 1);
   }
   return tokens;

@@ -44,6 +44,11 @@ export function ResultsPane() {
         {result !== undefined && (
           <span className="results-summary" aria-live="polite">
             <strong>{plural(result.cache.total, 'row')}</strong>
+            {result.truncated && (
+              <Badge tone="warn" title="The statement returned more rows than the peer keeps for one inspector (about 64 MiB, 250,000 rows). Narrow it with a WHERE, a LIMIT or fewer fields to see the rest.">
+                truncated: first rows only
+              </Badge>
+            )}
             <span className="faint">·</span>
             <span className="muted">{formatElapsed(result.elapsedMs)}</span>
             <span className="faint">·</span>

@@ -22,13 +22,13 @@ function fakePeer(count: number) {
       if (statement.startsWith('DELETE')) {
         const id = args?.['id'];
         docs = docs.filter((d) => d['_id'] !== id);
-        const outcome: QueryOutcome = { statement, resultId: '', total: 0, rows: [], mutatedDocumentIds: [id ?? null], commitId: 7, elapsedMs: 1 };
+        const outcome: QueryOutcome = { statement, resultId: '', total: 0, rows: [], mutatedDocumentIds: [id ?? null], commitId: 7, elapsedMs: 1, truncated: false };
         return { ok: true, value: outcome };
       }
       const id = `r${next++}`;
       const rows = [...docs];
       results.set(id, rows);
-      return { ok: true, value: { statement, resultId: id, total: rows.length, rows: rows.slice(0, pageSize), mutatedDocumentIds: [], commitId: null, elapsedMs: 2 } };
+      return { ok: true, value: { statement, resultId: id, total: rows.length, rows: rows.slice(0, pageSize), mutatedDocumentIds: [], commitId: null, elapsedMs: 2, truncated: false } };
     },
     'documents:rows': ({ resultId, offset, limit }) => {
       const rows = results.get(resultId);

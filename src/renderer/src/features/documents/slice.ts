@@ -37,6 +37,8 @@ export interface ResultState {
   readonly cache: PageCache;
   readonly columns: readonly string[];
   readonly elapsedMs: number;
+  /** The peer kept only the first `cache.total` rows of a larger result (see `QueryOutcome.truncated`). */
+  readonly truncated: boolean;
   readonly ranAt: number;
   /** Changes when another statement runs, not on a refresh: the table goes back to the top. */
   readonly epoch: number;
@@ -196,6 +198,7 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
           cache,
           columns: extendColumns([], outcome.rows),
           elapsedMs: outcome.elapsedMs,
+          truncated: outcome.truncated === true,
           ranAt: now,
           epoch,
           refreshing: false,
@@ -331,7 +334,7 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
       });
       const latest = get().documents.result;
       if (latest === undefined || latest.epoch !== result.epoch) return;
-      setDocs({ rowsError: undefined, result: { ...latest, cache, columns, elapsedMs: outcome.elapsedMs, ranAt: Date.now(), refreshing: false, stale: false } });
+      setDocs({ rowsError: undefined, result: { ...latest, cache, columns, elapsedMs: outcome.elapsedMs, truncated: outcome.truncated === true, ranAt: Date.now(), refreshing: false, stale: false } });
       // The selected document may have moved (rows before it deleted or inserted): follow it among the rows here.
       const selected = get().documentsView.selected;
       if (selected?.id !== undefined) {
