@@ -2,13 +2,13 @@
  * The local Big Peer on 127.0.0.1: its generated identity is written once (owner-only) and kept,
  * a peer logs in with it, and a damaged identity file is reported, never replaced.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LogHub, Sync, onlinePlayground } from '../peer/index.ts';
 import { closedPort } from './test-helpers.ts';
-import { ConfigError, LOCAL_BIG_PEER_IDENTITY_FILE, startLocalBigPeer, type LocalBigPeer } from './index.ts';
+import { ConfigError, LOCAL_BIG_PEER_IDENTITY_FILE, loadOrCreateLocalIdentity, startLocalBigPeer, type LocalBigPeer } from './index.ts';
 
 describe('startLocalBigPeer', () => {
   let dir: string;
@@ -36,6 +36,28 @@ describe('startLocalBigPeer', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ appID: peer.appID, playgroundToken: peer.playgroundToken });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'big-peer')).mode & 0o077).toBe(0);
+  });
+
+  it('makes a folder the user created (0755) the owner’s alone on every start, since its store holds the issuer key', async () => {
+    const folder = join(dir, 'big-peer');
+    mkdirSync(folder, { mode: 0o755 });
+    chmodSync(folder, 0o755);
+    const peer = await start();
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    await peer.stop();
+    started.splice(0);
+    chmodSync(folder, 0o750);
+    await start();
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+  });
+
+  it('writes its identity whole, through a temporary file that it leaves no trace of', async () => {
+    const folder = join(dir, 'big-peer');
+    mkdirSync(folder);
+    const first = loadOrCreateLocalIdentity(folder);
+    expect(loadOrCreateLocalIdentity(folder)).toEqual(first);
+    expect(readdirSync(folder)).toEqual([LOCAL_BIG_PEER_IDENTITY_FILE]);
+    expect(statSync(join(folder, LOCAL_BIG_PEER_IDENTITY_FILE)).mode & 0o777).toBe(0o600);
   });
 
   it('lets a small peer log in with that identity and sync', async () => {

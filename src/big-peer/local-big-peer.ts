@@ -9,7 +9,7 @@
  *   <directory>/store/          the Big Peer's store
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogHub } from '../peer/index.ts';
 import { BigPeer } from './big-peer.ts';
@@ -53,12 +53,22 @@ export function loadOrCreateLocalIdentity(directory: string): LocalBigPeerIdenti
       appID: `local-${randomBytes(6).toString('hex')}`,
       playgroundToken: randomBytes(32).toString('base64url'),
     };
-    // 'wx': never overwrites; a concurrent first start loses here and reads the winner's file.
+    // Written whole to a temporary file, then linked into place: the link is atomic and never
+    // overwrites, so a concurrent first start never reads a half-written (or empty) file; it
+    // loses the link and reads the winner's.
+    const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      writeFileSync(file, `${JSON.stringify(identity, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      writeFileSync(temporary, `${JSON.stringify(identity, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+      linkSync(temporary, file);
     } catch (writeError) {
       if ((writeError as NodeJS.ErrnoException).code === 'EEXIST') return loadOrCreateLocalIdentity(directory);
       throw new ConfigError(`cannot write the local Big Peer's identity ${file}: ${(writeError as Error).message}`);
+    } finally {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Not written, or already gone.
+      }
     }
     return identity;
   }
@@ -83,6 +93,14 @@ export async function startLocalBigPeer(options: LocalBigPeerOptions): Promise<L
     mkdirSync(directory, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new ConfigError(`cannot create the local Big Peer's directory ${directory}: ${(error as Error).message}`);
+  }
+  // The store inside holds the issuer's private key (it signs certificates for this Big Peer):
+  // the folder is the owner's alone, also when the user made it (mkdir's mode applies only to
+  // folders it creates, and then through the umask).
+  try {
+    chmodSync(directory, 0o700);
+  } catch (error) {
+    throw new ConfigError(`cannot make the local Big Peer's directory ${directory} private (chmod 700): ${(error as Error).message}`);
   }
   const identity = loadOrCreateLocalIdentity(directory);
   const config = bigPeerConfig({
