@@ -94,9 +94,16 @@ function HoldStatus({ hold, now }: { readonly hold: HoldState; readonly now: num
   if (hold.status === 'waiting') return <span className="txn-hold-status" role="status">Waiting for the slot to start the hold…</span>;
   if (hold.status === 'held' && hold.endsAt !== undefined) {
     return (
-      <span className="txn-hold-status is-active" role="status">
-        Holding as txn #{hold.txnId} · ends in <strong className="tabular">{formatDuration(Math.max(0, hold.endsAt - now))}</strong>
-      </span>
+      <>
+        <span className="txn-hold-status is-active" role="status">
+          Holding as txn #{hold.txnId} · ends in <strong className="tabular">{formatDuration(Math.max(0, hold.endsAt - now))}</strong>
+        </span>
+        {hold.error !== undefined && (
+          <span className="txn-hold-status is-error" role="alert" title={hold.error.code}>
+            Could not end it: {hold.error.message}
+          </span>
+        )}
+      </>
     );
   }
   if (hold.status === 'error' && hold.error !== undefined) {
