@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../../../shared/json.ts';
 import { LOG_LEVELS, type LogLevel } from '../../../shared/log.ts';
+import { MAX_VALUE_DEPTH } from '../../../shared/protocol/messages.ts';
 import { SyncError } from '../../errors.ts';
 
 /** An inspector call that cannot be served as asked (`inspector/bad-request`, `inspector/not-found`). */
@@ -104,12 +105,30 @@ export function optionalArgs(input: Record<string, unknown>, field: string): Jso
   return value as JsonObject;
 }
 
+/**
+ * Does `value` nest objects or arrays deeper than `max` levels (the value itself at level 0)?
+ * Walked without recursion, so that a value thousands of levels deep cannot overflow the stack.
+ */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A document `_id` as DQL takes it: a string, or an object (compound id); never anything else. */
 export function documentId(input: Record<string, unknown>, field: string): string | JsonObject {
   const value = input[field];
   if (value === undefined) throw badRequest(`${field}: missing (a document _id, a string or an object, is required)`);
   if (typeof value === 'string') return value;
-  if (isPlainObject(value)) return value as JsonObject;
+  if (isPlainObject(value)) {
+    if (nestsDeeperThan(value, MAX_VALUE_DEPTH)) throw badRequest(`${field}: nests deeper than ${MAX_VALUE_DEPTH} levels (no document _id can)`);
+    return value as JsonObject;
+  }
   throw badRequest(`${field}: expected a string or an object, got ${kind(value)}`);
 }
 

@@ -88,6 +88,22 @@ describe('documents:metadata', () => {
       expect([error.code, error.message.split(':')[0]]).toEqual(['inspector/bad-request', field]);
     }
   });
+
+  it('refuses an id nested deeper than 100 levels, even 10,000 deep, with inspector/bad-request and no stack overflow', async () => {
+    kit = inspectorKit();
+    const nested = (levels: number): unknown => {
+      let value: unknown = { x: 1 };
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+    for (const channel of ['documents:metadata', 'permissions:check']) {
+      for (const levels of [101, 10_000]) {
+        const error = await kit.fail(channel, { collection: 'c', id: nested(levels) });
+        expect([channel, error.code, error.message]).toEqual([channel, 'inspector/bad-request', 'id: nests deeper than 100 levels (no document _id can)']);
+      }
+    }
+    expect(await kit.fail('documents:metadata', { collection: 'c', id: nested(100) })).toMatchObject({ code: 'inspector/not-found' });
+  });
 });
 
 describe('hlcTime', () => {
