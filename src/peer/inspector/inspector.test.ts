@@ -63,11 +63,47 @@ describe('an inspector session', () => {
     expect(seen).toEqual([]);
     expect(kit.eventsOf('store:changed')).toHaveLength(2);
     const rows = await serveCall(other.handlers, 'documents:rows', { resultId, offset: 0, limit: 1 });
-    expect(rows.ok ? 'ok' : rows.error.code).toBe('inspector/not-found');
+    expect(rows.ok ? 'ok' : rows.error.code).toBe('inspector/closed');
+  });
+
+  it('answers every call on a closed session with inspector/closed, and runs nothing', async () => {
+    kit = inspectorKit();
+    const tab = kit.inspector.openSession();
+    tab.close();
+    for (const channel of CALL_NAMES) {
+      const result = await serveCall(tab.handlers, channel, {});
+      expect([channel, result.ok ? 'ok' : result.error.code]).toEqual([channel, 'inspector/closed']);
+    }
+    const insert = await serveCall(tab.handlers, 'documents:query', { statement: "INSERT INTO orders DOCUMENTS ({'_id': 'late'})" });
+    const hold = await serveCall(tab.handlers, 'transactions:hold', { ms: 600_000 });
+    expect([insert.ok, hold.ok]).toEqual([false, false]);
+    expect(kit.sync.store.lastTxnId).toBe(0);
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+  });
+
+  it('keeps no result of a SELECT still running when its session closed', async () => {
+    kit = inspectorKit();
+    const tab = kit.inspector.openSession();
+    const query = serveCall(tab.handlers, 'documents:query', { statement: 'SELECT * FROM orders' });
+    tab.close();
+    const result = await query;
+    expect(result.ok ? 'ok' : result.error.code).toBe('inspector/closed');
   });
 });
 
 describe('closing the inspector', () => {
+  it('answers calls on its sessions with inspector/closed afterwards: no write, no subscription, no hold', async () => {
+    kit = inspectorKit();
+    kit.inspector.close();
+    const insert = await serveCall(kit.session.handlers, 'documents:query', { statement: "INSERT INTO orders DOCUMENTS ({'_id': 'after-close'})" });
+    const register = await serveCall(kit.session.handlers, 'subscriptions:register', { statement: 'SELECT * FROM after_close' });
+    const hold = await serveCall(kit.session.handlers, 'transactions:hold', { ms: 600_000 });
+    for (const result of [insert, register, hold]) expect(result.ok ? 'ok' : result.error.code).toBe('inspector/closed');
+    expect(kit.sync.store.lastTxnId).toBe(0);
+    expect(kit.sync.store.subscriptions).toHaveLength(1);
+    expect(kit.sync.store.writeSlot.holder).toBeUndefined();
+  });
+
   it('leaves no listener, timer, hold or log subscription behind, and refuses new sessions', async () => {
     kit = inspectorKit();
     await kit.call('transactions:hold', { ms: 60_000 });

@@ -5,6 +5,8 @@
  * (`openSession()`), with its own log subscription and query results, and every event.
  * `close()` ends every session and frees everything: no listener, timer or hold is left behind.
  * A session's write-slot hold (`transactions:hold`) is its own: it ends when that session closes.
+ * Once a session (or the inspector) is closed, every call on it answers `inspector/closed` and
+ * runs nothing; a SELECT still running then keeps no result.
  *
  * Events: `logs:batch` per session, as its log subscription delivers (after the current turn);
  * `transactions:committed`, `store:changed` and `transactions:waited` at each commit and wait;
@@ -17,6 +19,7 @@ import type { TimerHandle, Timers } from '../time.ts';
 import type { InspectorContext } from './context.ts';
 import { documentsHandlers } from './handlers/documents.ts';
 import { Holds } from './handlers/holds.ts';
+import { closedError } from './handlers/input.ts';
 import { logsHandlers } from './handlers/logs.ts';
 import { meshHandlers } from './handlers/mesh.ts';
 import { meshSnapshot } from './handlers/mesh-model.ts';
@@ -100,7 +103,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
         },
       };
       sessions.add(session);
-      const handlers: InspectorHandlers = {
+      const handlers: InspectorHandlers = whileOpen(() => open && !closed, {
         ...overviewHandlers(ctx),
         ...documentsHandlers(ctx, results),
         ...subscriptionsHandlers(ctx),
@@ -108,7 +111,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
         ...transactionsHandlers(ctx, timeline, holds),
         ...meshHandlers(ctx),
         ...logsHandlers(ctx, logs),
-      };
+      });
       return {
         handlers,
         onEvent: (send) => {
@@ -126,6 +129,21 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
       for (const session of [...sessions]) session.close();
     },
   };
+}
+
+/**
+ * The handlers, each answering `inspector/closed` and running nothing once the session or the
+ * inspector is closed (a call that arrives late from a bridge, or one made on a kept session).
+ */
+function whileOpen(isOpen: () => boolean, handlers: InspectorHandlers): InspectorHandlers {
+  const gated: Record<string, (input: unknown) => Promise<unknown>> = {};
+  for (const [channel, handler] of Object.entries(handlers) as [string, (input: unknown) => Promise<unknown>][]) {
+    gated[channel] = async (input) => {
+      if (!isOpen()) throw closedError(`${channel}: this inspector session is closed; nothing was run`);
+      return handler(input);
+    };
+  }
+  return gated as InspectorHandlers;
 }
 
 /**
