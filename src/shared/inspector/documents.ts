@@ -67,7 +67,7 @@ export interface WriteStamp {
 }
 
 export interface FieldMerge {
-  /** The field's path, as DQL writes it: `a.b`, `items[0]`. */
+  /** The field's path, as DQL writes it: `a.b`. An array is one leaf (`items`), never `items[0]`. */
   readonly path: string;
   /** The winning (current) value; for a counter, its sum. */
   readonly value: JsonValue;

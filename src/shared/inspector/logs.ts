@@ -12,6 +12,12 @@ export interface LogsSnapshot {
 /** A batch pushed to the inspector. */
 export interface LogBatchEvent {
   readonly entries: readonly LogEntry[];
-  /** Entries lost since the previous batch because the client fell behind; never hidden. */
+  /**
+   * Entries the peer's ring dropped since the previous batch because this session fell behind
+   * (it holds 10,000). It does not count what a bridge loses: the WebSocket bridge cuts a socket
+   * that stops reading with over 64 MiB waiting, and what was sent into the cut socket, or logged
+   * before the page reconnects (a new session), is lost without a count; `logs:recent` on the
+   * new session gives the hub's recent entries again.
+   */
   readonly dropped: number;
 }
