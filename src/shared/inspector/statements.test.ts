@@ -13,8 +13,6 @@ import {
   quoteName,
   registerSubscriptionCall,
   selectCollection,
-  statementCollection,
-  statementKind,
   subscriptionStatement,
   updateDocument,
 } from './statements.ts';
@@ -208,30 +206,6 @@ describe('subscriptions', () => {
       'sync.store.registerSubscription("SELECT * FROM orders WHERE a = :a", {"a":1})',
     );
     expect(cancelSubscriptionCall(3)).toBe('subscription.cancel() // subscription #3');
-  });
-});
-
-describe('statementCollection and statementKind', () => {
-  it('finds the collection a statement reads or writes', () => {
-    expect(statementCollection('SELECT * FROM orders WHERE a = 1')).toBe('orders');
-    expect(statementCollection('select count(*) from `my orders`')).toBe('my orders');
-    expect(statementCollection('INSERT INTO COLLECTION people DOCUMENTS (:doc)')).toBe('people');
-    expect(statementCollection('UPDATE tasks SET done = true')).toBe('tasks');
-    expect(statementCollection('EVICT FROM collection WHERE x = 1')).toBe('collection');
-    expect(statementCollection("-- FROM nowhere\nSELECT 'FROM x' AS a FROM /* FROM y */ flights")).toBe('flights');
-  });
-
-  it('finds nothing in a statement without a collection', () => {
-    expect(statementCollection('')).toBeUndefined();
-    expect(statementCollection('SELECT * FROM')).toBeUndefined();
-    expect(statementCollection('SELECT * FROM (')).toBeUndefined();
-  });
-
-  it('tells the kind of statement by its first word, after comments', () => {
-    expect(statementKind('  -- hello\n select * from a')).toBe('select');
-    expect(statementKind('EVICT FROM a')).toBe('evict');
-    expect(statementKind('`select`')).toBeUndefined();
-    expect(statementKind('')).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@
  * peer's collections), named arguments as JSON beside it, the history (Mod-↑/↓ or the list), and
  * Run (Mod-Enter). A statement's error marks its line and column in the editor.
  */
-import { statementKind } from '../../../../shared/inspector/statements.ts';
+import { statementKind } from '../../../../shared/inspector/statement-scan.ts';
 import { useInspector } from '../../store/index.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor.tsx';

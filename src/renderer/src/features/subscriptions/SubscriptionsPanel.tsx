@@ -3,7 +3,7 @@
  * spec's shape (section 2.4: `everything`, `queries` by collection), each with how many local
  * documents it matches; register and cancel from here.
  */
-import type { LocalSubscription, RemoteSubscriptions, SubscriptionsSnapshot } from '../../../../shared/inspector/subscriptions.ts';
+import type { RemoteSubscriptions, SubscriptionsSnapshot } from '../../../../shared/inspector/subscriptions.ts';
 import { cancelSubscriptionCall } from '../../../../shared/inspector/statements.ts';
 import { useInspector } from '../../store/index.ts';
 import { isFirstLoad } from '../../store/remote.ts';
@@ -202,5 +202,3 @@ function CancelDialog() {
     </Dialog>
   );
 }
-
-export type { LocalSubscription };

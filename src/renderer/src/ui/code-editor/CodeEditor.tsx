@@ -181,8 +181,3 @@ export function CodeEditor(props: CodeEditorProps) {
 function languageOf(language: 'dql' | 'json', completions: readonly string[]): Extension {
   return language === 'dql' ? dqlLanguage(completions) : json();
 }
-
-/** Focuses the editor inside `host` (its shadow root's content element). */
-export function focusEditor(host: HTMLElement | null): void {
-  host?.shadowRoot?.querySelector<HTMLElement>('.cm-content')?.focus();
-}

@@ -1,0 +1,204 @@
+/**
+ * The Documents panel's result machinery: running a statement (a SELECT becomes the result, a
+ * mutation refreshes it), fetching pages as the grid scrolls, refreshing without blanking, the
+ * selection and its merge metadata. Part of the slice (slice.ts), kept apart for its size.
+ */
+import type { ErrorValue } from '../../../../shared/error-codes.ts';
+import type { QueryOutcome } from '../../../../shared/inspector/documents.ts';
+import { statementCollection } from '../../../../shared/inspector/statement-scan.ts';
+import { jsonEqual } from '../../../../shared/inspector/statements.ts';
+import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
+import { inspector } from '../../client/index.ts';
+import { idle, loading, settle } from '../../store/remote.ts';
+import type { InspectorState } from '../../store/types.ts';
+import { extendColumns } from './columns.ts';
+import { pushHistory } from './history.ts';
+import { createPageCache, missingPages, PAGE_SIZE, pagesInRange, rowAt, withPage, type PageCache } from './paging.ts';
+import type { DocumentsSlice, RunRecord } from './types.ts';
+
+type SetState = (partial: (state: InspectorState) => Partial<InspectorState>) => void;
+type GetState = () => InspectorState;
+
+/** The index of the row with `_id` `id` among the rows loaded, nearest to `near` first. */
+export function findRow(cache: PageCache, id: JsonValue, near: number): number | undefined {
+  if (jsonEqual(rowAt(cache, near)?.['_id'] ?? null, id)) return near;
+  let best: number | undefined;
+  for (const [page, rows] of cache.pages) {
+    rows.forEach((row, i) => {
+      const index = page * cache.pageSize + i;
+      if (jsonEqual(row['_id'] ?? null, id) && (best === undefined || Math.abs(index - near) < Math.abs(best - near))) best = index;
+    });
+  }
+  return best;
+}
+
+// Not state: what the table last showed (a refresh fetches those pages before it swaps), and the pages on their way.
+let visibleRange = { start: 0, end: 60 };
+const pagesInFlight = new Map<string, Set<number>>();
+let epoch = 0;
+/** A refresh asked for while one runs: it runs again once that one is done. */
+let refreshAgain = false;
+/** A row selected (by the keyboard) before its page was here: selected once it arrives. */
+let pendingSelect: number | undefined;
+
+export interface ResultActions {
+  execute(statement: string, args: JsonObject, argsText: string, source: RunRecord['source'], label?: string): Promise<QueryOutcome | ErrorValue>;
+  ensureRows: DocumentsSlice['ensureRows'];
+  refreshResult: DocumentsSlice['refreshResult'];
+  selectRow: DocumentsSlice['selectRow'];
+  loadDetail: DocumentsSlice['loadDetail'];
+}
+
+export function createResultActions(set: SetState, get: GetState): ResultActions {
+  const setDocs = (patch: Partial<DocumentsSlice['documents']>) => set((s) => ({ documents: { ...s.documents, ...patch } }));
+  const setView = (patch: Partial<DocumentsSlice['documentsView']>) => set((s) => ({ documentsView: { ...s.documentsView, ...patch } }));
+
+  /** Runs a statement; a SELECT becomes the result, a mutation refreshes it. */
+  const execute = async (statement: string, args: JsonObject, argsText: string, source: RunRecord['source'], label?: string): Promise<QueryOutcome | ErrorValue> => {
+    const run: RunRecord = { source, label, statement, args, outcome: loading(idle()) };
+    setDocs({ run });
+    const result = await inspector.call('documents:query', { statement, args, pageSize: PAGE_SIZE });
+    const now = Date.now();
+    set((s) => ({
+      documents: { ...s.documents, run: { ...run, outcome: settle(run.outcome, result, now) } },
+      documentsView: { ...s.documentsView, history: pushHistory(s.documentsView.history, { statement, args: argsText, at: now, ok: result.ok }) },
+    }));
+    if (!result.ok) return result.error;
+    const outcome = result.value;
+    if (outcome.commitId === null) {
+      epoch += 1;
+      const cache = createPageCache(outcome.resultId, outcome.total, outcome.rows);
+      setDocs({
+        rowsError: undefined,
+        result: {
+          statement,
+          args,
+          collection: statementCollection(statement),
+          cache,
+          columns: extendColumns([], outcome.rows),
+          elapsedMs: outcome.elapsedMs,
+          truncated: outcome.truncated === true,
+          ranAt: now,
+          epoch,
+          refreshing: false,
+          stale: false,
+        },
+      });
+      visibleRange = { start: 0, end: 60 };
+      setView({ selected: undefined });
+      setDocs({ detail: idle() });
+    } else {
+      void get().refreshResult();
+      if (get().documentsView.selected !== undefined) void get().loadDetail();
+    }
+    return outcome;
+  };
+
+  const fetchPage = async (resultId: string, page: number): Promise<void> => {
+    let flying = pagesInFlight.get(resultId);
+    if (flying === undefined) pagesInFlight.set(resultId, (flying = new Set()));
+    flying.add(page);
+    const answer = await inspector.call('documents:rows', { resultId, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
+    flying.delete(page);
+    const current = get().documents.result;
+    if (current === undefined || current.cache.resultId !== resultId) return;
+    if (!answer.ok) {
+      // The peer keeps a few results per session: an expired one is simply taken again.
+      if (answer.error.code === 'inspector/not-found') void get().refreshResult();
+      else setDocs({ rowsError: answer.error });
+      return;
+    }
+    const keep = new Set(pagesInRange(current.cache, visibleRange.start, visibleRange.end));
+    setDocs({
+      rowsError: undefined,
+      result: { ...current, cache: withPage(current.cache, page, answer.value.rows, keep), columns: extendColumns(current.columns, answer.value.rows) },
+    });
+    if (pendingSelect !== undefined && Math.floor(pendingSelect / PAGE_SIZE) === page) {
+      const index = pendingSelect;
+      pendingSelect = undefined;
+      get().selectRow(index);
+    }
+  };
+
+  return {
+    execute,
+    ensureRows: (start, end) => {
+      visibleRange = { start, end };
+      const result = get().documents.result;
+      if (result === undefined || result.refreshing) return;
+      const flying = pagesInFlight.get(result.cache.resultId) ?? new Set<number>();
+      for (const page of missingPages(result.cache, start, end, flying)) void fetchPage(result.cache.resultId, page);
+    },
+    refreshResult: async () => {
+      const result = get().documents.result;
+      if (result === undefined) return;
+      if (result.refreshing) {
+        refreshAgain = true;
+        return;
+      }
+      refreshAgain = false;
+      setDocs({ result: { ...result, refreshing: true } });
+      const answer = await inspector.call('documents:query', { statement: result.statement, args: result.args, pageSize: PAGE_SIZE });
+      const current = get().documents.result;
+      if (current === undefined || current.epoch !== result.epoch) return;
+      if (!answer.ok || answer.value.commitId !== null) {
+        setDocs({ result: { ...current, refreshing: false }, rowsError: answer.ok ? undefined : answer.error });
+        refreshAgain = false;
+        return;
+      }
+      const outcome = answer.value;
+      // The pages on screen are fetched before the swap, so that the table never blanks.
+      let cache = createPageCache(outcome.resultId, outcome.total, outcome.rows);
+      let columns = extendColumns(current.columns, outcome.rows);
+      const pages = pagesInRange(cache, visibleRange.start, visibleRange.end).filter((page) => page !== 0);
+      const answers = await Promise.all(pages.map((page) => inspector.call('documents:rows', { resultId: outcome.resultId, offset: page * PAGE_SIZE, limit: PAGE_SIZE })));
+      answers.forEach((rows, i) => {
+        if (!rows.ok) return;
+        cache = withPage(cache, pages[i] as number, rows.value.rows);
+        columns = extendColumns(columns, rows.value.rows);
+      });
+      const latest = get().documents.result;
+      if (latest === undefined || latest.epoch !== result.epoch) return;
+      setDocs({ rowsError: undefined, result: { ...latest, cache, columns, elapsedMs: outcome.elapsedMs, truncated: outcome.truncated === true, ranAt: Date.now(), refreshing: false, stale: false } });
+      // The selected document may have moved (rows before it deleted or inserted): follow it among the rows here.
+      const selected = get().documentsView.selected;
+      if (selected?.id !== undefined) {
+        const index = findRow(cache, selected.id, selected.index);
+        if (index !== undefined && index !== selected.index) setView({ selected: { ...selected, index } });
+      } else if (selected !== undefined) {
+        const row = rowAt(cache, selected.index);
+        if (row !== undefined) setView({ selected: { ...selected, row } });
+      }
+      if (refreshAgain) void get().refreshResult();
+    },
+    selectRow: (index) => {
+      const result = get().documents.result;
+      if (index === undefined || result === undefined) {
+        setView({ selected: undefined });
+        setDocs({ detail: idle() });
+        return;
+      }
+      const row = rowAt(result.cache, index);
+      if (row === undefined) {
+        pendingSelect = index;
+        get().ensureRows(Math.max(0, index - 30), index + 30);
+        return;
+      }
+      pendingSelect = undefined;
+      const id = Object.hasOwn(row, '_id') ? row['_id'] : undefined;
+      setView({ selected: { index, collection: result.collection, id, row }, detailOpen: true });
+      setDocs({ detail: idle() });
+      void get().loadDetail();
+    },
+    loadDetail: async () => {
+      const selected = get().documentsView.selected;
+      if (selected?.collection === undefined || selected.id === undefined) return;
+      const { collection, id } = selected;
+      setDocs({ detail: loading(get().documents.detail) });
+      const answer = await inspector.call('documents:metadata', { collection, id });
+      const now = get().documentsView.selected;
+      if (now?.collection !== collection || JSON.stringify(now.id) !== JSON.stringify(id)) return;
+      set((s) => ({ documents: { ...s.documents, detail: answer.ok ? settle(s.documents.detail, answer, Date.now()) : { status: 'error', value: undefined, error: answer.error, receivedAt: undefined } } }));
+    },
+  };
+}
