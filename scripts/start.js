@@ -120,11 +120,15 @@ async function main() {
   if (buildIsStale()) build();
   // Arguments after `npm start --` go to Electron (for example --no-sandbox when running as root).
   const child = spawn(electron.binary, [projectDir, ...process.argv.slice(2)], { stdio: 'inherit' });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(signal, () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    });
-  }
+  // Electron runs in the terminal's foreground process group, so Ctrl-C (SIGINT) and a closed
+  // terminal (SIGHUP) already reach it from the terminal. Forwarding them would send a second
+  // one, and Electron's handler is one-shot: the second kills it in the middle of its quit,
+  // before the inspector, the peer's store and the local Big Peer are closed. So this process
+  // only waits for Electron on those, and forwards SIGTERM (which is sent to it alone).
+  for (const signal of ['SIGINT', 'SIGHUP']) process.on(signal, () => {});
+  process.on('SIGTERM', () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
   child.on('error', (error) => {
     console.error(`Could not start Electron (${electron.binary}): ${error.message}`);
     process.exit(1);
