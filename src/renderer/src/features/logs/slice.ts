@@ -9,6 +9,7 @@ import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { LogBatchEvent } from '../../../../shared/inspector/logs.ts';
 import type { LogLevel } from '../../../../shared/log.ts';
 import { inspector } from '../../client/index.ts';
+import { onLinkReopened } from '../../shell/slice.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
 import { coalesce } from './coalesce.ts';
 import { LogBuffer } from './log-buffer.ts';
@@ -161,9 +162,7 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
 export const wireLogsEvents: EventWiring = (store) => {
   const stopBatches = inspector.on('logs:batch', (batch) => store.getState().receiveLogBatch(batch));
   // Batches pushed while the link was down are lost: once it is back, fetch what is missing.
-  const stopLink = store.subscribe((state, previous) => {
-    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0) void state.recoverLogGap();
-  });
+  const stopLink = onLinkReopened(store, () => void store.getState().recoverLogGap());
   return () => {
     stopBatches();
     stopLink();

@@ -7,6 +7,7 @@ import type { MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { inspector } from '../../client/index.ts';
 import { readStored, writeStored } from '../../store/persist.ts';
 import { idle, loading, settle, type Remote } from '../../store/remote.ts';
+import { onLinkReopened } from '../../shell/slice.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
 
 export type MeshSelection = { readonly kind: 'peer'; readonly id: string } | { readonly kind: 'connection'; readonly id: string } | undefined;
@@ -79,8 +80,8 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
 export const wireMeshEvents: EventWiring = (store) => {
   const stopChanges = inspector.on('mesh:changed', (snapshot) => store.getState().receiveMesh(snapshot));
   // Changes pushed while the link was down are lost: once it is back, read the mesh again.
-  const stopLink = store.subscribe((state, previous) => {
-    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0 && state.mesh.status !== 'idle') void state.loadMesh();
+  const stopLink = onLinkReopened(store, () => {
+    if (store.getState().mesh.status !== 'idle') void store.getState().loadMesh();
   });
   return () => {
     stopChanges();

@@ -9,6 +9,7 @@ import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { BlockedWaitEntry, TransactionEntry, WriteSlotState } from '../../../../shared/inspector/transactions.ts';
 import type { Originator } from '../../../../shared/transactions.ts';
 import { inspector } from '../../client/index.ts';
+import { onLinkReopened } from '../../shell/slice.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
 import { coalesce } from '../logs/coalesce.ts';
 import { TIMELINE_CAPACITY, commitKey, commitOrder, mergeBounded, waitKey, waitOrder, type Bounded } from './transactions-model.ts';
@@ -216,8 +217,8 @@ export const wireTransactionsEvents: EventWiring = (store) => {
     flush.schedule();
   });
   // Events pushed while the link was down are lost: once it is back, the list fills the gap.
-  const stopLink = store.subscribe((state, previous) => {
-    if (state.linkEpoch > previous.linkEpoch && previous.linkEpoch > 0 && state.transactions.status !== 'idle') void state.loadTransactions();
+  const stopLink = onLinkReopened(store, () => {
+    if (store.getState().transactions.status !== 'idle') void store.getState().loadTransactions();
   });
   return () => {
     offCommitted();
