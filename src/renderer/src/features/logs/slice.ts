@@ -3,15 +3,16 @@
  * `logsView` (filters, pause, follow, expanded rows).
  *
  * Batches go into the ring as they arrive, but the store is told (`logs.version`) at most ten
- * times a second: at 2,000 entries a second React renders ten times, not 2,000.
+ * times a second (the first batch at once): at 2,000 entries a second React renders ten times,
+ * not 2,000.
  */
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { LogBatchEvent } from '../../../../shared/inspector/logs.ts';
 import type { LogLevel } from '../../../../shared/log.ts';
 import { inspector } from '../../client/index.ts';
 import { onLinkReopened } from '../../shell/slice.ts';
+import { throttle } from '../../store/throttle.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
-import { coalesce } from './coalesce.ts';
 import { LogBuffer } from './log-buffer.ts';
 import { SHOW_EVERYTHING, type LogFilter } from './log-filter.ts';
 
@@ -63,7 +64,7 @@ export interface LogsSlice {
 export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
   const buffer = new LogBuffer();
   const bump = (): void => set((s) => ({ logs: { ...s.logs, version: s.logs.version + 1 } }));
-  const render = coalesce(LOG_RENDER_INTERVAL_MS, bump);
+  const render = throttle(bump, LOG_RENDER_INTERVAL_MS);
   const setView = (patch: Partial<LogsView>): void => set((s) => ({ logsView: { ...s.logsView, ...patch } }));
   const setData = (patch: Partial<LogsData>): void => set((s) => ({ logs: { ...s.logs, ...patch } }));
 
@@ -96,7 +97,7 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
     receiveLogBatch(batch) {
       buffer.push(batch.entries);
       if (batch.dropped > 0) buffer.addPeerDropped(batch.dropped);
-      render.schedule();
+      render();
     },
 
     setLogFilter(patch) {

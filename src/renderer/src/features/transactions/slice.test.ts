@@ -16,15 +16,15 @@ describe('the Transactions slice', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('applies a burst of commit events at once, ten times a second at most', () => {
+  it('applies a burst of commit events together, ten times a second at most', () => {
     const { store, bridge } = setup();
     let renders = 0;
     store.subscribe(() => renders++);
     for (let i = 1; i <= 300; i++) bridge.emit('transactions:committed', commit(i));
     bridge.emit('transactions:waited', wait(5));
-    expect(renders).toBe(0);
-    vi.advanceTimersByTime(TRANSACTIONS_RENDER_INTERVAL_MS);
     expect(renders).toBe(1);
+    vi.advanceTimersByTime(TRANSACTIONS_RENDER_INTERVAL_MS);
+    expect(renders).toBe(2);
     expect(store.getState().transactions.commits.items).toHaveLength(300);
     expect(store.getState().transactions.waits.items).toHaveLength(1);
   });

@@ -10,8 +10,8 @@ import type { BlockedWaitEntry, TransactionEntry, WriteSlotState } from '../../.
 import type { Originator } from '../../../../shared/transactions.ts';
 import { inspector } from '../../client/index.ts';
 import { onLinkReopened } from '../../shell/slice.ts';
+import { throttle } from '../../store/throttle.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
-import { coalesce } from '../logs/coalesce.ts';
 import { TIMELINE_CAPACITY, commitKey, commitOrder, mergeBounded, waitKey, waitOrder, type Bounded } from './transactions-model.ts';
 
 export const TRANSACTIONS_RENDER_INTERVAL_MS = 100;
@@ -201,20 +201,20 @@ export const createTransactionsSlice: SliceCreator<TransactionsSlice> = (set, ge
 export const wireTransactionsEvents: EventWiring = (store) => {
   let commits: TransactionEntry[] = [];
   let waits: BlockedWaitEntry[] = [];
-  const flush = coalesce(TRANSACTIONS_RENDER_INTERVAL_MS, () => {
+  const flush = throttle(() => {
     const batch = { commits, waits };
     commits = [];
     waits = [];
     store.getState().receiveTransactions(batch.commits, batch.waits);
-  });
+  }, TRANSACTIONS_RENDER_INTERVAL_MS);
   // Only the last TIMELINE_CAPACITY can be kept anyway: a backlog (a throttled background tab) stays bounded.
   const offCommitted = inspector.on('transactions:committed', (entry) => {
     if (commits.push(entry) > 2 * TIMELINE_CAPACITY) commits = commits.slice(-TIMELINE_CAPACITY);
-    flush.schedule();
+    flush();
   });
   const offWaited = inspector.on('transactions:waited', (entry) => {
     if (waits.push(entry) > 2 * TIMELINE_CAPACITY) waits = waits.slice(-TIMELINE_CAPACITY);
-    flush.schedule();
+    flush();
   });
   // Events pushed while the link was down are lost: once it is back, the list fills the gap.
   const stopLink = onLinkReopened(store, () => {
