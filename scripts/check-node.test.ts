@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MINIMUM_NODE } from '../src/peer/storage/node-version.ts';
+// @ts-expect-error -- plain JavaScript without declarations
 import { REQUIRED_MAJOR, REQUIRED_MINOR, nodeVersionProblem } from './check-node.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
