@@ -3,6 +3,9 @@
  * Peer and headless peers serving the inspector in browser mode). `npm test` runs them after the
  * unit tests, once scripts/ensure-chromium.js has made sure the browser is there and the renderer
  * is built. Playwright's own browser download (`playwright install`) is never used.
+ *
+ * e2e/screenshots.spec.ts rewrites the committed docs/screenshots/*.png: it runs only with
+ * SYNCMESH_SCREENSHOTS=1 (`npm run screenshots`).
  */
 import { defineConfig } from '@playwright/test';
 
@@ -23,13 +26,15 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  testIgnore: process.env['SYNCMESH_SCREENSHOTS'] === '1' ? [] : ['**/screenshots.spec.ts'],
   // The processes each test file starts share the machine's two cores: one file at a time.
   workers: 1,
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['./e2e/summary-reporter.ts']],
+  globalTeardown: './e2e/global-teardown.ts',
   outputDir: '.tmp/e2e-results',
   use: {
     browserName: 'chromium',

@@ -29,6 +29,12 @@ const STOP_TIMEOUT_MS = 10_000;
 /** Standard error kept per process: the tail (a DEBUG peer logs a lot). */
 const STDERR_TAIL_CHARS = 4_000_000;
 
+/**
+ * The temporary folders' names: `syncmesh-e2e-<file>-<worker pid>-<random>`, so that the global
+ * teardown can tell a folder left by a worker that is gone (e2e/global-teardown.ts).
+ */
+export const FOLDER_PREFIX = 'syncmesh-e2e-';
+
 /** Every child still running and every folder not yet removed, for the worker's exit. */
 const liveChildren = new Set<ChildProcess>();
 const liveFolders = new Set<string>();
@@ -142,6 +148,11 @@ export interface Mesh {
   folder(): string;
   /** A Big Peer with `--data` in the folder, a playground token, on a free port. */
   startBigPeer(options?: { readonly appID?: string; readonly playgroundToken?: string; readonly logLevel?: string }): Promise<BigPeerProcess>;
+  /**
+   * Stops a Big Peer and starts it again on the same port and data (its peers redial it), after
+   * `whileDown` when given: the answer replaces `bigPeer`.
+   */
+  restartBigPeer(bigPeer: BigPeerProcess, whileDown?: () => Promise<void>): Promise<BigPeerProcess>;
   /** `syncmesh inspect --store <folder>/<name>` on a free port. */
   startPeer(name: string, options?: PeerOptions): Promise<InspectedPeer>;
   /** Stops every process started (peers first, then Big Peers) and removes the folder. */
@@ -155,10 +166,26 @@ export function createMesh(prefix: string): Mesh {
   const ensureFolder = (): string => {
     if (folder === undefined) {
       installExitHook();
-      folder = mkdtempSync(join(tmpdir(), `syncmesh-e2e-${prefix}-`));
+      folder = mkdtempSync(join(tmpdir(), `${FOLDER_PREFIX}${prefix}-${process.pid}-`));
       liveFolders.add(folder);
     }
     return folder;
+  };
+  const bigPeerStarts = new WeakMap<BigPeerProcess, { readonly data: string; readonly logLevel: string | undefined }>();
+  const startBigPeerOn = async (data: string, port: string, appID: string, playgroundToken: string, logLevel: string | undefined): Promise<BigPeerProcess> => {
+    const args = ['big-peer', '--app-id', appID, '--port', port, '--data', data, '--playground-token', playgroundToken];
+    if (logLevel !== undefined) args.push('--log-level', logLevel);
+    const bigPeer = await track(
+      startSyncmesh('Big Peer', args, /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)/).then(({ process: running, match }) => ({
+        ...running,
+        url: match[1] as string,
+        appID,
+        playgroundToken,
+      })),
+    );
+    bigPeers.add(bigPeer);
+    bigPeerStarts.set(bigPeer, { data, logLevel });
+    return bigPeer;
   };
   /** Starts and records a process, also one that fails to start (stopped by then). */
   const track = async <P extends RunningProcess>(starting: Promise<P>): Promise<P> => {
@@ -168,22 +195,17 @@ export function createMesh(prefix: string): Mesh {
   };
   return {
     folder: ensureFolder,
-    async startBigPeer(options = {}) {
+    startBigPeer(options = {}) {
       const data = join(ensureFolder(), `big-peer-${bigPeers.size + 1}`);
-      const appID = options.appID ?? 'e2e-app';
-      const playgroundToken = options.playgroundToken ?? 'e2e-playground-token';
-      const args = ['big-peer', '--app-id', appID, '--port', '0', '--data', data, '--playground-token', playgroundToken];
-      if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
-      const bigPeer = await track(
-        startSyncmesh('Big Peer', args, /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)/).then(({ process: running, match }) => ({
-          ...running,
-          url: match[1] as string,
-          appID,
-          playgroundToken,
-        })),
-      );
-      bigPeers.add(bigPeer);
-      return bigPeer;
+      return startBigPeerOn(data, '0', options.appID ?? 'e2e-app', options.playgroundToken ?? 'e2e-playground-token', options.logLevel);
+    },
+    async restartBigPeer(bigPeer, whileDown) {
+      const known = bigPeerStarts.get(bigPeer);
+      if (known === undefined) throw new Error('restartBigPeer: not a Big Peer of this mesh');
+      await bigPeer.stop();
+      bigPeers.delete(bigPeer);
+      await whileDown?.();
+      return startBigPeerOn(known.data, new URL(bigPeer.url).port, bigPeer.appID, bigPeer.playgroundToken, known.logLevel);
     },
     async startPeer(name, options = {}) {
       const store = join(ensureFolder(), `peer-${name}`);
@@ -210,7 +232,7 @@ export function createMesh(prefix: string): Mesh {
       started.length = 0;
       bigPeers.clear();
       if (folder !== undefined) {
-        rmSync(folder, { recursive: true, force: true });
+        rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
         liveFolders.delete(folder);
         folder = undefined;
       }
