@@ -17,8 +17,11 @@ import type { ResultMode, ResultState } from './slice.ts';
 
 const ROW_HEIGHT = 24;
 const HEADER_HEIGHT = 27;
-/** Waits this long after scrolling stops moving the range before fetching pages. */
-const FETCH_DELAY_MS = 40;
+/**
+ * Pages of the visible range are fetched at most this often while the range moves (a throttle,
+ * not a debounce: a long scroll fetches as it goes), and once more when it stops.
+ */
+const FETCH_INTERVAL_MS = 50;
 
 export function ResultsGrid({ result, mode }: { readonly result: ResultState; readonly mode: ResultMode }) {
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -39,10 +42,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? 0;
 
-  useEffect(() => {
-    const timer = setTimeout(() => ensureRows(first, last), FETCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [first, last, cache.resultId, ensureRows]);
+  useThrottledFetch(first, last, cache.resultId, ensureRows);
 
   // A new statement starts at the top; a refresh of the same one stays where it is.
   useEffect(() => {
@@ -116,6 +116,33 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
 }
 
 const NUMBER_WIDTH = 64;
+
+/**
+ * Calls `ensureRows` for the latest visible range at most every FETCH_INTERVAL_MS while it keeps
+ * changing; the last call, after the range stops, always sees the final range (trailing edge).
+ */
+function useThrottledFetch(first: number, last: number, resultId: string, ensureRows: (start: number, end: number) => void): void {
+  const fetchLatest = useRef(() => ensureRows(first, last));
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const lastFetchAt = useRef(-Infinity);
+  useEffect(() => {
+    fetchLatest.current = () => ensureRows(first, last);
+    if (timer.current !== undefined) return; // the pending call will read this range
+    const wait = Math.max(0, lastFetchAt.current + FETCH_INTERVAL_MS - performance.now());
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      lastFetchAt.current = performance.now();
+      fetchLatest.current();
+    }, wait);
+  }, [first, last, resultId, ensureRows]);
+  useEffect(
+    () => () => {
+      if (timer.current !== undefined) clearTimeout(timer.current);
+      timer.current = undefined;
+    },
+    [],
+  );
+}
 
 /** Whether the row at the selected index is still the selected document (a refresh may have moved it). */
 function isSameRow(row: JsonObject | undefined, id: JsonValue | undefined): boolean {

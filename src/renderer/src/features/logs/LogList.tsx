@@ -7,7 +7,7 @@
  * newest entry (End resumes following).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useInspector } from '../../store/index.ts';
 import { LogRow } from './LogRow.tsx';
 
@@ -44,6 +44,22 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
     followOnAppend: follow,
     scrollEndThreshold: ROW_HEIGHT,
   });
+
+  // Collapsed rows are exactly ROW_HEIGHT and are not measured (a measure forces a layout per new
+  // row); only expanded rows are. A row that collapses keeps its expanded height in the
+  // virtualizer's cache, so it is set back here, before the paint.
+  useLayoutEffect(() => {
+    const sizes = virtualizer.itemSizeCache;
+    if (sizes.size === 0) return;
+    const stale = [...sizes.keys()].filter((key) => !expanded.has(key as number) && sizes.get(key) !== ROW_HEIGHT);
+    if (stale.length === 0) return;
+    const inView = new Map(virtualizer.getVirtualItems().map((item) => [item.key, item.index]));
+    for (const key of stale) {
+      const index = inView.get(key);
+      if (index !== undefined) virtualizer.resizeItem(index, ROW_HEIGHT);
+      else sizes.delete(key);
+    }
+  }, [expanded, virtualizer]);
 
   // Following, the newest entry stays in view (also after a filter change or a resume).
   useEffect(() => {
@@ -164,6 +180,7 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
             {items.map((item) => {
               if (item.index >= count) return null;
               const ordinal = item.key as number;
+              const isExpanded = expanded.has(ordinal);
               return (
                 <LogRow
                   key={ordinal}
@@ -171,10 +188,10 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
                   ordinal={ordinal}
                   index={item.index}
                   start={item.start}
-                  expanded={expanded.has(ordinal)}
+                  expanded={isExpanded}
                   active={ordinal === active}
                   ranges={ranges}
-                  measure={virtualizer.measureElement}
+                  measure={isExpanded ? virtualizer.measureElement : undefined}
                   onToggle={onToggle}
                 />
               );

@@ -15,7 +15,8 @@ interface LogRowProps {
   readonly expanded: boolean;
   readonly active: boolean;
   readonly ranges: CompiledFilter['ranges'];
-  readonly measure: (element: HTMLElement | null) => void;
+  /** The virtualizer's measure, for an expanded row only (a collapsed row is ROW_HEIGHT, unmeasured). */
+  readonly measure: ((element: HTMLElement | null) => void) | undefined;
   readonly onToggle: (ordinal: number, index: number) => void;
 }
 
