@@ -73,11 +73,15 @@ export const wireOverviewEvents: EventWiring = (store) => {
     if (typeof document === 'undefined' || document.visibilityState !== 'hidden') load();
   }, OVERVIEW_POLL_MS);
   const stopChanged = inspector.on('store:changed', refresh);
+  // The Big Peer's link state lives in the overview too: follow connection changes, so that the
+  // status bar never says "connected" while the Mesh panel shows the connection closed.
+  const stopMesh = inspector.on('mesh:changed', refresh);
   const stopReopened = onLinkReopened(store, load);
   return () => {
     clearInterval(poll);
     refresh.cancel();
     stopChanged();
+    stopMesh();
     stopReopened();
   };
 };
