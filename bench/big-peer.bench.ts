@@ -22,7 +22,7 @@ import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
 import { LogHub } from '../src/peer/index.ts';
 import { seededRandom } from '../src/shared/seeded-random.ts';
 import { generateDocuments } from './documents.ts';
-import { compare, median, type Row, type Side, type Suite, type SuiteContext, percentile } from './harness.ts';
+import { compare, median, type Row, type Side, type Suite, type SuiteContext, percentile, check } from './harness.ts';
 
 const SEED = 13;
 /** Documents preloaded into the Big Peer; the SELECTs read them by random `_id`. */
@@ -47,10 +47,6 @@ const COUNT_DOCS = 'SELECT COUNT(*) AS n FROM docs';
 const WORKER_ROLE = 'big-peer-bench-server';
 
 const thousands = (n: number): string => n.toLocaleString('en-US');
-
-function check(condition: boolean, message: () => string): void {
-  if (!condition) throw new Error(message());
-}
 
 // ---- the server worker ----
 

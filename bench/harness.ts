@@ -189,3 +189,21 @@ export function formatTable(title: string, rows: readonly Row[]): string {
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [title, line(header), rule, ...cells.map(line)].join('\n');
 }
+
+/** Stops a suite with `message()` when a measurement's precondition fails (a result is wrong, not slow). */
+export function check(condition: boolean, message: () => string): void {
+  if (!condition) throw new Error(message());
+}
+
+/** `promise`, or a rejection naming `what` after `timeoutMs`: every wait of a suite is bounded. */
+export async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not done within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -28,7 +28,7 @@ import type { InspectorSession } from '../src/shared/inspector/contract.ts';
 import { LOG_EVENTS, type LogFieldValue, type LogLevel } from '../src/shared/log.ts';
 import { seededRandom } from '../src/shared/seeded-random.ts';
 import { generateDocuments } from './documents.ts';
-import { median, percentile, type Row, type Suite, type SuiteContext } from './harness.ts';
+import { median, percentile, type Row, type Suite, type SuiteContext, check, within } from './harness.ts';
 import { startBaselineServer } from './inspector-baseline.ts';
 import { installProbe, type FrameRecord, type PaintTiming, type ProbeWindow, type ReadySpec } from './inspector-page.ts';
 
@@ -110,23 +110,6 @@ const thousands = (n: number): string => n.toLocaleString('en-US');
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const pct = (share: number): string => `${(share * 100).toFixed(share > 0 && share < 0.01 ? 1 : 0)}%`;
 const pause = (delayMs: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, delayMs));
-
-function check(condition: boolean, message: () => string): void {
-  if (!condition) throw new Error(message());
-}
-
-/** `promise`, or a rejection naming `what` after `timeoutMs`. */
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not done within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Polls `probe` (a page evaluation) every 100 ms until it answers true; false after `timeoutMs`. */
 async function pollUntil(probe: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {

@@ -23,7 +23,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
 import { LogHub, Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/index.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
-import { collectGarbage, median, percentile, timeOnce, type CompareOptions, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
+import { collectGarbage, median, percentile, timeOnce, type CompareOptions, type Row, type Side, type Suite, type SuiteContext, check, within } from './harness.ts';
 import { RawStore } from './raw-store.ts';
 
 const APP_ID = 'bench-replication';
@@ -67,23 +67,6 @@ const SETUP_TIMEOUT_MS = 30_000;
 
 const thousands = (n: number): string => n.toLocaleString('en-US');
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
-
-function check(condition: boolean, message: () => string): void {
-  if (!condition) throw new Error(message());
-}
-
-/** `promise`, or a rejection naming `what` after `timeoutMs`. */
-async function within<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not done within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const pause = (delayMs: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, delayMs));
 

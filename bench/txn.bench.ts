@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { LogHub, Sync, type ObserverEvent } from '../src/peer/index.ts';
 import { seededRandom } from '../src/shared/seeded-random.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
-import { compare, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
+import { compare, type Row, type Side, type Suite, type SuiteContext, check } from './harness.ts';
 
 const SEED = 11;
 const INSERT_ONE = 'INSERT INTO docs DOCUMENTS (:doc)';
@@ -62,10 +62,6 @@ const HELD_TXN_DOCS = 100;
 const thousands = (n: number): string => n.toLocaleString('en-US');
 const oneDecimal = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 1 });
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-function check(condition: boolean, message: () => string): void {
-  if (!condition) throw new Error(message());
-}
 
 function liveDocuments(sync: Sync): number {
   return sync.store.collections().find((c) => c.name === 'docs')?.documents ?? 0;

@@ -156,6 +156,15 @@ const PATHS = {
   filter: <path d="M21 4H3l7 8.5V19l4 2v-8.5z" />,
   dot: <circle cx="12" cy="12" r="4" fill="currentColor" stroke="none" />,
   wrap: <path d="M4 6h16M4 12h13a3 3 0 0 1 0 6h-4M4 18h5M15 16l-2 2 2 2" />,
+  pause: <path d="M8.5 5v14M15.5 5v14" />,
+  download: <path d="M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M4.5 19.5h15" />,
+  follow: <path d="M12 4v14m0 0-5-5m5 5 5-5M5 20.5h14" />,
+  hold: (
+    <>
+      <rect x="5" y="10.5" width="14" height="10" rx="1.8" />
+      <path d="M8 10.5V7.5a4 4 0 0 1 8 0v3" />
+    </>
+  ),
 } satisfies Record<string, ReactNode>;
 
 export type IconName = keyof typeof PATHS;

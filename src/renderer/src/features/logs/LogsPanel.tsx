@@ -5,9 +5,9 @@
 import { useEffect } from 'react';
 import { useInspector } from '../../store/index.ts';
 import { Button } from '../../ui/Button.tsx';
+import { Icon } from '../../ui/Icon.tsx';
 import { formatCount } from '../../ui/format.ts';
 import { ErrorNotice } from '../../ui/states.tsx';
-import { PanelIcon, PanelIconButton } from './icons.tsx';
 import { LogList } from './LogList.tsx';
 import { LogsStatusBar } from './LogsStatusBar.tsx';
 import { LogsToolbar } from './LogsToolbar.tsx';
@@ -51,7 +51,7 @@ export function LogsPanel() {
       )}
       {paused && (
         <div className="logs-paused" role="status">
-          <PanelIcon name="pause" />
+          <Icon name="pause" />
           <span>
             <strong>Paused</strong> · <span data-testid="logs-pending">{formatCount(buffer.pending)}</span> new {buffer.pending === 1 ? 'entry' : 'entries'} while
             paused{buffer.pending > 0 ? ', shown on resume' : ''}
@@ -76,9 +76,9 @@ export function LogsPanel() {
           }
         />
         {!follow && buffer.size > 0 && (
-          <PanelIconButton icon="follow" variant="primary" className="logs-jump" onClick={() => setLogsFollow(true)} title="Scroll to the newest entry and keep following (End)">
+          <Button icon="follow" variant="primary" className="logs-jump" onClick={() => setLogsFollow(true)} title="Scroll to the newest entry and keep following (End)">
             Jump to latest
-          </PanelIconButton>
+          </Button>
         )}
       </div>
       <LogsStatusBar />

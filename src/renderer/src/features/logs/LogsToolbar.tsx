@@ -5,7 +5,6 @@ import { useInspector } from '../../store/index.ts';
 import { Button } from '../../ui/Button.tsx';
 import { formatCount } from '../../ui/format.ts';
 import { ComponentMenu } from './ComponentMenu.tsx';
-import { PanelIconButton } from './icons.tsx';
 import { downloadText, exportFileName, exportText } from './log-export.ts';
 
 const SHOWN_LEVELS: Record<LogLevel, string> = {
@@ -71,9 +70,9 @@ export function LogsToolbar() {
             Resume
           </Button>
         ) : (
-          <PanelIconButton icon="pause" onClick={pauseLogs} title="Stop showing new entries; they are kept and counted">
+          <Button icon="pause" onClick={pauseLogs} title="Stop showing new entries; they are kept and counted">
             Pause
-          </PanelIconButton>
+          </Button>
         )}
         <Button variant="ghost" icon="trash" onClick={clearLogs} title="Forget the entries held here (the peer keeps its own)">
           Clear
@@ -135,14 +134,14 @@ export function LogsToolbar() {
             {levelChange.error.message}
           </span>
         )}
-        <PanelIconButton
+        <Button
           icon="download"
           disabled={shown === 0}
           title="Save the entries shown (with the filters) as text lines: [LEVEL] timestamp: message"
           onClick={() => downloadText(exportFileName(new Date()), exportText(buffer.entries()))}
         >
           Export {formatCount(shown)}
-        </PanelIconButton>
+        </Button>
       </div>
     </div>
   );

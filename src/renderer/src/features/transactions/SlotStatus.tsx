@@ -7,7 +7,6 @@ import { StatusText } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { formatCount, formatDuration } from '../../ui/format.ts';
 import { LevelBadge } from '../logs/LevelBadge.tsx';
-import { PanelIconButton } from '../logs/icons.tsx';
 import type { HoldState } from './slice.ts';
 import { nextBlockedLogLevel } from './timeline-layout.ts';
 import { writerName } from './transactions-model.ts';
@@ -81,9 +80,9 @@ export function SlotStatus({ slot, age, hold, now, onHold, onRelease }: SlotStat
             End hold
           </Button>
         ) : (
-          <PanelIconButton icon="hold" variant="danger" onClick={onHold}>
+          <Button icon="hold" variant="danger" onClick={onHold}>
             Hold the write slot…
-          </PanelIconButton>
+          </Button>
         )}
       </div>
     </section>
