@@ -24,7 +24,7 @@ export function StatusBar() {
       {snapshot !== undefined && (
         <>
           <span className="statusbar-item" title={snapshot.peerKey}>
-            Peer <code>{shortKey(snapshot.peerKey, 10, 4)}</code>
+            Peer <code>{shortKey(snapshot.peerKey)}</code>
           </span>
           {snapshot.appId !== undefined && (
             <span className="statusbar-item">

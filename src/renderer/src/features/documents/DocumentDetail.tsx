@@ -62,7 +62,7 @@ export function DocumentDetail() {
             Evict
           </Button>
           <span className="toolbar-spacer" />
-          <CopyButton text={JSON.stringify(meta?.value ?? selected.row, null, 2)} label="Copy the document as JSON" />
+          <CopyButton text={JSON.stringify(meta?.value ?? selected.row, null, 2)} label="Copy the document as JSON" caption="Copy JSON" />
           <Button variant="ghost" icon="shield" onClick={() => checkAccess({ collection, id })}>
             Access
           </Button>
@@ -139,7 +139,7 @@ function MergeMetadata({ meta }: { readonly meta: DocumentMetadata }) {
           <thead>
             <tr>
               <th scope="col">Field</th>
-              <th scope="col">Winning value · written by, at (UTC)</th>
+              <th scope="col">Winning value · writer · when (UTC)</th>
             </tr>
           </thead>
           <tbody>

@@ -12,7 +12,7 @@ const SHOWN_LEVELS: Record<LogLevel, string> = {
   WARN: 'WARN and above',
   INFO: 'INFO and above',
   DEBUG: 'DEBUG and above',
-  VERBOSE: 'All, VERBOSE too',
+  VERBOSE: 'All levels',
 };
 
 /** How long typing rests before the (O(entries held)) filter runs. */

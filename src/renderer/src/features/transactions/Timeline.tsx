@@ -85,7 +85,7 @@ const CommitLane = memo(function CommitLane({
       <div className="txn-lane-label">
         <span className={`txn-swatch txn-${originator.toLowerCase()}`} aria-hidden="true" />
         {originator}
-        <span className="txn-lane-count">{bars.length}</span>
+        <span className="txn-lane-count" title="Commits in the window; an open transaction is drawn but not counted">{bars.filter((bar) => bar.kind === 'commit').length}</span>
       </div>
       <div className="txn-track">
         <Gridlines ticks={ticks} />

@@ -93,13 +93,15 @@ const CommitRow = memo(function CommitRow({ entry, selected, onSelect }: { reado
 
 interface WaitsTableProps {
   readonly waits: readonly BlockedWaitEntry[];
+  /** The hints of the transactions still in the timeline, to name what a writer waited behind. */
+  readonly hints: ReadonlyMap<number, string | undefined>;
   readonly slot: WriteSlotState | undefined;
   readonly age: number;
   readonly selected: Selection;
   readonly onSelect: (s: Selection) => void;
 }
 
-export function WaitsTable({ waits, slot, age, selected, onSelect }: WaitsTableProps) {
+export function WaitsTable({ waits, hints, slot, age, selected, onSelect }: WaitsTableProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = [...waits].reverse();
   const selectedKey = selected?.kind === 'wait' ? selected.key : undefined;
@@ -148,7 +150,7 @@ export function WaitsTable({ waits, slot, age, selected, onSelect }: WaitsTableP
                 </td>
                 <td className="txn-cell-hint">{writer.hint ?? <span className="faint">—</span>}</td>
                 <td className="num mono">{formatDuration(waitingMs)}</td>
-                <td>{holder === undefined ? <span className="faint">—</span> : <Behind txnId={holder.txnId} originator={holder.originator} />}</td>
+                <td>{holder === undefined ? <span className="faint">—</span> : <Behind txnId={holder.txnId} originator={holder.originator} hint={holder.hint} />}</td>
                 <td>
                   <span className="txn-live">waiting now</span>
                 </td>
@@ -159,7 +161,7 @@ export function WaitsTable({ waits, slot, age, selected, onSelect }: WaitsTableP
             );
           })}
           {rows.map((entry) => (
-            <WaitRow key={waitKey(entry)} entry={entry} selected={waitKey(entry) === selectedKey} onSelect={onSelect} />
+            <WaitRow key={waitKey(entry)} entry={entry} behindHint={hints.get(entry.blockingTxnId)} selected={waitKey(entry) === selectedKey} onSelect={onSelect} />
           ))}
         </tbody>
       </table>
@@ -167,15 +169,16 @@ export function WaitsTable({ waits, slot, age, selected, onSelect }: WaitsTableP
   );
 }
 
-function Behind({ txnId, originator }: { readonly txnId: number; readonly originator: string }) {
+function Behind({ txnId, originator, hint }: { readonly txnId: number; readonly originator: string; readonly hint: string | undefined }) {
   return (
     <span className="txn-behind">
       <span className="mono">#{txnId}</span> <OriginatorTag originator={originator} />
+      {hint !== undefined && hint !== '' && <span className="txn-behind-hint mono"> “{hint}”</span>}
     </span>
   );
 }
 
-const WaitRow = memo(function WaitRow({ entry, selected, onSelect }: { readonly entry: BlockedWaitEntry; readonly selected: boolean; readonly onSelect: (s: Selection) => void }) {
+const WaitRow = memo(function WaitRow({ entry, behindHint, selected, onSelect }: { readonly entry: BlockedWaitEntry; readonly behindHint: string | undefined; readonly selected: boolean; readonly onSelect: (s: Selection) => void }) {
   return (
     <tr aria-current={selected || undefined} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'wait', key: waitKey(entry) })}>
       <td>
@@ -184,7 +187,7 @@ const WaitRow = memo(function WaitRow({ entry, selected, onSelect }: { readonly 
       <td className="txn-cell-hint">{entry.hint ?? <span className="faint">—</span>}</td>
       <td className="num mono">{formatDuration(entry.waitedMs)}</td>
       <td>
-        <Behind txnId={entry.blockingTxnId} originator={entry.blockedBy} />
+        <Behind txnId={entry.blockingTxnId} originator={entry.blockedBy} hint={behindHint} />
       </td>
       <td className="mono muted">{clockTime(entry.endedAt)}</td>
       <td>{entry.logLevel === null ? <span className="faint" title="It waited less than 10 s: no blocked line was logged">not logged</span> : <LevelBadge level={entry.logLevel} />}</td>

@@ -3,7 +3,7 @@
  * a live timeline of commits and blocked waits, and the same entries in tables; plus the QA hold
  * of the write slot.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ORIGINATORS } from '../../../../shared/transactions.ts';
 import { useInspector } from '../../store/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -47,6 +47,7 @@ export function TransactionsPanel() {
   const visibleWaits = view.hidden.length === 0 ? waits : waits.filter((w) => !view.hidden.includes(w.originator));
   const layout = layoutTimeline({ commits, waits, slot: view.frozenAt === undefined ? data.slot : undefined, slotAt: data.slotAt, now, windowMs: view.windowMs, hidden: view.hidden });
   const summary = summarize(visibleCommits, visibleWaits, now - view.windowMs);
+  const hints = useMemo(() => new Map(commits.map((c) => [c.txnId, c.hint] as const)), [commits]);
   const waitingNow = data.slot?.waiting.length ?? 0;
   const windowLabel = TIMELINE_WINDOWS.find((w) => w.ms === view.windowMs)?.label ?? formatDuration(view.windowMs);
 
@@ -107,7 +108,7 @@ export function TransactionsPanel() {
               · longest <strong>{durationText(summary.longest.durationMs)}</strong> (#{summary.longest.txnId})
             </>
           )}{' '}
-          · <strong>{formatCount(summary.waits)}</strong> blocked waits
+          · <strong>{formatCount(summary.waits)}</strong> blocked {summary.waits === 1 ? 'wait' : 'waits'}
           {summary.loudWaits > 0 && <span className="txn-loud"> ({formatCount(summary.loudWaits)} at WARN or ERROR)</span>}
           {waitingNow > 0 && <span className="txn-loud"> · {formatCount(waitingNow)} waiting now</span>} in the last {windowLabel}
         </p>
@@ -136,7 +137,7 @@ export function TransactionsPanel() {
           {view.tab === 'commits' ? (
             <CommitsTable commits={visibleCommits} selected={view.selected} onSelect={selectTransaction} />
           ) : (
-            <WaitsTable waits={visibleWaits} slot={data.slot} age={age} selected={view.selected} onSelect={selectTransaction} />
+            <WaitsTable waits={visibleWaits} hints={hints} slot={data.slot} age={age} selected={view.selected} onSelect={selectTransaction} />
           )}
         </div>
       </div>
