@@ -3,6 +3,18 @@
  * Electron main process) imports from here only.
  */
 export { Sync, webSocketUrl, type SyncOptions, type SyncTransportOptions } from './sync.ts';
+export {
+  TransportConfig,
+  PEER_TO_PEER_TRANSPORTS,
+  type PeerToPeerTransport,
+  type PeerToPeerOptions,
+  type LanOptions,
+  type TransportCondition,
+  type TransportConditionCode,
+} from './transport-config.ts';
+export { LAN_SERVICE_TYPE, type LanDiscovery, type LanDiscoveryFactory, type LanDiscoveryOptions, type LanSighting, type LanAdvertisement } from './lan/discovery.ts';
+export { BonjourDiscovery } from './lan/bonjour-discovery.ts';
+export { MemoryLanNetwork } from './lan/memory-discovery.ts';
 export { Replicator, type SessionInfo, type ReplicatorOptions } from './replication/replicator.ts';
 export { Session } from './replication/session.ts';
 export { SessionRefused, acceptHandshake, dialHandshake, type LocalCredentials, type RemotePeer } from './replication/handshake.ts';
@@ -69,4 +81,4 @@ export {
 export type { JsonObject, JsonValue } from '../shared/json.ts';
 export { createInspector, type Inspector, type InspectorOptions } from './inspector/inspector.ts';
 export { serveCall } from './inspector/serve-call.ts';
-export type { TrackedConnection, SeenPeer } from './replication/mesh-tracker.ts';
+export type { TrackedConnection, SeenPeer, LanPeer, TransportKind } from './replication/mesh-tracker.ts';

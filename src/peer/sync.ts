@@ -11,11 +11,15 @@ import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
 import type { Permissions } from '../shared/permissions.ts';
 import type { IssuerKeys } from './auth/certificate.ts';
-import { MeshTracker, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
+import { MeshTracker, type LanPeer, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
 import { PeerCredentials } from './replication/peer-credentials.ts';
 import { Replicator, type SessionInfo } from './replication/replicator.ts';
 import { WebSocketDialer } from './replication/ws-dialer.ts';
-import { WebSocketListener, type ListenOptions } from './replication/ws-listener.ts';
+import { WebSocketListener } from './replication/ws-listener.ts';
+import type { LanDiscoveryFactory } from './lan/discovery.ts';
+import { BonjourDiscovery } from './lan/bonjour-discovery.ts';
+import { LanStartError, LanTransport } from './lan/lan-transport.ts';
+import { lanOptions, requestedPeerToPeer, unavailableReason, type SyncTransportOptions, type TransportCondition } from './transport-config.ts';
 import type { Connection } from './replication/connection.ts';
 import { AuthClient } from './auth/auth-client.ts';
 import { validateIdentity, type OnlineIdentity } from './auth/identity.ts';
@@ -52,17 +56,15 @@ export interface SyncOptions {
   /**
    * Replication (`startSync()`): whether to dial the Big Peer of the identity (default true when
    * there is one), other peers' WebSocket addresses to dial (`ws://host:port/_sync/ws`), a
-   * listener other peers may dial, and the reconnection backoff.
+   * listener other peers may dial, the reconnection backoff, and the peer-to-peer transports
+   * (`peerToPeer.lan`); a `TransportConfig` (with `enableAllPeerToPeer()`) is one.
    */
   readonly sync?: SyncTransportOptions;
+  /** Makes the LAN discovery (default: mDNS with bonjour-service); tests inject the in-memory twin. */
+  readonly lanDiscovery?: LanDiscoveryFactory;
 }
 
-export interface SyncTransportOptions {
-  readonly bigPeer?: boolean;
-  readonly connect?: readonly string[];
-  readonly listen?: ListenOptions;
-  readonly reconnect?: { readonly minDelayMs?: number; readonly maxDelayMs?: number };
-}
+export type { SyncTransportOptions } from './transport-config.ts';
 
 /** The Big Peer's WebSocket address for its base URL: `https://h` → `wss://h/_sync/ws`. */
 export function webSocketUrl(baseUrl: string): string {
@@ -337,12 +339,15 @@ export class Sync {
     const transport = options.sync ?? {};
     const dialBigPeer = identity !== undefined && transport.bigPeer !== false;
     const urls = [...(dialBigPeer ? [webSocketUrl(identity.bigPeerURL)] : []), ...(transport.connect ?? [])];
-    if (identity === undefined || (urls.length === 0 && transport.listen === undefined)) {
+    const lan = lanOptions(transport.peerToPeer);
+    const radios = requestedPeerToPeer(transport.peerToPeer).filter((t) => t !== 'LAN');
+    if (identity === undefined || (urls.length === 0 && transport.listen === undefined && lan === undefined)) {
+      const unavailable = radios.length === 0 ? '' : ` (${radios.join(', ')} ${radios.length === 1 ? 'is' : 'are'} not available on this platform)`;
       throw new SyncError(
         'sync/not-configured',
         identity === undefined
           ? 'this peer has no identity: give the Sync onlinePlayground(…) or onlineWithAuthentication(…) so that it can obtain a certificate'
-          : 'there is nowhere to sync: the Big Peer is turned off (sync.bigPeer: false) and no peer addresses or listener are configured',
+          : `there is nowhere to sync: the Big Peer is turned off (sync.bigPeer: false) and no peer addresses, listener or LAN are configured${unavailable}`,
       );
     }
     await this.auth.start();
@@ -372,6 +377,41 @@ export class Sync {
       listening.listener = listener;
       resources.servers.TCP.add(listener);
     }
+    // Peer-to-peer transports: each asked for is started or reported unavailable, with why.
+    const timers = this.#timers;
+    for (const radio of radios) {
+      const reason = unavailableReason(radio, process.platform);
+      tracker.transportCondition({ transport: radio, condition: 'Unavailable', reason, since: timers.now() });
+      logger.warn(LOG_EVENTS.transportUnavailable, { transport: radio, condition: 'Unavailable', reason });
+    }
+    let lanTransport: LanTransport | undefined;
+    if (lan !== undefined) {
+      try {
+        lanTransport = await LanTransport.start({
+          lan,
+          discovery: (options.lanDiscovery ?? ((o) => new BonjourDiscovery(o)))({ serviceType: lan.serviceType, interface: lan.interface }),
+          replicator,
+          logger,
+          timers,
+          tracker,
+          peerKey,
+          appID: identity.appID,
+          reconnect: transport.reconnect,
+        });
+        tracker.transportCondition({ transport: 'LAN', condition: 'Ok', reason: `listening on ${lanTransport.listenUrl}, advertised over mDNS`, since: timers.now() });
+      } catch (error) {
+        const condition = error instanceof LanStartError ? error.condition : 'MdnsFailure';
+        const reason = error instanceof Error ? error.message : String(error);
+        tracker.transportCondition({ transport: 'LAN', condition, reason, since: timers.now() });
+        logger.error(LOG_EVENTS.lanFailed, { condition, reason });
+        if (urls.length === 0 && listening.listener === undefined) {
+          // LAN was the only way to sync: sync cannot start.
+          replicator.close();
+          throw new SyncError('sync/lan-failed', `sync cannot start: ${reason}`, { cause: error });
+        }
+      }
+      if (lanTransport !== undefined) resources.servers.TCP.add(lanTransport);
+    }
     // Dialers are made (and shown in the mesh as waiting) only once nothing else can fail.
     const dialers = urls.map(
       (url, i) =>
@@ -389,7 +429,9 @@ export class Sync {
     this.#listening = listening;
     // Dial once a certificate is held: at once, or when the handler has logged in.
     const startDialing = (): void => {
-      if (auth.certificate !== undefined) for (const d of dialers) d.start();
+      if (auth.certificate === undefined) return;
+      for (const d of dialers) d.start();
+      lanTransport?.startDialing();
     };
     const offStatus = auth.onStatusChange(() => startDialing());
     startDialing();
@@ -402,12 +444,38 @@ export class Sync {
         listener.stop();
         resources.servers.TCP.delete(listener);
       }
+      if (lanTransport !== undefined) {
+        void lanTransport.stop();
+        resources.servers.TCP.delete(lanTransport);
+      }
       replicator.close();
       tracker.stopped();
       resources.stopSync = undefined;
       log.info(LOG_EVENTS.syncStopped, { peer_key: peerKey });
     };
-    log.info(LOG_EVENTS.syncStarted, { peer_key: peerKey, connect: [...urls, ...(listening.listener === undefined ? [] : [`listening on ${listening.listener.url}`])].join(', ') });
+    const lanListen = lanTransport?.listenUrl;
+    log.info(LOG_EVENTS.syncStarted, {
+      peer_key: peerKey,
+      connect: [...urls, ...(listening.listener === undefined ? [] : [`listening on ${listening.listener.url}`]), ...(lanListen === undefined ? [] : [`LAN on ${lanListen}`])].join(', '),
+    });
+    this.#lanTransport = lanTransport;
+  }
+
+  #lanTransport: LanTransport | undefined;
+
+  /** The LAN listener's address (`ws://0.0.0.0:port/_sync/ws`) while LAN runs. */
+  get lanListenUrl(): string | undefined {
+    return this.isSyncActive ? this.#lanTransport?.listenUrl : undefined;
+  }
+
+  /** Peers advertised on the LAN in this run, compatible or not (the inspector's Mesh panel). */
+  get lanPeers(): LanPeer[] {
+    return this.#tracker.lanPeers();
+  }
+
+  /** Each peer-to-peer transport asked for, with its condition (`Ok`, `Unavailable`, …) and why. */
+  get transportConditions(): TransportCondition[] {
+    return this.#tracker.transportConditions();
   }
 
   #listening: { listener: WebSocketListener | undefined } | undefined;

@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   'sync/not-configured': 'startSync was called on a peer with nowhere to sync: no identity with a Big Peer URL and no peer addresses.',
   'sync/permission-denied': 'This peer may not read the collection it tried to subscribe to (its certificate does not allow it).',
   'sync/listen-failed': 'startSync could not listen at sync.listen (the port is taken, the address is not local, no permission); sync stays stopped.',
+  'sync/lan-failed': 'startSync could not start the LAN transport (it could not listen, or could not open mDNS) and there was nothing else to sync with; sync stays stopped.',
   'sync/closed': 'The Sync was closed; sync cannot start or continue on it.',
   'protocol/malformed': 'A message from a peer is not valid JSON of the wire protocol; its session is closed.',
   'protocol/version': 'The peer speaks an incompatible outer_protocol_version; the session is refused.',

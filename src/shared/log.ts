@@ -132,6 +132,10 @@ export const LOG_EVENTS = {
   remoteError: 'replication.remote-error',
   documentTooLarge: 'replication.document-too-large',
   replicationFailed: 'replication.failed',
+  lanStarted: 'lan.started',
+  lanPeerIgnored: 'lan.peer-ignored',
+  lanFailed: 'lan.failed',
+  transportUnavailable: 'transport.unavailable',
 } as const;
 
 export type LogEvent = (typeof LOG_EVENTS)[keyof typeof LOG_EVENTS];

@@ -73,7 +73,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   // Sync and replication (spec 3.4, 3.5): the peer events and the update lines word for word.
   [LOG_EVENTS.syncStarted]: (f) => `Sync started; peer_key = ${f.peer_key}; connect = ${f.connect}`,
   [LOG_EVENTS.syncStopped]: (f) => `Sync stopped; peer_key = ${f.peer_key}`,
-  [LOG_EVENTS.peerDiscovered]: (f) => `Discovered; peer = ${f.peer}; connect_address = ${f.connect_address}`,
+  [LOG_EVENTS.peerDiscovered]: (f) => `Discovered; peer = ${f.peer}; connect_address = ${f.connect_address}${f.remote === undefined || f.remote === '' ? '' : `; remote = ${f.remote}`}`,
   [LOG_EVENTS.connectionEstablished]: (f) => `ConnectionEstablished; connection_type = ${f.connection_type}; connection = ${f.connection}; remote_address = ${f.remote_address}`,
   [LOG_EVENTS.streamFailed]: (f) => `StreamFailed; connection = ${f.connection}; remote_address = ${f.remote_address}; error = ${f.error}`,
   [LOG_EVENTS.connectionEnded]: (f) => `ConnectionEnded; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
@@ -99,6 +99,11 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.remoteError]: (f) => `The remote peer reported an error; remote = ${f.remote}; code = ${f.code}; message = ${f.message}`,
   [LOG_EVENTS.documentTooLarge]: (f) => `A document is too large to replicate; remote = ${f.remote}; collection = ${f.collection}; id = ${f.id}`,
   [LOG_EVENTS.replicationFailed]: (f) => `Replication failed; remote = ${f.remote}; error = ${f.error}`,
+  // LAN and the other peer-to-peer transports (issue 7; not in the spec's tables).
+  [LOG_EVENTS.lanStarted]: (f) => `LAN transport started; listen_address = ${f.listen_address}; service = ${f.service}; name = ${f.name}`,
+  [LOG_EVENTS.lanPeerIgnored]: (f) => `Not syncing with a LAN peer; name = ${f.name}; connect_address = ${f.connect_address}; remote = ${f.remote === '' ? 'unknown' : f.remote}; reason = ${f.reason}`,
+  [LOG_EVENTS.lanFailed]: (f) => `LAN transport failed; condition = ${f.condition}; reason = ${f.reason}`,
+  [LOG_EVENTS.transportUnavailable]: (f) => `Transport unavailable; transport = ${f.transport}; condition = ${f.condition}; reason = ${f.reason}`,
 };
 
 function safeValue(value: LogFieldValue): LogFieldValue {

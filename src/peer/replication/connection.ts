@@ -20,6 +20,8 @@ export interface Connection {
   readonly dialed: boolean;
   /** Where the other end is (a URL or an address), for logs. */
   readonly remoteAddress: string;
+  /** How it was found: a configured address or listener (`WebSocket`), or LAN discovery. Default `WebSocket`. */
+  readonly transport?: 'WebSocket' | 'LAN';
   /** Sends one text frame; ignored once the connection is closing. */
   send(text: string): void;
   /** Closes with a WebSocket close code (4000–4999: ours) and a reason both sides log. */

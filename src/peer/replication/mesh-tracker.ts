@@ -5,8 +5,11 @@
  * dialers and the replicator report to it; the Sync owns one for its whole life, across
  * `startSync()`/`stopSync()`, and tells `sync.connections`, `sync.remotePeers` and changes.
  */
+import type { TransportCondition } from '../transport-config.ts';
 import type { Timers } from '../time.ts';
 import type { RemotePeer } from './handshake.ts';
+
+export type TransportKind = 'WebSocket' | 'LAN';
 
 export type TrackedState = 'connecting' | 'elected' | 'standby' | 'closed';
 
@@ -27,6 +30,8 @@ export interface TrackedConnection {
   readonly retryAt: number | undefined;
   /** Is this the dialed address of the Big Peer? */
   readonly bigPeer: boolean;
+  /** How it was found: configured (`WebSocket`: the Big Peer, `sync.connect`, `sync.listen`) or LAN discovery. */
+  readonly transport: TransportKind;
 }
 
 /** A remote peer this peer had a session with in this run. */
@@ -36,6 +41,28 @@ export interface SeenPeer {
   readonly appID: string;
   /** When its last session started (ms). */
   readonly lastSessionAt: number;
+  /** The user its certificate names (a small peer); what the handshake verified. */
+  readonly userID: string | undefined;
+  /** When its certificate expires (ms); undefined for the Big Peer (it is the issuer). */
+  readonly certificateExpiresAt: number | undefined;
+}
+
+/** A peer advertised on the LAN, whether or not this peer syncs with it. */
+export interface LanPeer {
+  /** Its service instance name (unique on the LAN). */
+  readonly name: string;
+  readonly peerKey: string | undefined;
+  readonly appID: string | undefined;
+  readonly protocolVersion: number | undefined;
+  /** The address it is dialed at (`ws://ip:port/_sync/ws`). */
+  readonly url: string;
+  /** Does this peer sync with it (same app, a protocol version it speaks, a peer key)? */
+  readonly compatible: boolean;
+  /** Why not, when not. */
+  readonly reason: string | undefined;
+  /** Still advertised (false once it said goodbye or its record expired). */
+  readonly present: boolean;
+  readonly lastSeenAt: number;
 }
 
 /** The connection facts the tracker needs (a `Connection` has them). */
@@ -44,12 +71,15 @@ export interface ConnectionFacts {
   readonly type: string;
   readonly dialed: boolean;
   readonly remoteAddress: string;
+  readonly transport?: TransportKind;
 }
 
 /** Accepted connections kept once closed (the most recent). */
 export const CLOSED_ACCEPTED_KEPT = 50;
 /** Remote peers remembered (the most recently met). */
 export const PEERS_KEPT = 500;
+/** LAN peers remembered (the most recently seen). */
+export const LAN_PEERS_KEPT = 500;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -60,6 +90,8 @@ export class MeshTracker {
   /** Accepted connections, by id, oldest first. */
   readonly #accepted = new Map<string, Mutable<TrackedConnection>>();
   readonly #peers = new Map<string, SeenPeer>();
+  readonly #lan = new Map<string, LanPeer>();
+  readonly #conditions = new Map<string, TransportCondition>();
   readonly #listeners = new Set<() => void>();
   readonly #subscriptionListeners = new Set<(peerKey: string) => void>();
 
@@ -77,6 +109,16 @@ export class MeshTracker {
     return [...this.#peers.values()];
   }
 
+  /** Peers advertised on the LAN in this run, in the order first seen. */
+  lanPeers(): LanPeer[] {
+    return [...this.#lan.values()];
+  }
+
+  /** The peer-to-peer transports asked for, each with its condition. */
+  transportConditions(): TransportCondition[] {
+    return [...this.#conditions.values()];
+  }
+
   /** Called after every change of connections or peers. Returns an unsubscribe function. */
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
@@ -92,16 +134,25 @@ export class MeshTracker {
   // --- reports from the dialers -------------------------------------------------------------
 
   /** A dialer for this address exists and waits to start (for a certificate). */
-  dialWaiting(address: string, type: string, bigPeer: boolean): void {
+  dialWaiting(address: string, type: string, bigPeer: boolean, transport: TransportKind = 'WebSocket'): void {
     const existing = this.#dialed.get(address);
     if (existing !== undefined && existing.state !== 'closed') return;
-    this.#dialed.set(address, this.#record(existing?.id ?? `${type} ${address}`, type, 'dialed', address, 'connecting', { reason: 'waiting for a certificate to dial', bigPeer }));
+    this.#dialed.set(address, this.#record(existing?.id ?? `${type} ${address}`, type, 'dialed', address, 'connecting', { reason: 'waiting for a certificate to dial', bigPeer, transport }));
     this.#changed();
   }
 
   /** A new attempt to dial the address, over this connection. */
   dialing(connection: ConnectionFacts, bigPeer: boolean): void {
-    this.#dialed.set(connection.remoteAddress, this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', { bigPeer }));
+    this.#dialed.set(connection.remoteAddress, this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', { bigPeer, transport: connection.transport ?? 'WebSocket' }));
+    this.#changed();
+  }
+
+  /** The dialer does not dial the address while a session with its peer runs over another connection. */
+  dialParked(address: string, reason: string): void {
+    const record = this.#dialed.get(address);
+    if (record === undefined) return;
+    record.retryAt = undefined;
+    this.#set(record, 'closed', { reason });
     this.#changed();
   }
 
@@ -114,11 +165,35 @@ export class MeshTracker {
     this.#changed();
   }
 
-  /** The dialer of the address stopped (sync stopped): it is closed, and no longer waits to redial. */
-  dialStopped(address: string): void {
+  /** The dialer of the address stopped (sync stopped, or the LAN peer left): it is closed, and no longer waits to redial. */
+  dialStopped(address: string, reason = 'sync stopped'): void {
     const record = this.#dialed.get(address);
     if (record === undefined || (record.state === 'closed' && record.retryAt === undefined)) return;
-    this.#stop(record);
+    this.#stop(record, reason);
+    this.#changed();
+  }
+
+  // --- reports from LAN discovery -----------------------------------------------------------
+
+  /** A peer's advertisement was seen (again, or changed). */
+  lanSeen(peer: Omit<LanPeer, 'present' | 'lastSeenAt'>): void {
+    this.#lan.delete(peer.name); // Re-inserted: the most recently seen are kept.
+    this.#lan.set(peer.name, { ...peer, present: true, lastSeenAt: this.#timers.now() });
+    if (this.#lan.size > LAN_PEERS_KEPT) this.#lan.delete(this.#lan.keys().next().value as string);
+    this.#changed();
+  }
+
+  /** A peer's advertisement left (goodbye or expiry). */
+  lanGone(name: string): void {
+    const peer = this.#lan.get(name);
+    if (peer === undefined || !peer.present) return;
+    this.#lan.set(name, { ...peer, present: false });
+    this.#changed();
+  }
+
+  /** A transport's condition changed. */
+  transportCondition(condition: TransportCondition): void {
+    this.#conditions.set(condition.transport, condition);
     this.#changed();
   }
 
@@ -131,14 +206,21 @@ export class MeshTracker {
       if (record === undefined) this.dialing(connection, false);
       return;
     }
-    this.#accepted.set(connection.id, this.#record(connection.id, connection.type, 'accepted', connection.remoteAddress, 'connecting', { bigPeer: false }));
+    this.#accepted.set(connection.id, this.#record(connection.id, connection.type, 'accepted', connection.remoteAddress, 'connecting', { bigPeer: false, transport: connection.transport ?? 'WebSocket' }));
     this.#trim();
     this.#changed();
   }
 
   /** A session started with this remote over the connection, elected or left standing by. */
   sessionStarted(connection: ConnectionFacts, remote: RemotePeer, elected: boolean): void {
-    this.#peers.set(remote.peerKey, { peerKey: remote.peerKey, role: remote.role, appID: remote.appID, lastSessionAt: this.#timers.now() });
+    this.#peers.set(remote.peerKey, {
+      peerKey: remote.peerKey,
+      role: remote.role,
+      appID: remote.appID,
+      lastSessionAt: this.#timers.now(),
+      userID: remote.userID,
+      certificateExpiresAt: remote.expiresAt,
+    });
     if (this.#peers.size > PEERS_KEPT) this.#peers.delete(this.#peers.keys().next().value as string);
     const record = this.#byId(connection.id);
     if (record !== undefined) {
@@ -157,9 +239,13 @@ export class MeshTracker {
     this.#changed();
   }
 
-  /** Sync stopped: every connection still open is closed. */
+  /** Sync stopped: every connection still open is closed, every transport is stopped. */
   stopped(): void {
     let any = false;
+    for (const [name, peer] of this.#lan) if (peer.present) this.#lan.set(name, { ...peer, present: false });
+    for (const [transport, condition] of this.#conditions) {
+      if (condition.condition === 'Ok') this.#conditions.set(transport, { ...condition, condition: 'Stopped', reason: 'sync is stopped', since: this.#timers.now() });
+    }
     for (const record of [...this.#dialed.values(), ...this.#accepted.values()]) {
       if (record.state === 'closed' && record.retryAt === undefined) continue;
       this.#stop(record);
@@ -186,15 +272,15 @@ export class MeshTracker {
     direction: 'dialed' | 'accepted',
     address: string,
     state: TrackedState,
-    extra: { reason?: string; bigPeer: boolean },
+    extra: { reason?: string; bigPeer: boolean; transport: TransportKind },
   ): Mutable<TrackedConnection> {
-    return { id, type, direction, address, state, since: this.#timers.now(), remotePeerKey: undefined, reason: extra.reason, retryAt: undefined, bigPeer: extra.bigPeer };
+    return { id, type, direction, address, state, since: this.#timers.now(), remotePeerKey: undefined, reason: extra.reason, retryAt: undefined, bigPeer: extra.bigPeer, transport: extra.transport };
   }
 
-  /** Closed because sync stopped (also one that was waiting to be redialed). */
-  #stop(record: Mutable<TrackedConnection>): void {
+  /** Closed for good (sync stopped, or the LAN peer left), also one that was waiting to be redialed. */
+  #stop(record: Mutable<TrackedConnection>, reason = 'sync stopped'): void {
     record.retryAt = undefined;
-    this.#set(record, 'closed', { reason: 'sync stopped' });
+    this.#set(record, 'closed', { reason });
   }
 
   #set(record: Mutable<TrackedConnection>, state: TrackedState, extra: { reason?: string }): void {

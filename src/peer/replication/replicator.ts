@@ -100,6 +100,12 @@ export class Replicator {
     }));
   }
 
+  /** Is a session with this remote running (over any connection)? */
+  hasSession(peerKey: string): boolean {
+    const session = this.#sessions.get(peerKey);
+    return session !== undefined && !session.isClosed;
+  }
+
   /** Are all sessions idle (nothing to send, in flight or to merge)? */
   get isIdle(): boolean {
     return [...this.#sessions.values()].every((s) => s.isIdle);

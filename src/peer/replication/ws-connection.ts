@@ -20,22 +20,61 @@ function text(data: RawData): string {
   return Buffer.from(data).toString('utf8');
 }
 
+/**
+ * A ping goes out this often; a connection that answered none since the last one is cut, so a
+ * peer that vanished (a pulled cable, a sleeping laptop) ends its session instead of leaving it
+ * hanging on a half-open TCP connection.
+ */
+export const KEEPALIVE_INTERVAL_MS = 15_000;
+
+export interface WsConnectionOptions {
+  /** How the connection was found, for the mesh (default `WebSocket`). */
+  readonly transport?: 'WebSocket' | 'LAN';
+  /** Ping interval; 0 turns the keepalive off. Default KEEPALIVE_INTERVAL_MS. */
+  readonly keepAliveMs?: number;
+}
+
 export class WsConnection implements Connection {
   readonly id: string;
   readonly type: 'WsClient' | 'WsServer';
   readonly dialed: boolean;
   readonly remoteAddress: string;
+  readonly transport: 'WebSocket' | 'LAN';
   readonly #ws: WebSocket;
   readonly #inbox = new Inbox();
 
-  constructor(ws: WebSocket, type: 'WsClient' | 'WsServer', remoteAddress: string) {
+  constructor(ws: WebSocket, type: 'WsClient' | 'WsServer', remoteAddress: string, options: WsConnectionOptions = {}) {
     this.#ws = ws;
     this.type = type;
     this.dialed = type === 'WsClient';
     this.remoteAddress = remoteAddress;
+    this.transport = options.transport ?? 'WebSocket';
     this.id = connectionId(type);
     ws.on('message', (data: RawData, isBinary: boolean) => this.#inbox.message(isBinary ? '\u0000a binary frame' : text(data)));
-    ws.on('close', (code: number, reason: Buffer) => this.#inbox.close(code, reason.toString('utf8')));
+    const keepAliveMs = options.keepAliveMs ?? KEEPALIVE_INTERVAL_MS;
+    let pinger: ReturnType<typeof setInterval> | undefined;
+    if (keepAliveMs > 0) {
+      let answered = true;
+      ws.on('pong', () => (answered = true));
+      const start = (): void => {
+        pinger = setInterval(() => {
+          if (ws.readyState !== ws.OPEN) return;
+          if (!answered) {
+            ws.terminate(); // Closes with 1006: the session ends and a dialer redials.
+            return;
+          }
+          answered = false;
+          ws.ping();
+        }, keepAliveMs);
+        pinger.unref?.();
+      };
+      if (ws.readyState === ws.OPEN) start();
+      else ws.once('open', start);
+    }
+    ws.on('close', (code: number, reason: Buffer) => {
+      if (pinger !== undefined) clearInterval(pinger);
+      this.#inbox.close(code, reason.toString('utf8'));
+    });
   }
 
   get isOpen(): boolean {

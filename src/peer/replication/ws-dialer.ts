@@ -30,6 +30,12 @@ export interface DialerOptions {
   readonly tracker?: MeshTracker;
   /** Is this the Big Peer's address? (for the tracker) */
   readonly bigPeer?: boolean;
+  /** How the address was found, for the log and the tracker (default `WebSocket`: configured). */
+  readonly transport?: 'WebSocket' | 'LAN';
+  /** The remote's peer key when known before dialing (LAN discovery says it). */
+  readonly remotePeerKey?: string;
+  /** Wait this long before the first attempt (the LAN's tie-break: the larger key lets the smaller dial first). */
+  readonly firstDialDelayMs?: number;
 }
 
 export class WebSocketDialer {
@@ -38,10 +44,17 @@ export class WebSocketDialer {
   #attempt = 0;
   #retry: ReturnType<Timers['setTimeout']> | undefined;
   #ws: WebSocket | undefined;
+  /** The remote's peer key, once known (given, or told by a handshake). */
+  #remoteKey: string | undefined;
+  /** Set while parked: waiting for the session that runs over another connection to end. */
+  #offSessionEnd: (() => void) | undefined;
+  /** Dial again after a failure? False once the address is gone (its LAN advertisement left). */
+  #redial = true;
 
   constructor(options: DialerOptions) {
     this.#options = options;
-    options.tracker?.dialWaiting(options.url, 'WsClient', options.bigPeer === true);
+    this.#remoteKey = options.remotePeerKey;
+    options.tracker?.dialWaiting(options.url, 'WsClient', options.bigPeer === true, options.transport ?? 'WebSocket');
   }
 
   get url(): string {
@@ -51,12 +64,39 @@ export class WebSocketDialer {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#options.logger.info(LOG_EVENTS.peerDiscovered, { peer: 'WebSocketClientPeer', connect_address: this.#options.url });
+    this.#redial = true;
+    const { logger, url, firstDialDelayMs, timers } = this.#options;
+    if (this.#options.transport === 'LAN') logger.info(LOG_EVENTS.peerDiscovered, { peer: 'LanPeer', connect_address: url, remote: this.#remoteKey ?? '' });
+    else logger.info(LOG_EVENTS.peerDiscovered, { peer: 'WebSocketClientPeer', connect_address: url });
+    if (firstDialDelayMs !== undefined && firstDialDelayMs > 0) {
+      this.#retry = timers.setTimeout(() => {
+        this.#retry = undefined;
+        this.#connect();
+      }, firstDialDelayMs);
+      return;
+    }
     this.#connect();
+  }
+
+  /**
+   * Whether to dial again after the current connection ends (a LAN peer whose advertisement
+   * left: its open session is kept, but it is not redialed until it is seen again).
+   */
+  setRedial(redial: boolean): void {
+    this.#redial = redial;
+    if (!redial && this.#retry !== undefined) {
+      this.#options.timers.clearTimeout(this.#retry);
+      this.#retry = undefined;
+      if (this.#ws === undefined) this.#options.tracker?.dialStopped(this.#options.url, 'the peer left the LAN');
+    } else if (redial && !this.#stopped && this.#ws === undefined && this.#retry === undefined && this.#offSessionEnd === undefined) {
+      this.#connect();
+    }
   }
 
   stop(): void {
     this.#stopped = true;
+    this.#offSessionEnd?.();
+    this.#offSessionEnd = undefined;
     if (this.#retry !== undefined) this.#options.timers.clearTimeout(this.#retry);
     this.#retry = undefined;
     const ws = this.#ws;
@@ -69,11 +109,11 @@ export class WebSocketDialer {
   }
 
   #connect(): void {
-    if (this.#stopped) return;
+    if (this.#stopped || this.#parkWhileElsewhere()) return;
     const { url, logger, replicator } = this.#options;
     const ws = new WebSocket(url, { maxPayload: MAX_SESSION_FRAME_BYTES, handshakeTimeout: this.#options.connectTimeoutMs ?? 10_000, perMessageDeflate: false });
     this.#ws = ws;
-    const connection = new WsConnection(ws, 'WsClient', url);
+    const connection = new WsConnection(ws, 'WsClient', url, { transport: this.#options.transport ?? 'WebSocket' });
     const tracker = this.#options.tracker;
     tracker?.dialing(connection, this.#options.bigPeer === true);
     let ended = false;
@@ -99,8 +139,11 @@ export class WebSocketDialer {
     ws.on('open', () => {
       logger.info(LOG_EVENTS.connectionEstablished, { connection_type: 'WsClient', connection: connection.id, remote_address: url });
       replicator.dial(connection).then(
-        () => {
-          this.#attempt = 0; // A session was made: the next failure starts the backoff again.
+        (session) => {
+          this.#remoteKey = session.remote.peerKey;
+          // A session was made: the next failure starts the backoff again. One closed at once
+          // (another connection to the peer was elected) parks this dialer when it closes.
+          if (!session.isClosed) this.#attempt = 0;
         },
         () => {
           // Refused (logged by the replicator); the close schedules the retry.
@@ -109,8 +152,35 @@ export class WebSocketDialer {
     });
   }
 
+  /**
+   * While a session with the remote runs over another connection (it dialed this peer, or it is
+   * reached at another address), this dialer does not dial: it waits for that session to end.
+   * Without this, the loser of an election would redial and be closed with 4409 forever.
+   */
+  #parkWhileElsewhere(): boolean {
+    const key = this.#remoteKey;
+    const { replicator, tracker, url } = this.#options;
+    if (key === undefined || !replicator.hasSession(key)) return false;
+    if (this.#offSessionEnd === undefined) {
+      tracker?.dialParked(url, `not dialed while another connection to this peer is elected`);
+      this.#offSessionEnd = replicator.onSessionEnd((remote) => {
+        if (remote.peerKey !== key || replicator.hasSession(key)) return;
+        this.#offSessionEnd?.();
+        this.#offSessionEnd = undefined;
+        this.#attempt = 0;
+        this.#scheduleRetry();
+      });
+    }
+    return true;
+  }
+
   #scheduleRetry(): void {
     if (this.#stopped || this.#retry !== undefined) return;
+    if (this.#parkWhileElsewhere()) return;
+    if (!this.#redial) {
+      this.#options.tracker?.dialStopped(this.#options.url, 'the peer left the LAN');
+      return;
+    }
     const { timers, logger, url } = this.#options;
     const min = this.#options.minDelayMs ?? 500;
     const max = this.#options.maxDelayMs ?? 30_000;

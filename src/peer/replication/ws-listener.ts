@@ -20,6 +20,11 @@ export interface ListenOptions {
   readonly port?: number;
 }
 
+export interface ListenerRole {
+  /** How the peers that dial it found it, for the mesh (default `WebSocket`). */
+  readonly transport?: 'WebSocket' | 'LAN';
+}
+
 export class WebSocketListener {
   readonly #server: Server;
   readonly #wss: WebSocketServer;
@@ -29,7 +34,7 @@ export class WebSocketListener {
     this.#wss = wss;
   }
 
-  static async start(options: ListenOptions, replicator: Replicator, logger: Logger): Promise<WebSocketListener> {
+  static async start(options: ListenOptions, replicator: Replicator, logger: Logger, role: ListenerRole = {}): Promise<WebSocketListener> {
     const server = createServer((_req, res) => {
       res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('this is a SyncMesh peer: connect with a WebSocket to /_sync/ws\n');
@@ -44,7 +49,7 @@ export class WebSocketListener {
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const address = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
-        const connection = new WsConnection(ws, 'WsServer', address);
+        const connection = new WsConnection(ws, 'WsServer', address, { transport: role.transport ?? 'WebSocket' });
         ws.on('error', (error) => logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: address, error: error.message }));
         logger.info(LOG_EVENTS.connectionEstablished, { connection_type: 'WsServer', connection: connection.id, remote_address: address });
         replicator.accept(connection).catch(() => {
@@ -60,6 +65,11 @@ export class WebSocketListener {
       });
     });
     return new WebSocketListener(server, wss);
+  }
+
+  /** The port it listens on. */
+  get port(): number {
+    return (this.#server.address() as AddressInfo).port;
   }
 
   /** `ws://host:port/_sync/ws`. */

@@ -1,0 +1,141 @@
+/**
+ * LAN discovery over mDNS/DNS-SD with bonjour-service: publishes this peer as
+ * `<instance>._syncmesh._tcp.local` with its TXT record, browses for the same type, and asks
+ * again now and then (a peer that appeared while a link was down answers the next query).
+ */
+import { Bonjour, type Browser, type Service, type ServiceConfig } from 'bonjour-service';
+import {
+  LAN_SERVICE_TYPE,
+  advertisementTxt,
+  instanceName,
+  readAdvertisementTxt,
+  type LanAdvertisement,
+  type LanDiscovery,
+  type LanDiscoveryEvents,
+  type LanDiscoveryOptions,
+  type LanSighting,
+} from './discovery.ts';
+
+/** Queries are repeated at this interval, doubling up to the cap (RFC 6762 5.2 asks for growth). */
+const FIRST_REQUERY_MS = 1_000;
+const MAX_REQUERY_MS = 15_000;
+/** How long opening the multicast socket may take. */
+const READY_TIMEOUT_MS = 5_000;
+
+/** The multicast-dns instance inside bonjour-service: its socket errors must be caught, or they throw. */
+interface MulticastDns {
+  on(event: 'error' | 'warning', listener: (error: Error) => void): void;
+  once(event: 'ready', listener: () => void): void;
+  once(event: 'error', listener: (error: Error) => void): void;
+  removeListener(event: string, listener: (...args: never[]) => void): void;
+}
+
+export class BonjourDiscovery implements LanDiscovery {
+  readonly #options: LanDiscoveryOptions;
+  #bonjour: Bonjour | undefined;
+  #browser: Browser | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+  /** Socket warnings (a send that failed) after start; the last one is kept for the conditions. */
+  lastWarning: string | undefined;
+
+  constructor(options: LanDiscoveryOptions = {}) {
+    this.#options = options;
+  }
+
+  async start(advertisement: LanAdvertisement, events: LanDiscoveryEvents): Promise<void> {
+    const iface = this.#options.interface;
+    // The options reach multicast-dns (its `interface` and `bind`), though typed as a service's.
+    const socketOptions = (iface === undefined ? {} : { interface: iface, bind: '0.0.0.0' }) as Partial<ServiceConfig>;
+    const bonjour = new Bonjour(socketOptions, (error: Error) => {
+      this.lastWarning = error.message;
+    });
+    this.#bonjour = bonjour;
+    const mdns = (bonjour as unknown as { server: { mdns: MulticastDns } }).server.mdns;
+    mdns.on('warning', (error) => {
+      this.lastWarning = error.message;
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the mDNS socket did not open within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+      mdns.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      mdns.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    }).catch(async (error: unknown) => {
+      await this.stop();
+      throw error;
+    });
+    // Later socket errors (the interface went away) must not throw out of an event handler.
+    mdns.on('error', (error) => {
+      this.lastWarning = error.message;
+    });
+    const type = this.#options.serviceType ?? LAN_SERVICE_TYPE;
+    const name = instanceName(advertisement.peerKey);
+    bonjour.publish({ name, type, port: advertisement.port, host: `${name}.local`, txt: advertisementTxt(advertisement), disableIPv6: true });
+    const browser = bonjour.find({ type });
+    this.#browser = browser;
+    const seen = (service: Service): void => {
+      if (this.#stopped || service.name === name) return;
+      const sighting = toSighting(service);
+      if (sighting !== undefined) events.up(sighting);
+    };
+    browser.on('up', seen);
+    browser.on('srv-update', seen);
+    browser.on('txt-update', seen);
+    browser.on('down', (service: Service) => {
+      if (!this.#stopped && service.name !== name) events.down(service.name);
+    });
+    let delay = FIRST_REQUERY_MS;
+    const requery = (): void => {
+      this.#timer = setTimeout(() => {
+        if (this.#stopped) return;
+        browser.update();
+        browser.expire();
+        delay = Math.min(MAX_REQUERY_MS, delay * 2);
+        requery();
+      }, delay);
+      this.#timer.unref?.();
+    };
+    requery();
+  }
+
+  stop(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#browser?.stop();
+    const bonjour = this.#bonjour;
+    if (bonjour === undefined) return Promise.resolve();
+    // Goodbye packets (TTL 0) first, then the socket; bounded, since a dead interface never answers.
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        try {
+          bonjour.destroy();
+        } catch {
+          // Already closed.
+        }
+        resolve();
+      };
+      const timer = setTimeout(done, 1_000);
+      try {
+        bonjour.unpublishAll(() => done());
+      } catch {
+        done();
+      }
+    });
+  }
+}
+
+function toSighting(service: Service): LanSighting | undefined {
+  const referer = service.referer?.address;
+  const v4 = (service.addresses ?? []).filter((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a));
+  // The address the answer came from is the one known to route back; else the first IPv4.
+  const address = referer !== undefined && (v4.length === 0 || v4.includes(referer)) && /^\d+\.\d+\.\d+\.\d+$/.test(referer) ? referer : v4[0];
+  if (address === undefined || typeof service.port !== 'number') return undefined;
+  return { ...readAdvertisementTxt(service.txt), address, port: service.port, name: service.name };
+}

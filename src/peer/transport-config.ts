@@ -1,0 +1,111 @@
+/**
+ * How a peer syncs: the Big Peer, addresses to dial, a listener, and the peer-to-peer
+ * transports (spec 1.1, 4.6). `TransportConfig` is the custom configuration with
+ * `enableAllPeerToPeer()`; a plain object of the same shape works too. Each transport asked for
+ * is either started or reported as unavailable, with why (`sync.transportConditions`), never
+ * silently ignored.
+ */
+import type { ListenOptions } from './replication/ws-listener.ts';
+
+/** The peer-to-peer transports the spec names, and LAN. */
+export const PEER_TO_PEER_TRANSPORTS = ['LAN', 'BluetoothLE', 'AWDL', 'P2PWifi', 'WifiAware'] as const;
+export type PeerToPeerTransport = (typeof PEER_TO_PEER_TRANSPORTS)[number];
+
+export interface LanOptions {
+  /** Default true when the object is given. */
+  readonly enabled?: boolean;
+  /** Where the LAN listener binds: all interfaces (`0.0.0.0`) and a free port unless given. */
+  readonly listen?: ListenOptions;
+  /** The IPv4 address of the interface mDNS sends on (default: the system's multicast route). */
+  readonly interface?: string;
+  /** The mDNS service type (default `syncmesh`); peers only find those of the same type. */
+  readonly serviceType?: string;
+}
+
+export interface PeerToPeerOptions {
+  readonly lan?: boolean | LanOptions;
+  readonly bluetoothLE?: boolean;
+  readonly awdl?: boolean;
+  readonly p2pWifi?: boolean;
+  readonly wifiAware?: boolean;
+}
+
+export interface SyncTransportOptions {
+  /** Dial the Big Peer of the identity (default true when there is one). */
+  readonly bigPeer?: boolean;
+  /** Other peers' WebSocket addresses to dial (`ws://host:port/_sync/ws`). */
+  readonly connect?: readonly string[];
+  /** A WebSocket listener other peers may dial (default host 127.0.0.1). */
+  readonly listen?: ListenOptions;
+  readonly reconnect?: { readonly minDelayMs?: number; readonly maxDelayMs?: number };
+  /** Peer-to-peer transports; all off by default. */
+  readonly peerToPeer?: PeerToPeerOptions;
+}
+
+/** A custom transport configuration (spec 4.6): start from nothing, turn on what you need. */
+export class TransportConfig implements SyncTransportOptions {
+  bigPeer = true;
+  connect: string[] = [];
+  listen: ListenOptions | undefined = undefined;
+  reconnect: { minDelayMs?: number; maxDelayMs?: number } | undefined = undefined;
+  peerToPeer: { lan: LanOptions & { enabled: boolean }; bluetoothLE: boolean; awdl: boolean; p2pWifi: boolean; wifiAware: boolean } = {
+    lan: { enabled: false },
+    bluetoothLE: false,
+    awdl: false,
+    p2pWifi: false,
+    wifiAware: false,
+  };
+
+  /** Turns on every peer-to-peer transport: LAN, Bluetooth LE, AWDL, P2P-Wifi and Wifi Aware. */
+  enableAllPeerToPeer(): this {
+    this.peerToPeer = { lan: { ...this.peerToPeer.lan, enabled: true }, bluetoothLE: true, awdl: true, p2pWifi: true, wifiAware: true };
+    return this;
+  }
+}
+
+/** LAN's options when it is on; undefined when off. */
+export function lanOptions(options: PeerToPeerOptions | undefined): LanOptions | undefined {
+  const lan = options?.lan;
+  if (lan === undefined || lan === false) return undefined;
+  if (lan === true) return {};
+  return lan.enabled === false ? undefined : lan;
+}
+
+/** The transports asked for, in PEER_TO_PEER_TRANSPORTS order. */
+export function requestedPeerToPeer(options: PeerToPeerOptions | undefined): PeerToPeerTransport[] {
+  const on: Record<PeerToPeerTransport, boolean> = {
+    LAN: lanOptions(options) !== undefined,
+    BluetoothLE: options?.bluetoothLE === true,
+    AWDL: options?.awdl === true,
+    P2PWifi: options?.p2pWifi === true,
+    WifiAware: options?.wifiAware === true,
+  };
+  return PEER_TO_PEER_TRANSPORTS.filter((t) => on[t]);
+}
+
+/**
+ * A transport's state: `Ok` (running), `Unavailable` (this platform has no such transport),
+ * `MdnsFailure` (LAN could not advertise or browse), `TcpListenFailure` (LAN could not listen),
+ * `Stopped` (sync is off).
+ */
+export type TransportConditionCode = 'Ok' | 'Unavailable' | 'MdnsFailure' | 'TcpListenFailure' | 'Stopped';
+
+export interface TransportCondition {
+  readonly transport: PeerToPeerTransport;
+  readonly condition: TransportConditionCode;
+  /** Why, in words a user can act on. */
+  readonly reason: string;
+  /** When it entered this condition (ms). */
+  readonly since: number;
+}
+
+/** Why a radio transport cannot run here: this implementation runs on Node and Electron desktops, which give it no access to these radios. */
+export function unavailableReason(transport: Exclude<PeerToPeerTransport, 'LAN'>, platform: string): string {
+  const what: Record<typeof transport, string> = {
+    BluetoothLE: 'Bluetooth LE needs a platform Bluetooth API',
+    AWDL: 'Apple Wireless Direct Link exists only on Apple devices, through their Multipeer/Network frameworks',
+    P2PWifi: 'P2P-Wifi (Wi-Fi Direct) needs the Android Wi-Fi P2P API',
+    WifiAware: 'Wifi Aware needs the Android Wi-Fi Aware API',
+  };
+  return `${what[transport]}; SyncMesh on ${platform} (Node ${process.versions.node}) has no such transport: use LAN or the Big Peer`;
+}
