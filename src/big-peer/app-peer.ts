@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import type { ErrorValue } from '../shared/error-codes.ts';
-import { Sync, onlinePlayground, toErrorValue, type LogHub } from '../peer/index.ts';
+import { Sync, onlinePlayground, toErrorValue, type LanOptions, type LogHub } from '../peer/index.ts';
 import { readAppSettings } from './app-settings.ts';
 import { startLocalBigPeer, type LocalBigPeer } from './local-big-peer.ts';
 
@@ -35,6 +35,8 @@ export interface AppPeerOptions extends AppPeerPlan {
   readonly bigPeerLogHub?: LogHub;
   /** SELECT statements the peer subscribes to before sync starts. */
   readonly subscriptions?: readonly string[];
+  /** Also sync over the LAN (`syncmesh inspect --lan`). */
+  readonly lan?: LanOptions;
 }
 
 export interface AppPeer {
@@ -95,6 +97,7 @@ export async function startAppPeer(options: AppPeerOptions): Promise<AppPeer> {
       ...(options.store === undefined ? { inMemory: true } : { persistenceDirectory: options.store }),
       ...(remote === undefined ? {} : { identity: onlinePlayground(remote) }),
       logHub: options.logHub,
+      ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
     });
     for (const statement of options.subscriptions ?? []) {
       try {

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, createInspector, toErrorValue, type Inspector } from '../peer/index.ts';
+import { LogHub, createInspector, toErrorValue, type Inspector, type LanOptions } from '../peer/index.ts';
 import { startAppPeer, userDataPlan, type AppPeer, type AppPeerPlan } from '../big-peer/index.ts';
 import { errorLine, untilSignal, write, type CliIo } from './io.ts';
 import { startInspectorServer, type InspectorServer } from './inspector-server.ts';
-import { PEER_OPTIONS, UsageError, logLevelOption, parseCommandLine, playgroundLoginOptions } from './peer-options.ts';
+import { LAN_USAGE, PEER_OPTIONS, UsageError, lanOption, logLevelOption, parseCommandLine, playgroundLoginOptions } from './peer-options.ts';
 
 /** The built renderer of this checkout; SYNCMESH_RENDERER_DIR serves another build instead. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -49,6 +49,7 @@ Options:
   --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
   --port N                  the port on 127.0.0.1 (default: a free one)
+${LAN_USAGE}
   -h, --help                this text
 
 The page is the renderer built into out/renderer (npm run build); SYNCMESH_RENDERER_DIR names
@@ -69,6 +70,7 @@ interface InspectOptions {
   readonly subscribe: readonly string[];
   readonly logLevel: LogLevel;
   readonly port: number;
+  readonly lan: LanOptions | undefined;
 }
 
 /** The options, or undefined when the command line asks for the help text. */
@@ -80,7 +82,7 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
   const portText = values.port ?? '0';
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : -1;
   if (port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535, not ${portText}`);
-  const base = { subscribe: values.subscribe ?? [], logLevel, port };
+  const base = { subscribe: values.subscribe ?? [], logLevel, port, lan: lanOption(values) };
   const login = playgroundLoginOptions(values, 'optional');
   const localDir = values['local-big-peer'];
   const userData = values['user-data'];
@@ -156,7 +158,7 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
     logHub.close();
   };
   try {
-    peer = await startAppPeer({ ...plan, logHub, subscriptions: options.subscribe });
+    peer = await startAppPeer({ ...plan, logHub, subscriptions: options.subscribe, ...(options.lan === undefined ? {} : { lan: options.lan }) });
     inspector = createInspector(peer.sync);
     server = await startInspectorServer({ inspector, rendererDir, port: options.port });
   } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
+import type { LanOptions } from '../peer/index.ts';
 
 /** A malformed command line: the command prints it with its usage text and exits 2. */
 export class UsageError extends Error {}
@@ -16,8 +17,17 @@ export const PEER_OPTIONS = {
   'big-peer': { type: 'string' },
   subscribe: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
+  lan: { type: 'boolean', default: false },
+  'lan-listen': { type: 'string' },
+  'lan-interface': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** The usage lines of the LAN options, shared by the commands that take them. */
+export const LAN_USAGE = `  --lan                     also sync with peers of the same app on the LAN: listen, advertise over
+                            mDNS (_syncmesh._tcp) and dial the peers found (docs/lan.md)
+  --lan-listen HOST:PORT    where the LAN listener binds (default 0.0.0.0 and a free port)
+  --lan-interface IP        the IPv4 address of the interface mDNS uses (default: the system's choice)`;
 
 
 /** A playground login to a Big Peer. */
@@ -62,4 +72,25 @@ export function playgroundLoginOptions(values: LoginValues, mode: 'required' | '
   const bigPeerURL = requiredOption(values['big-peer'], '--big-peer URL');
   if (!/^https?:$/.test(URL.parse(bigPeerURL)?.protocol ?? '')) throw new UsageError(`--big-peer takes an http or https URL, not ${bigPeerURL}`);
   return { appID, token, bigPeerURL };
+}
+
+type LanValues = { readonly lan?: boolean | undefined; readonly 'lan-listen'?: string | undefined; readonly 'lan-interface'?: string | undefined };
+
+/** `--lan` with its `--lan-listen HOST:PORT` and `--lan-interface IP`; undefined without `--lan`. */
+export function lanOption(values: LanValues): LanOptions | undefined {
+  const listen = values['lan-listen'];
+  const iface = values['lan-interface'];
+  if (values.lan !== true) {
+    if (listen !== undefined || iface !== undefined) throw new UsageError(`${listen !== undefined ? '--lan-listen' : '--lan-interface'} needs --lan`);
+    return undefined;
+  }
+  let bind: { host: string; port: number } | undefined;
+  if (listen !== undefined) {
+    const m = /^(.+):(\d{1,5})$/.exec(listen);
+    const port = m === null ? -1 : Number(m[2]);
+    if (m === null || port > 65_535) throw new UsageError(`--lan-listen takes HOST:PORT (such as 0.0.0.0:4040), not ${listen}`);
+    bind = { host: (m[1] as string).replace(/^\[(.*)\]$/, '$1'), port };
+  }
+  if (iface !== undefined && !/^\d{1,3}(\.\d{1,3}){3}$/.test(iface)) throw new UsageError(`--lan-interface takes an IPv4 address, not ${iface}`);
+  return { ...(bind === undefined ? {} : { listen: bind }), ...(iface === undefined ? {} : { interface: iface }) };
 }

@@ -10,11 +10,13 @@
 import { createInterface } from 'node:readline';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, Sync, onlinePlayground, toErrorValue } from '../peer/index.ts';
+import { LogHub, Sync, onlinePlayground, toErrorValue, type LanOptions } from '../peer/index.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
 import {
+  LAN_USAGE,
   PEER_OPTIONS,
   UsageError,
+  lanOption,
   logLevelOption,
   parseCommandLine,
   playgroundLoginOptions,
@@ -24,7 +26,8 @@ import {
 
 export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
-                [--subscribe STATEMENT]… [--log-level LEVEL]
+                [--subscribe STATEMENT]… [--lan [--lan-listen HOST:PORT] [--lan-interface IP]]
+                [--log-level LEVEL]
 
 Runs a small peer on the store in DIR (created if missing): logs in to the Big Peer at URL with
 the playground token, registers each --subscribe statement, and syncs. Meanwhile it reads one DQL
@@ -45,13 +48,18 @@ Options:
   --big-peer URL            the Big Peer's base URL, http or https (required)
   --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
+${LAN_USAGE}
   -h, --help                this text
+
+With --lan the peer goes on syncing with its LAN neighbours when the Big Peer is out of reach,
+once it has logged in there once (its certificate is cached in DIR).
 `;
 
 interface PeerOptions extends PlaygroundLogin {
   readonly store: string;
   readonly subscribe: readonly string[];
   readonly logLevel: LogLevel;
+  readonly lan: LanOptions | undefined;
 }
 
 /** The options, or undefined when the command line asks for the help text. */
@@ -62,7 +70,7 @@ function parse(argv: readonly string[]): PeerOptions | undefined {
   const logLevel = logLevelOption(values['log-level']);
   const store = requiredOption(values.store, '--store DIR');
   const login = playgroundLoginOptions(values, 'required') as PlaygroundLogin;
-  return { store, ...login, subscribe: values.subscribe ?? [], logLevel };
+  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values) };
 }
 
 /** The statement and arguments of one input line, or the error line that answers it. */
@@ -143,6 +151,7 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
       persistenceDirectory: options.store,
       identity: onlinePlayground({ appID: options.appID, token: options.token, bigPeerURL: options.bigPeerURL }),
       logHub,
+      ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
     });
   } catch (error) {
     return fail(undefined, toErrorValue(error));

@@ -48,7 +48,7 @@ export class TransportConfig implements SyncTransportOptions {
   connect: string[] = [];
   listen: ListenOptions | undefined = undefined;
   reconnect: { minDelayMs?: number; maxDelayMs?: number } | undefined = undefined;
-  peerToPeer: { lan: LanOptions & { enabled: boolean }; bluetoothLE: boolean; awdl: boolean; p2pWifi: boolean; wifiAware: boolean } = {
+  peerToPeer: { lan: { enabled: boolean; listen?: ListenOptions; interface?: string; serviceType?: string }; bluetoothLE: boolean; awdl: boolean; p2pWifi: boolean; wifiAware: boolean } = {
     lan: { enabled: false },
     bluetoothLE: false,
     awdl: false,
