@@ -15,14 +15,12 @@ import { LOG_EVENTS } from '../shared/log.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../shared/protocol/announce.ts';
 import { MAX_SESSION_FRAME_BYTES } from '../shared/protocol/messages.ts';
 import { SessionRefused, WsConnection, closeReason, type Logger, type Sync, type Timers } from '../peer/index.ts';
-type TimerHandle = ReturnType<Timers['setTimeout']>;
 
 
 /** Sessions waiting for their announcement, in total; beyond that a new one is closed at once (1013). */
 export const MAX_PENDING_SESSIONS = 256;
 /** Accepted sessions; beyond that an announcement is refused (1013). */
 export const MAX_SESSIONS = 10_000;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface WebSocketEndpointOptions {
   readonly server: Server;
@@ -68,7 +66,7 @@ export class WebSocketEndpoint {
   }
 
   #session(ws: WebSocket, req: IncomingMessage): void {
-    const { timers, logger, sync } = this.#options;
+    const { logger, sync } = this.#options;
     const remote = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
     const connection = new WsConnection(ws, 'WsServer', remote);
     ws.on('error', (error) => logger.debug(LOG_EVENTS.bigPeerSessionRefused, { code: 1002, reason: error.message, remote }));
@@ -83,9 +81,7 @@ export class WebSocketEndpoint {
     this.#sessions.add(ws);
     this.#pending.add(ws);
     let peerKey: string | undefined;
-    let expiry: TimerHandle | undefined;
     ws.on('close', (code, reason) => {
-      if (expiry !== undefined) timers.clearTimeout(expiry);
       this.#sessions.delete(ws);
       this.#pending.delete(ws);
       if (peerKey !== undefined) {
@@ -107,18 +103,8 @@ export class WebSocketEndpoint {
         }
         peerKey = accepted.peerKey;
         this.#byPeer.set(peerKey, ws);
-        // The session lives no longer than the certificate that opened it.
-        const expireAt = accepted.expiresAt ?? Number.POSITIVE_INFINITY;
-        const watch = (): void => {
-          const left = expireAt - timers.now();
-          if (left <= 0) {
-            logger.info(LOG_EVENTS.bigPeerSessionRefused, { code: ANNOUNCE_CLOSE_CODES.unauthorized, reason: 'certificate expired', remote });
-            session.close(ANNOUNCE_CLOSE_CODES.unauthorized, 'certificate expired');
-            return;
-          }
-          expiry = timers.setTimeout(watch, Math.min(left, MAX_TIMER_MS)); // Node's timers stop at 2^31 - 1 ms.
-        };
-        watch();
+        // The session lives no longer than the certificate that opened it: the replicator ends it
+        // (4401 `certificate expired`), as on every peer.
         logger.info(LOG_EVENTS.bigPeerSessionAccepted, { peer_key: accepted.peerKey, user_id: accepted.userID ?? '', remote });
       },
       (error: unknown) => {

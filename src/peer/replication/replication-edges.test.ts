@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
+import { ManualTimers } from '../time.ts';
 import { createMesh, ids, rows, type Mesh, type MeshPeer } from './test-mesh.ts';
 
 let mesh: Mesh;
@@ -159,5 +160,32 @@ describe('hostile frames', () => {
     const ended = new Promise<string>((resolve) => big.replicator.onSessionEnd((_r, _code, reason) => resolve(reason)));
     sendFromSmall(acceptor, '{"type":"update","update":5,"chunk":2,"since_index":0,"upto":1,"subscription_version":1,"docs":[]}');
     expect(await ended).toMatch(/update 5 chunk 2 out of order/);
+  });
+});
+
+describe('certificates that expire during a session', () => {
+  it('end the session with 4401 when the remote small peer’s certificate expires, not before', async () => {
+    const clock = new ManualTimers(Date.now());
+    const a = mesh.peer('a', { timers: clock, certificateLifetimeMs: 60_000 });
+    const b = mesh.peer('b', { timers: clock, certificateLifetimeMs: 10 * 86_400_000 });
+    const { dialer, acceptor } = await mesh.connect(a, b);
+    clock.advance(59_999);
+    expect([dialer.isEnding, acceptor.isEnding]).toEqual([false, false]);
+    clock.advance(1);
+    // b holds a's certificate, which just expired: b ends the session.
+    expect(acceptor.isEnding).toBe(true);
+    await mesh.settle();
+    expect(b.logs.find((e) => e.event === 'replication.session-ended')?.fields).toMatchObject({ code: ANNOUNCE_CLOSE_CODES.unauthorized, reason: 'certificate expired' });
+  });
+
+  it('watch a certificate longer than a timer can wait (24.8 days) in steps', async () => {
+    const clock = new ManualTimers(Date.now());
+    const a = mesh.peer('a', { timers: clock, certificateLifetimeMs: 30 * 86_400_000 });
+    const b = mesh.peer('b', { timers: clock, certificateLifetimeMs: 60 * 86_400_000 });
+    const { acceptor } = await mesh.connect(a, b);
+    clock.advance(25 * 86_400_000);
+    expect(acceptor.isEnding).toBe(false);
+    clock.advance(5 * 86_400_000);
+    expect(acceptor.isEnding).toBe(true);
   });
 });

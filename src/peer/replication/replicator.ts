@@ -43,6 +43,9 @@ export interface SessionInfo {
   readonly remoteSubscriptions: SubscriptionSetShape | undefined;
 }
 
+/** The longest delay a timer takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** How far ahead of this peer's clock a remote stamp may be and still move it. */
 export const MAX_CLOCK_LEAD_MS = 60 * 60_000;
 
@@ -103,7 +106,7 @@ export class Replicator {
   /** Is a session with this remote running (over any connection)? */
   hasSession(peerKey: string): boolean {
     const session = this.#sessions.get(peerKey);
-    return session !== undefined && !session.isClosed;
+    return session !== undefined && !session.isEnding;
   }
 
   /** Are all sessions idle (nothing to send, in flight or to merge)? */
@@ -168,6 +171,7 @@ export class Replicator {
       logger: log,
       onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
       onEnd: (code, reason) => {
+        if (expiry !== undefined) this.#options.timers.clearTimeout(expiry);
         const tracked = (): void => this.#options.tracker?.closed(connection.id, `session ended (${code})${reason === '' ? '' : `: ${reason}`}`);
         if (this.#closed) return tracked(); // Stopped: sessions end quietly, after the peer said it stopped.
         log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
@@ -176,6 +180,18 @@ export class Replicator {
         for (const listener of this.#endListeners) listener(remote, code, reason);
       },
     });
+    // A small peer's certificate is checked when the session opens and holds until it expires:
+    // then the session ends (4401), and a new one needs the certificate it renewed.
+    const timers = this.#options.timers;
+    let expiry: ReturnType<Timers['setTimeout']> | undefined;
+    const expiresAt = remote.expiresAt;
+    const watchExpiry = (): void => {
+      if (expiresAt === undefined) return;
+      const left = expiresAt - timers.now();
+      if (left <= 0) return session.close(ANNOUNCE_CLOSE_CODES.unauthorized, 'certificate expired');
+      // Timers take at most 2^31 - 1 ms (about 24.8 days); a longer certificate is watched in steps.
+      expiry = timers.setTimeout(watchExpiry, Math.min(left, MAX_TIMER_MS));
+    };
     if (existing !== undefined && !existing.isClosed && !this.#newWins(existing.connection, connection, remote.peerKey)) {
       // Both ends apply the same rule, so both keep the same connection.
       this.#options.tracker?.sessionStarted(connection, remote, false);
@@ -183,6 +199,7 @@ export class Replicator {
       return session;
     }
     this.#sessions.set(remote.peerKey, session);
+    watchExpiry();
     this.#options.tracker?.sessionStarted(connection, remote, true);
     log.info(LOG_EVENTS.connectionElected, { remote: remote.peerKey, new_conn: connection.id, old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id });
     if (existing !== undefined && !existing.isClosed) {

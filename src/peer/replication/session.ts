@@ -142,6 +142,11 @@ export class Session {
     return this.#closed;
   }
 
+  /** Closed, or closing: either side decided to end it (its close may not have arrived yet). */
+  get isEnding(): boolean {
+    return this.#stopping;
+  }
+
   /** Nothing to send, nothing in flight, nothing received left to merge (tests wait for this). */
   get isIdle(): boolean {
     return this.#closed || (!this.#busy && !this.#dirty && this.#current === undefined && this.#incomingPending === 0);

@@ -18,7 +18,7 @@ import { MemoryStorage } from '../storage/memory-storage.ts';
 import { SqliteStorage } from '../storage/sqlite-storage.ts';
 import type { StorageEngine } from '../storage/types.ts';
 import { Store } from '../store/store.ts';
-import { systemTimers } from '../time.ts';
+import { systemTimers, type Timers } from '../time.ts';
 import type { LocalCredentials } from './handshake.ts';
 import { memoryConnectionPair, memoryFramesInFlight } from './memory-transport.ts';
 import { Replicator } from './replicator.ts';
@@ -56,6 +56,10 @@ export interface PeerOptions {
   /** Reopen the store in this directory (with `sqlite`). */
   readonly dir?: string;
   readonly keyPem?: string;
+  /** The replicator's clock (default the system's). */
+  readonly timers?: Timers;
+  /** How long its certificate lasts from now (default an hour). */
+  readonly certificateLifetimeMs?: number;
 }
 
 export interface Mesh {
@@ -94,7 +98,8 @@ export function createMesh(): Mesh {
       }
       const store = new Store({ storage, peerKey: key.peerKey, timers: systemTimers, logger: hub.logger('store') });
       const permissions = options.permissions ?? EVERYTHING;
-      const now = Date.now();
+      const timers = options.timers ?? systemTimers;
+      const now = timers.now();
       const credentials: LocalCredentials =
         options.bigPeer === true
           ? { appID: MESH_APP, peerKey: key.peerKey, role: 'big-peer', sign: (t) => signProof(issuer.privateKeyPem, t), certificate: undefined, issuerKey: issuer.publicKey }
@@ -103,13 +108,13 @@ export function createMesh(): Mesh {
               peerKey: key.peerKey,
               role: 'small-peer',
               sign: (t) => signProof(key.pem, t),
-              certificate: signCertificate({ appID: MESH_APP, peerKey: key.peerKey, userID: name, permissions, issuer: issuer.publicKey, issuedAt: now, expiresAt: now + 3_600_000 }, issuer),
+              certificate: signCertificate({ appID: MESH_APP, peerKey: key.peerKey, userID: name, permissions, issuer: issuer.publicKey, issuedAt: now, expiresAt: now + (options.certificateLifetimeMs ?? 3_600_000) }, issuer),
               issuerKey: issuer.publicKey,
             };
       const replicator = new Replicator({
         store,
         logger: hub.logger('replication'),
-        timers: systemTimers,
+        timers,
         credentials: () => credentials,
         localPermissions: () => (options.bigPeer === true ? EVERYTHING : permissions),
         subscribeEverything: options.bigPeer === true,

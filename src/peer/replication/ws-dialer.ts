@@ -143,7 +143,7 @@ export class WebSocketDialer {
           this.#remoteKey = session.remote.peerKey;
           // A session was made: the next failure starts the backoff again. One closed at once
           // (another connection to the peer was elected) parks this dialer when it closes.
-          if (!session.isClosed) this.#attempt = 0;
+          if (!session.isEnding) this.#attempt = 0;
         },
         () => {
           // Refused (logged by the replicator); the close schedules the retry.

@@ -1,0 +1,212 @@
+/**
+ * The LAN transport over real mDNS and real sockets, between peer processes in network
+ * namespaces this file creates and deletes itself (it needs root, as CI has): three peers on one
+ * bridge discover each other and sync, and go on syncing with the Big Peer killed; a link cut
+ * and restored loses nothing and converges; a peer certified by another Big Peer is refused.
+ * Multicast never leaves the namespaces: the bridge lives in a namespace of its own, joined to
+ * nothing. Where namespaces cannot be made, every test fails saying how to run them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { LogEntry } from '../../shared/log.ts';
+import type { AgentProcess } from './netns/agent-process.ts';
+import { BigPeerProcess } from './netns/big-peer-process.ts';
+import { smallPeerSessions, startLanPeers, waitForMesh, type LanPeer } from './netns/lan-peers.ts';
+import { createTestNetwork, type TestNetwork } from './netns/netns.ts';
+import { sleep, until } from './netns/wait.ts';
+
+const APP_ID = 'lan-netns';
+const TOKEN = 'lan-netns-playground-token';
+const NOTES = 'SELECT * FROM notes';
+/** Discovery, login and the first sessions, on 2 busy cores. */
+const MESH_MS = 30_000;
+const SYNC_MS = 20_000;
+
+let network: TestNetwork | undefined;
+let networkError: unknown;
+/** The network, made once for the file; a failure to make it fails every test with its message. */
+function testNetwork(): TestNetwork {
+  if (networkError !== undefined) throw networkError;
+  try {
+    network ??= createTestNetwork(['a', 'b', 'c']);
+  } catch (error) {
+    networkError = error;
+    throw error;
+  }
+  return network;
+}
+
+const agents: AgentProcess[] = [];
+const bigPeers: BigPeerProcess[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((a) => a.stop()));
+  await Promise.all(bigPeers.splice(0).map((b) => b.stop()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+afterAll(() => network?.destroy());
+
+let testNumber = 0;
+
+async function bigPeer(net: TestNetwork, port: number): Promise<BigPeerProcess> {
+  const peer = await BigPeerProcess.start({ namespace: net.bridgeNamespace, host: net.bridgeAddress, port, appID: APP_ID, playgroundToken: TOKEN });
+  bigPeers.push(peer);
+  return peer;
+}
+
+/** Peers in `roles`' namespaces logging in to `big` (by role), with a service type no other test uses. */
+async function lanPeers(net: TestNetwork, roles: readonly string[], big: (role: string) => BigPeerProcess): Promise<LanPeer[]> {
+  const serviceType = `syncmesh-t${process.pid}n${++testNumber}`;
+  return startLanPeers(
+    roles.map((role) => {
+      const dir = mkdtempSync(join(tmpdir(), `lan-netns-${role}-`));
+      dirs.push(dir);
+      return { network: net, role, persistenceDirectory: dir, appID: APP_ID, playgroundToken: TOKEN, bigPeerURL: big(role).url, serviceType, subscriptions: [NOTES] };
+    }),
+    agents,
+  );
+}
+
+const insert = (peer: LanPeer, doc: Record<string, unknown>): Promise<unknown> => peer.agent.call('execute', { dql: 'INSERT INTO notes DOCUMENTS (:doc)', args: { doc } });
+
+const idsOf = (items: readonly unknown[]): string[] => items.map((d) => String((d as { _id: unknown })._id)).sort();
+
+/** Waits until every peer holds exactly `ids` in notes. */
+async function untilEveryoneHas(peers: readonly LanPeer[], ids: readonly string[]): Promise<void> {
+  await Promise.all(peers.map((p) => p.agent.waitRows(NOTES, ids.length, SYNC_MS)));
+  for (const p of peers) expect(idsOf((await p.agent.call('execute', { dql: NOTES })).items), `the notes of ${p.role}`).toEqual([...ids].sort());
+}
+
+const messages = (entries: readonly LogEntry[], event: string): string[] => entries.filter((e) => e.event === event).map((e) => e.message);
+
+/** Connections made, and connections closed as duplicates (4409), on all peers so far. */
+async function connectionChurn(peers: readonly LanPeer[]): Promise<{ established: number; replaced: number }> {
+  let established = 0;
+  let replaced = 0;
+  for (const p of peers) {
+    const logs = await p.agent.logs();
+    established += logs.filter((e) => e.event === 'peer.connection-established').length;
+    replaced += logs.filter((e) => (e.event === 'peer.connection-ended' || e.event === 'replication.session-ended') && e.fields.code === 4409).length;
+  }
+  return { established, replaced };
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('LAN peers in network namespaces, over real mDNS', () => {
+  it('discover each other, sync a document written on each to the other two, and keep syncing after the Big Peer is killed, over one connection per pair', async () => {
+    const net = testNetwork();
+    const big = await bigPeer(net, 7101);
+    const peers = await lanPeers(net, ['a', 'b', 'c'], () => big);
+    await waitForMesh(peers, MESH_MS);
+
+    for (const p of peers) {
+      const discovered = messages(await p.agent.logs(), 'peer.discovered');
+      for (const other of peers.filter((o) => o !== p)) {
+        const line = new RegExp(`^Discovered; peer = LanPeer; connect_address = ws://${escape(net.addressOf(other.role))}:\\d+/_sync/ws; remote = ${escape(other.peerKey)}$`);
+        expect(discovered, `${p.role} discovered ${other.role}`).toContainEqual(expect.stringMatching(line));
+      }
+      expect(discovered.every((m) => m.includes('connect_address = ws://10.')), `every address ${p.role} dials is on the test network`).toBe(true);
+    }
+
+    for (const p of peers) await insert(p, { _id: `first-${p.role}`, by: p.role });
+    await untilEveryoneHas(peers, ['first-a', 'first-b', 'first-c']);
+
+    big.kill();
+    await until('every peer has lost its Big Peer session', 10_000, async () => {
+      const all = await Promise.all(peers.map((p) => p.agent.call('sessions', {})));
+      const left = all.flatMap((r, i) => r.sessions.filter((s) => s.role === 'big-peer').map(() => peers[i]?.role));
+      return { done: left.length === 0, state: left };
+    });
+    for (const p of peers) await insert(p, { _id: `second-${p.role}`, by: p.role });
+    await untilEveryoneHas(peers, ['first-a', 'first-b', 'first-c', 'second-a', 'second-b', 'second-c']);
+
+    // One session per pair, over one connection that both ends agree on: one dialed it, the other accepted it.
+    const sessions = await smallPeerSessions(peers);
+    for (const p of peers) {
+      const mine = sessions.get(p.role) ?? [];
+      expect(mine.map((s) => s.remote).sort(), `${p.role}'s sessions`).toEqual(peers.filter((o) => o !== p).map((o) => o.peerKey).sort());
+      for (const s of mine) {
+        const other = peers.find((o) => o.peerKey === s.remote) as LanPeer;
+        const theirs = (sessions.get(other.role) ?? []).find((t) => t.remote === p.peerKey);
+        expect([s.connectionType, theirs?.connectionType].sort(), `the connection of ${p.role} and ${other.role}`).toEqual(['WsClient', 'WsServer']);
+      }
+    }
+    // No duplicate connections and no 4409 redial loop: nothing new connects during a quiet spell.
+    const before = await connectionChurn(peers);
+    await sleep(5_000);
+    expect(await connectionChurn(peers)).toEqual(before);
+  }, 90_000);
+
+  it('loses nothing when a peer’s link is cut and restored while both sides write, and converges concurrent edits of one field to one value everywhere', async () => {
+    const net = testNetwork();
+    const big = await bigPeer(net, 7102);
+    const peers = await lanPeers(net, ['a', 'b', 'c'], () => big);
+    const [a, b, c] = peers as [LanPeer, LanPeer, LanPeer];
+    await waitForMesh(peers, MESH_MS);
+    big.kill(); // The LAN is the only way left.
+    await insert(a, { _id: 'shared', v: 'before' });
+    await untilEveryoneHas(peers, ['shared']);
+
+    net.cut('c');
+    await a.agent.call('execute', { dql: "UPDATE notes SET v = 'from-a' WHERE _id = 'shared'" });
+    await c.agent.call('execute', { dql: "UPDATE notes SET v = 'from-c' WHERE _id = 'shared'" });
+    await insert(a, { _id: 'cut-a' });
+    await insert(b, { _id: 'cut-b' });
+    await insert(c, { _id: 'cut-c' });
+    // The rest of the mesh goes on; c hears nothing while its cable is out.
+    await a.agent.waitRows("SELECT * FROM notes WHERE _id = 'cut-b'", 1, SYNC_MS);
+    await b.agent.waitRows("SELECT * FROM notes WHERE _id = 'cut-a'", 1, SYNC_MS);
+    await sleep(3_000);
+    expect(idsOf((await c.agent.call('execute', { dql: NOTES })).items), 'what c holds while cut').toEqual(['cut-c', 'shared']);
+    expect(idsOf((await a.agent.call('execute', { dql: NOTES })).items), 'what a holds while c is cut').toEqual(['cut-a', 'cut-b', 'shared']);
+
+    net.restore('c');
+    await untilEveryoneHas(peers, ['cut-a', 'cut-b', 'cut-c', 'shared']);
+    let values: unknown[] = [];
+    await until('one value of shared.v on every peer', SYNC_MS, async () => {
+      values = await Promise.all(peers.map(async (p) => ((await p.agent.call('execute', { dql: "SELECT * FROM notes WHERE _id = 'shared'" })).items[0] as { v?: unknown })?.v));
+      return { done: new Set(values).size === 1, state: values };
+    });
+    expect(['from-a', 'from-c']).toContain(values[0]);
+    await waitForMesh(peers, MESH_MS);
+  }, 90_000);
+
+  it('refuses a peer whose certificate another Big Peer of the same app issued (UnknownIssuer): it gets no session with the others and no document crosses', async () => {
+    const net = testNetwork();
+    const trusted = await bigPeer(net, 7103);
+    const other = await bigPeer(net, 7104);
+    const peers = await lanPeers(net, ['a', 'b', 'c'], (role) => (role === 'c' ? other : trusted));
+    const [a, b, c] = peers as [LanPeer, LanPeer, LanPeer];
+    await waitForMesh([a, b], MESH_MS);
+    await insert(a, { _id: 'from-a' });
+    await insert(c, { _id: 'from-c' });
+    await b.agent.waitRows("SELECT * FROM notes WHERE _id = 'from-a'", 1, SYNC_MS);
+
+    // Each side refuses the other's certificate, and hears that the other refused its own.
+    const refusals = async (peer: LanPeer): Promise<string[]> => messages(await peer.agent.logs(), 'peer.session-refused');
+    await until('c and both of its neighbours have refused and been refused for UnknownIssuer', SYNC_MS, async () => {
+      const seen = await Promise.all(peers.map(refusals));
+      const state = seen.map((lines, i) => `${peers[i]?.role}: ${lines.filter((l) => l.includes('UnknownIssuer')).length}`);
+      const done = seen.every((lines) => lines.some((l) => /^Session refused; .*code = 4401; reason = .*UnknownIssuer/.test(l)) && lines.some((l) => /^Session refused by the remote peer; .*code = 4401; reason = .*UnknownIssuer/.test(l)));
+      return { done, state };
+    });
+
+    const sessions = await smallPeerSessions(peers);
+    expect((sessions.get('c') ?? []).map((s) => s.remote), 'c’s sessions with small peers').toEqual([]);
+    expect((sessions.get('a') ?? []).map((s) => s.remote)).toEqual([b.peerKey]);
+    expect((sessions.get('b') ?? []).map((s) => s.remote)).toEqual([a.peerKey]);
+    for (const p of peers) {
+      const across = p === c ? [a.peerKey, b.peerKey] : [c.peerKey];
+      const started = messages(await p.agent.logs(), 'replication.phy-started').filter((m) => across.some((key) => m.includes(key)));
+      expect(started, `sessions ${p.role} ever started across the two issuers`).toEqual([]);
+    }
+    expect(idsOf((await c.agent.call('execute', { dql: NOTES })).items)).toEqual(['from-c']);
+    expect(idsOf((await a.agent.call('execute', { dql: NOTES })).items)).toEqual(['from-a']);
+    expect(idsOf((await b.agent.call('execute', { dql: NOTES })).items)).toEqual(['from-a']);
+  }, 90_000);
+});
