@@ -26,6 +26,8 @@ export interface AppPeerPlan {
   /** The peer's persistence directory; undefined keeps the store in memory. */
   readonly store: string | undefined;
   readonly link: BigPeerLink;
+  /** Also sync over the LAN (settings.json `"lan": true`, `syncmesh inspect --lan`). */
+  readonly lan?: LanOptions;
 }
 
 export interface AppPeerOptions extends AppPeerPlan {
@@ -35,8 +37,6 @@ export interface AppPeerOptions extends AppPeerPlan {
   readonly bigPeerLogHub?: LogHub;
   /** SELECT statements the peer subscribes to before sync starts. */
   readonly subscriptions?: readonly string[];
-  /** Also sync over the LAN (`syncmesh inspect --lan`). */
-  readonly lan?: LanOptions;
 }
 
 export interface AppPeer {
@@ -66,6 +66,7 @@ export function userDataPlan(userDataDir: string): AppPeerPlan {
       settings === undefined
         ? { kind: 'local', directory: join(userDataDir, USER_DATA_LOCAL_BIG_PEER_DIR) }
         : { kind: 'remote', url: settings.bigPeerUrl, appID: settings.appId, playgroundToken: settings.playgroundToken },
+    ...(settings?.lan === true ? { lan: {} } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ describe('parseAppSettings', () => {
     ['{"bigPeerUrl": "https://h", "appId": " ", "playgroundToken": "t"}', /need "appId" as a non-empty string, not " "/],
     ['{"bigPeerUrl": "not a url", "appId": "a", "playgroundToken": "t"}', /http:\/\/ or https:\/\/ URL/],
     ['{"bigPeerUrl": "https://u:p@h", "appId": "a", "playgroundToken": "t"}', /must not carry credentials/],
+    ['{"bigPeerUrl": "https://h", "appId": "a", "playgroundToken": "t", "lan": "yes"}', /need "lan" as true or false, not "yes"/],
   ])('refuses %s', (text, message) => {
     expect(() => parseAppSettings(text, '/x/settings.json')).toThrow(message);
     expect(() => parseAppSettings(text, '/x/settings.json')).toThrow(AppSettingsError);
@@ -32,6 +33,8 @@ describe('readAppSettings and userDataPlan', () => {
       expect(userDataPlan(dir)).toEqual({ store: join(dir, 'peer'), link: { kind: 'local', directory: join(dir, 'local-big-peer') } });
       writeFileSync(join(dir, 'settings.json'), JSON.stringify({ bigPeerUrl: 'http://127.0.0.1:1', appId: 'a', playgroundToken: 't' }));
       expect(userDataPlan(dir)).toEqual({ store: join(dir, 'peer'), link: { kind: 'remote', url: 'http://127.0.0.1:1', appID: 'a', playgroundToken: 't' } });
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ bigPeerUrl: 'http://127.0.0.1:1', appId: 'a', playgroundToken: 't', lan: true }));
+      expect(userDataPlan(dir)).toMatchObject({ lan: {} });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

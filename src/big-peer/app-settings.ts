@@ -3,7 +3,9 @@
  * syncs with. Without the file the app starts the local Big Peer instead (app-peer.ts). The file
  * is only ever read here: a malformed one is reported, never repaired or overwritten.
  *
- *   {"bigPeerUrl": "https://big-peer.example.com", "appId": "…", "playgroundToken": "…"}
+ *   {"bigPeerUrl": "https://big-peer.example.com", "appId": "…", "playgroundToken": "…", "lan": true}
+ *
+ * `lan` (optional, default false) also syncs with peers of the app on the LAN (docs/lan.md).
  *
  * It lives beside the Big Peer code, not in `src/main`, because `syncmesh inspect --user-data`
  * (the browser mode `npm start` falls back to) applies the same rule and may not import main.
@@ -20,9 +22,12 @@ export interface AppSettings {
   readonly bigPeerUrl: string;
   readonly appId: string;
   readonly playgroundToken: string;
+  /** Also sync with peers of the app on the LAN. */
+  readonly lan?: boolean;
 }
 
 const FIELDS = ['bigPeerUrl', 'appId', 'playgroundToken'] as const;
+const OPTIONAL_FIELDS = ['lan'] as const;
 
 /** A settings file that cannot be used; `path` names it. Code `cli/usage`, as the Big Peer's config errors. */
 export class AppSettingsError extends ConfigError {
@@ -46,8 +51,10 @@ export function parseAppSettings(text: string, path: string): AppSettings {
   }
   const record = value as Record<string, unknown>;
   // Unknown fields are refused: a misspelt "bigPeerURL" must not silently fall back to nothing.
-  const unknown = Object.keys(record).filter((key) => !(FIELDS as readonly string[]).includes(key));
-  if (unknown.length > 0) throw new AppSettingsError(path, `have unknown field(s) ${unknown.join(', ')} (known: ${FIELDS.join(', ')})`);
+  const known: readonly string[] = [...FIELDS, ...OPTIONAL_FIELDS];
+  const unknown = Object.keys(record).filter((key) => !known.includes(key));
+  if (unknown.length > 0) throw new AppSettingsError(path, `have unknown field(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  if (record['lan'] !== undefined && typeof record['lan'] !== 'boolean') throw new AppSettingsError(path, `need "lan" as true or false, not ${JSON.stringify(record['lan'])}`);
   for (const field of FIELDS) {
     const fieldValue = record[field];
     if (typeof fieldValue !== 'string' || fieldValue.trim() === '') {
@@ -61,7 +68,7 @@ export function parseAppSettings(text: string, path: string): AppSettings {
     throw new AppSettingsError(path, `need "bigPeerUrl" as an http:// or https:// URL, not ${JSON.stringify(settings.bigPeerUrl)}`);
   }
   if (url.username !== '' || url.password !== '') throw new AppSettingsError(path, 'must not carry credentials in "bigPeerUrl" (user:password@)');
-  return { bigPeerUrl: settings.bigPeerUrl, appId: settings.appId, playgroundToken: settings.playgroundToken };
+  return { bigPeerUrl: settings.bigPeerUrl, appId: settings.appId, playgroundToken: settings.playgroundToken, ...(record['lan'] === true ? { lan: true } : {}) };
 }
 
 /** The settings in `userDataDir`, or undefined when it has no settings file. */
