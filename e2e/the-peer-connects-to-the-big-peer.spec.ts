@@ -1,7 +1,8 @@
 /**
  * A peer logged in to a Big Peer: the Overview says who it is and that it syncs, the Mesh panel
- * shows the elected connection, and the Logs panel shows the spec's connection sequence (section
- * 3.4) and, after a write, the write and replication sequence (section 3.5, DEBUG lines).
+ * shows the elected connection (over WebSocket, no peer-to-peer transport on), and the Logs panel
+ * shows the spec's connection sequence (section 3.4) and, after a write, the write and
+ * replication sequence (section 3.5, DEBUG lines).
  */
 import { withContract } from './contract.ts';
 import { expect, openInspector, REPLICATION_TIMEOUT_MS, section, test, valueOf } from './fixtures.ts';
@@ -90,7 +91,9 @@ test('the Mesh panel shows the Big Peer connection elected', async ({ page }) =>
   // The graph: an edge from this peer to the Big Peer, elected.
   const graph = page.getByRole('group', { name: /^Mesh graph: this peer and 1 remote peer, 1 connection/ });
   await expect(graph).toBeVisible({ timeout: REPLICATION_TIMEOUT_MS });
-  await expect(graph.getByRole('button', { name: new RegExp(`^WsClient#\\d+, dialed to Big Peer ${bigPeerKey}: elected`, 'i') })).toHaveAttribute('data-state', 'elected');
+  const edge = graph.getByRole('button', { name: new RegExp(`^WsClient#\\d+, dialed to Big Peer ${bigPeerKey}: elected, over WebSocket`, 'i') });
+  await expect(edge).toHaveAttribute('data-state', 'elected');
+  await expect(edge).toHaveAttribute('data-transport', 'WebSocket');
 
   // The lists: the Big Peer among the peers, its connection elected, with its address.
   await expect(page.getByRole('table', { name: 'Peers' }).getByRole('row', { name: new RegExp(bigPeerKey.slice(0, 8)) })).toContainText('Big Peer');
@@ -101,4 +104,12 @@ test('the Mesh panel shows the Big Peer connection elected', async ({ page }) =>
   await expect(connection).toContainText('Big Peer');
   await expect(connection).toContainText(new URL(bigPeer.url).host);
   await expect(connection).toContainText('WsClient · dialed');
+  await expect(connection).toContainText('WebSocket');
+
+  // No peer-to-peer transport was asked for: the second tab says so, and how to turn LAN on.
+  await page.getByRole('tab', { name: /Transports & LAN/ }).click();
+  const lan = page.getByRole('tabpanel', { name: /^Transports & LAN/ });
+  await expect(lan).toContainText('No peer-to-peer transport is on');
+  await expect(lan).toContainText('LAN is off');
+  await expect(page.getByRole('toolbar', { name: 'Graph controls' }).getByRole('group', { name: 'Peer-to-peer transports' })).toHaveCount(0);
 });

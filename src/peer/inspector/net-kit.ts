@@ -14,6 +14,7 @@ import type { LogEntry } from '../../shared/log.ts';
 import { generateIssuerKeys, type IssuerKeys } from '../auth/certificate.ts';
 import { onlineWithAuthentication } from '../auth/identity.ts';
 import { FixtureLogin } from '../auth/test-fixtures/login-server.ts';
+import type { LanDiscoveryFactory } from '../lan/discovery.ts';
 import { LogHub } from '../log/log-hub.ts';
 import { WsConnection } from '../replication/ws-connection.ts';
 import { Sync, type SyncTransportOptions } from '../sync.ts';
@@ -37,8 +38,11 @@ export interface NetKit {
   readonly issuer: IssuerKeys;
   /** A stand-in Big Peer on a free port (or `port`). */
   bigPeer(port?: number): Promise<BigPeerStandIn>;
-  /** A small peer whose certificate grants `permissions`, dialing `bigPeerURL` (unless `sync.bigPeer` is false). */
-  smallPeer(name: string, options: { bigPeerURL: string; permissions?: Permissions; sync?: SyncTransportOptions }): NetPeer;
+  /**
+   * A small peer whose certificate grants `permissions`, dialing `bigPeerURL` (unless `sync.bigPeer`
+   * is false); `lanDiscovery` for LAN (`sync.peerToPeer.lan`), such as `MemoryLanNetwork`'s.
+   */
+  smallPeer(name: string, options: { bigPeerURL: string; permissions?: Permissions; sync?: SyncTransportOptions; lanDiscovery?: LanDiscoveryFactory }): NetPeer;
   dispose(): Promise<void>;
 }
 
@@ -112,6 +116,7 @@ export function netKit(): NetKit {
           authHandler: { authenticationRequired: (auth) => void auth.login(name, 'test'), authenticationExpiringSoon: (auth) => void auth.login(name, 'test') },
         }),
         sync: { reconnect: { minDelayMs: 20, maxDelayMs: 200 }, ...options.sync },
+        ...(options.lanDiscovery === undefined ? {} : { lanDiscovery: options.lanDiscovery }),
       });
       syncs.push(sync);
       return { sync, hub, logs };

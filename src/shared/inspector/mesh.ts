@@ -1,4 +1,7 @@
-/** The Mesh panel: this peer, the Big Peer and every remote, with their connections. */
+/**
+ * The Mesh panel: this peer, the Big Peer and every remote, with their connections; the peers
+ * advertised on the LAN, synced with or not; and the peer-to-peer transports asked for.
+ */
 
 export type ConnectionState =
   /** Dialing, or the handshake is running. */
@@ -10,6 +13,27 @@ export type ConnectionState =
   /** Failed or ended; `retryInMs` tells when it is dialed again. */
   | 'closed';
 
+/**
+ * How a connection was found. Both run over WebSocket; they differ in where the address came
+ * from: `WebSocket` is configured (the Big Peer, `sync.connect`, or `sync.listen` accepting),
+ * `LAN` is LAN discovery (a peer advertised on the LAN, or the LAN listener accepting).
+ */
+export type MeshTransport = 'WebSocket' | 'LAN';
+
+/** A handshake that was refused, so no session ran over the connection. */
+export interface MeshRefusal {
+  /** `local`: this peer refused the remote (its certificate did not verify, …); `remote`: the remote refused this peer. */
+  readonly by: 'local' | 'remote';
+  /**
+   * The close code: 4401 the certificate or proof was refused (missing, expired, another
+   * issuer: `UnknownIssuer`, another app or peer), 4400 a malformed or incompatible announcement,
+   * 4408 no announcement in time, 1001 sync stopped. Undefined when none was given.
+   */
+  readonly code: number | undefined;
+  /** Why, as the refusing side said it: `bad certificate (UnknownIssuer): …`. */
+  readonly reason: string;
+}
+
 export interface MeshConnection {
   /**
    * `WsClient#3`, `WsServer#1`, … A dialed address is one entry that follows its latest
@@ -20,27 +44,113 @@ export interface MeshConnection {
   readonly type: string;
   readonly direction: 'dialed' | 'accepted';
   readonly address: string;
+  /** How the address was found: configured (`WebSocket`) or LAN discovery (`LAN`). */
+  readonly transport: MeshTransport;
   readonly state: ConnectionState;
   readonly since: number;
-  /** The remote's peer key, once the handshake told it. */
+  /** The remote's peer key, once the handshake verified it. */
   readonly remotePeerKey: string | undefined;
+  /**
+   * For a LAN address this peer dials: the peer key the peer advertised on the LAN, known before
+   * any handshake and not verified by it (a refused handshake leaves `remotePeerKey` undefined,
+   * and this says whom it was meant for). Undefined for other connections.
+   */
+  readonly advertisedPeerKey: string | undefined;
   /** Why it closed, for a closed one; for a dialed address not dialed yet, what it waits for (a certificate). */
   readonly reason: string | undefined;
+  /** For a connection closed because its handshake was refused: by whom, the code and why (also in `reason`). */
+  readonly refusal: MeshRefusal | undefined;
   /** For a closed dialed connection: when it will be dialed again (ms from `MeshSnapshot.now`). */
   readonly retryInMs: number | undefined;
 }
+
+/**
+ * What this peer's handshake concluded of a remote small peer's identity, the latest outcome
+ * first: its certificate verified offline (against the issuer this peer trusts) and a session
+ * ran, or the handshake was refused (code 4401, by either side) after that.
+ */
+export type MeshAuth =
+  | {
+      readonly state: 'verified';
+      /** The user its certificate names. */
+      readonly userID: string | undefined;
+      /** When its certificate expires (ms, on the peer's clock). */
+      readonly certificateExpiresAt: number | undefined;
+      /** When the session started (ms). */
+      readonly at: number;
+    }
+  | {
+      readonly state: 'refused';
+      readonly refusal: MeshRefusal;
+      /** The connection whose handshake was refused. */
+      readonly connectionId: string;
+      /** When (ms). */
+      readonly at: number;
+    };
 
 export interface MeshPeer {
   readonly peerKey: string;
   readonly role: 'local' | 'big-peer' | 'small-peer';
   readonly appId: string | undefined;
+  /**
+   * A small peer's authentication: verified (with its user and certificate expiry), or refused
+   * when its latest handshake was refused after its last session. Undefined for this peer and
+   * for the Big Peer (it is the issuer: it proves the issuer key, and has no certificate).
+   */
+  readonly auth: MeshAuth | undefined;
+}
+
+/** A peer advertised on the LAN in this run, whether or not this peer syncs with it. */
+export interface MeshLanPeer {
+  /** Its service instance name (unique on the LAN). */
+  readonly name: string;
+  /** As advertised; undefined when its advertisement has none. */
+  readonly peerKey: string | undefined;
+  readonly appId: string | undefined;
+  /** Its `outer_protocol_version`, as advertised. */
+  readonly protocolVersion: number | undefined;
+  /** The address it is dialed at (`ws://ip:port/_sync/ws`). */
+  readonly url: string;
+  /** Does this peer sync with it (same app, a protocol version it speaks, a peer key)? */
+  readonly compatible: boolean;
+  /** Why not, when not: `another app (x): only peers of y sync with this one`, `outer_protocol_version 9 is not supported …`. */
+  readonly reason: string | undefined;
+  /** Still advertised; false once it said goodbye, its record expired, or sync stopped. */
+  readonly present: boolean;
+  /** When its advertisement was last seen (ms). */
+  readonly lastSeenAt: number;
+  /** As `MeshPeer.auth`, for its peer key: undefined until a handshake with it has concluded. */
+  readonly auth: MeshAuth | undefined;
+}
+
+/** The peer-to-peer transports the spec names. */
+export type PeerToPeerTransport = 'LAN' | 'BluetoothLE' | 'AWDL' | 'P2PWifi' | 'WifiAware';
+
+/**
+ * `Ok` running; `Unavailable` this platform has no such transport; `MdnsFailure` LAN could not
+ * advertise or browse; `TcpListenFailure` LAN could not listen; `Stopped` sync is off.
+ */
+export type TransportConditionCode = 'Ok' | 'Unavailable' | 'MdnsFailure' | 'TcpListenFailure' | 'Stopped';
+
+/** A peer-to-peer transport this peer was asked to run, and how it is doing. */
+export interface MeshTransportCondition {
+  readonly transport: PeerToPeerTransport;
+  readonly condition: TransportConditionCode;
+  /** Why, in words a user can act on (for LAN when `Ok`: where it listens). */
+  readonly reason: string;
+  /** When it entered this condition (ms). */
+  readonly since: number;
 }
 
 export interface MeshSnapshot {
   readonly local: MeshPeer;
-  /** Remote peers with a session now or earlier in this run. */
+  /** Remote peers with a session now or earlier in this run, in the order first met. */
   readonly peers: readonly MeshPeer[];
   /** Dialed addresses and accepted connections, current and recently closed. */
   readonly connections: readonly MeshConnection[];
+  /** Peers advertised on the LAN in this run (the 500 most recently seen, the most recently seen last), compatible or not. */
+  readonly lanPeers: readonly MeshLanPeer[];
+  /** Each peer-to-peer transport asked for, in the spec's order; empty when none was. */
+  readonly transports: readonly MeshTransportCondition[];
   readonly now: number;
 }

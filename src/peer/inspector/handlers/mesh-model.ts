@@ -1,27 +1,113 @@
 /**
- * The Mesh panel's snapshot, from the peer's own state (`sync.connections`, `sync.remotePeers`),
- * never from log entries: it stays right whatever the minimum log level.
+ * The Mesh panel's snapshot, from the peer's own state (`sync.connections`, `sync.remotePeers`,
+ * `sync.lanPeers`, `sync.transportConditions`), never from log entries: it stays right whatever
+ * the minimum log level.
  */
-import type { MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import type { MeshAuth, MeshConnection, MeshRefusal, MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import { ANNOUNCE_CLOSE_CODES } from '../../../shared/protocol/announce.ts';
+import type { LanPeer, SeenPeer, TrackedConnection } from '../../replication/mesh-tracker.ts';
+import { PEER_TO_PEER_TRANSPORTS, type TransportCondition } from '../../transport-config.ts';
 import type { InspectorContext } from '../context.ts';
 
+/** What the snapshot is made of: a `Sync` has it (and a `MeshTracker` plus a key and an app id, in tests). */
+export interface MeshSource {
+  readonly peerKey: string;
+  readonly appID: string | undefined;
+  readonly connections: readonly TrackedConnection[];
+  readonly remotePeers: readonly SeenPeer[];
+  readonly lanPeers: readonly LanPeer[];
+  readonly transportConditions: readonly TransportCondition[];
+}
+
 export function meshSnapshot(ctx: InspectorContext): MeshSnapshot {
-  const sync = ctx.sync;
-  const now = ctx.now();
+  return buildMeshSnapshot(ctx.sync, ctx.now());
+}
+
+export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot {
+  // A LAN address is dialed because of an advertisement: its key says whom a refused handshake was for.
+  const advertised = new Map<string, string>();
+  for (const p of source.lanPeers) if (p.peerKey !== undefined) advertised.set(p.url, p.peerKey);
+  const connections = source.connections.map((c) => meshConnection(c, now, advertised));
+  const refusals = latestAuthRefusals(connections);
+  const seen = new Map(source.remotePeers.map((p) => [p.peerKey, p]));
+  const order = (t: TransportCondition): number => PEER_TO_PEER_TRANSPORTS.indexOf(t.transport);
   return {
-    local: { peerKey: sync.peerKey, role: 'local', appId: sync.appID },
-    peers: sync.remotePeers.map((p) => ({ peerKey: p.peerKey, role: p.role, appId: p.appID })),
-    connections: sync.connections.map((c) => ({
-      id: c.id,
-      type: c.type,
-      direction: c.direction,
-      address: c.address,
-      state: c.state,
-      since: c.since,
-      remotePeerKey: c.remotePeerKey,
-      reason: c.reason,
-      retryInMs: c.state === 'closed' && c.retryAt !== undefined ? Math.max(0, c.retryAt - now) : undefined,
+    local: { peerKey: source.peerKey, role: 'local', appId: source.appID, auth: undefined },
+    peers: source.remotePeers.map((p) => ({ peerKey: p.peerKey, role: p.role, appId: p.appID, auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined })),
+    connections,
+    lanPeers: source.lanPeers.map((p) => ({
+      name: p.name,
+      peerKey: p.peerKey,
+      appId: p.appID,
+      protocolVersion: p.protocolVersion,
+      url: p.url,
+      compatible: p.compatible,
+      reason: p.reason,
+      present: p.present,
+      lastSeenAt: p.lastSeenAt,
+      auth: p.peerKey === undefined ? undefined : authOf(seen.get(p.peerKey), refusals.get(p.peerKey)),
     })),
+    transports: [...source.transportConditions]
+      .sort((a, b) => order(a) - order(b))
+      .map((t) => ({ transport: t.transport, condition: t.condition, reason: t.reason, since: t.since })),
     now,
   };
+}
+
+function meshConnection(c: TrackedConnection, now: number, advertised: ReadonlyMap<string, string>): MeshConnection {
+  return {
+    id: c.id,
+    type: c.type,
+    direction: c.direction,
+    address: c.address,
+    transport: c.transport,
+    state: c.state,
+    since: c.since,
+    remotePeerKey: c.remotePeerKey,
+    advertisedPeerKey: c.transport === 'LAN' && c.direction === 'dialed' ? advertised.get(c.address) : undefined,
+    reason: c.reason,
+    refusal: c.state === 'closed' ? parseRefusal(c.reason) : undefined,
+    retryInMs: c.state === 'closed' && c.retryAt !== undefined ? Math.max(0, c.retryAt - now) : undefined,
+  };
+}
+
+/** Close codes that only a refused announcement sends (`ANNOUNCE_CLOSE_CODES`, less `replaced`: an election, not a refusal). */
+const REFUSAL_CODES: ReadonlySet<number> = new Set([ANNOUNCE_CLOSE_CODES.malformed, ANNOUNCE_CLOSE_CODES.unauthorized, ANNOUNCE_CLOSE_CODES.timeout]);
+
+/**
+ * The refusal a closed connection's reason tells. The replicator words it `refused: <why>` or
+ * `refused (<code>): <why>` (by this peer) and `refused by the remote (<code>): <why>`; a dialer
+ * that saw the socket close first words the remote's refusal `ConnectionEnded (<code>): <why>`,
+ * with one of the announcement's refusal codes (the tracker keeps the first reason told). Any
+ * other reason (a socket error, a session that ended) is no refusal.
+ */
+export function parseRefusal(reason: string | undefined): MeshRefusal | undefined {
+  if (reason === undefined) return undefined;
+  const refused = /^refused( by the remote(?: peer)?)?(?: \((\d+)\))?: ([\s\S]*)$/.exec(reason);
+  if (refused !== null) return { by: refused[1] === undefined ? 'local' : 'remote', code: refused[2] === undefined ? undefined : Number(refused[2]), reason: refused[3] ?? '' };
+  const ended = /^ConnectionEnded \((\d+)\)(?:: ([\s\S]*))?$/.exec(reason);
+  const code = Number(ended?.[1]);
+  if (ended === null || !REFUSAL_CODES.has(code)) return undefined;
+  return { by: 'remote', code, reason: ended[2] ?? '' };
+}
+
+/** Per peer key, the latest refused handshake that was about identity (close code 4401). */
+function latestAuthRefusals(connections: readonly MeshConnection[]): Map<string, Extract<MeshAuth, { state: 'refused' }>> {
+  const latest = new Map<string, Extract<MeshAuth, { state: 'refused' }>>();
+  for (const c of connections) {
+    const key = c.remotePeerKey ?? c.advertisedPeerKey;
+    if (key === undefined || c.refusal === undefined || c.refusal.code !== ANNOUNCE_CLOSE_CODES.unauthorized) continue;
+    const known = latest.get(key);
+    if (known === undefined || c.since > known.at) latest.set(key, { state: 'refused', refusal: c.refusal, connectionId: c.id, at: c.since });
+  }
+  return latest;
+}
+
+/** The later of the last verified session and the last refusal. */
+function authOf(peer: SeenPeer | undefined, refused: MeshAuth | undefined): MeshAuth | undefined {
+  const verified: MeshAuth | undefined =
+    peer === undefined || peer.role !== 'small-peer' ? undefined : { state: 'verified', userID: peer.userID, certificateExpiresAt: peer.certificateExpiresAt, at: peer.lastSessionAt };
+  if (verified === undefined) return refused;
+  if (refused === undefined) return verified;
+  return refused.at > verified.at ? refused : verified;
 }

@@ -1,18 +1,21 @@
 /**
  * The mesh as a graph (SVG): this peer in the centre, the Big Peer and the small peers around it,
  * an edge per connection styled by its state (elected solid, standby dashed, connecting dotted
- * and moving, closed faded red with its reason and retry), an arrow from the side that dialed.
- * Nodes and edges are focusable: Enter or a click selects them, and the list beside shows them.
+ * and moving, closed faded red with its reason and retry), an arrow from the side that dialed,
+ * and its transport (LAN or WebSocket) on its label. A small peer's disc carries its
+ * authentication: a green check once its certificate was verified, a red cross when its
+ * handshake was refused. Nodes and edges are focusable: Enter or a click selects them, and the
+ * list beside shows them.
  */
 import type { KeyboardEvent } from 'react';
 import type { ConnectionState, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { shortKey } from '../../ui/format.ts';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { type MeshEdge, type MeshLayout, type MeshNode, type NodeRole } from './mesh-layout.ts';
-import { ROLE_NAMES, STATE_NAMES, edgeCaptionLines, shortAddress } from './mesh-model.ts';
+import { ROLE_NAMES, STATE_NAMES, TRANSPORT_NAMES, authSentence, edgeCaptionLines, peerNow, refusalTitle, shortAddress } from './mesh-model.ts';
 import type { MeshSelection } from './slice.ts';
 
-const ROLE_ICONS: Readonly<Record<NodeRole, IconName>> = { local: 'monitor', 'big-peer': 'cloud', 'small-peer': 'monitor', unknown: 'link' };
+const ROLE_ICONS: Readonly<Record<NodeRole, IconName>> = { local: 'monitor', 'big-peer': 'cloud', 'small-peer': 'monitor', 'lan-peer': 'monitor', unknown: 'link' };
 const STATES: readonly ConnectionState[] = ['elected', 'standby', 'connecting', 'closed'];
 /** Below this width the graph leaves reasons to the tooltip and the list: they would overlap. */
 const COMPACT_WIDTH = 640;
@@ -51,6 +54,7 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
   }
   const focus = related.size > 0;
   const nodeById = new Map(layout.nodes.map((n) => [n.id, n]));
+  const peerClock = peerNow(snapshot, receivedAt, now);
 
   return (
     <svg
@@ -80,12 +84,20 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
 
       <g className="mesh-nodes">
         {layout.nodes.map((node) => (
-          <NodeView key={node.id} node={node} labelled={layout.labelled || node.role === 'local'} selected={selected?.kind === 'peer' && selected.id === node.id} dim={focus && !related.has(node.id)} onSelect={onSelect} />
+          <NodeView
+            key={node.id}
+            node={node}
+            auth={node.auth === undefined ? undefined : authSentence(node.auth, peerClock)}
+            labelled={layout.labelled || node.role === 'local'}
+            selected={selected?.kind === 'peer' && selected.id === node.id}
+            dim={focus && !related.has(node.id)}
+            onSelect={onSelect}
+          />
         ))}
       </g>
 
       <g className="mesh-edge-labels" aria-hidden="true">
-        {layout.edges.map((edge) => (
+        {layout.edges.filter((edge) => edge.labelled).map((edge) => (
           <EdgeLabel key={edge.connection.id} edge={edge} caption={edgeCaptionLines(edge.connection, receivedAt, now)} withReason={layout.width >= COMPACT_WIDTH} dim={focus && !related.has(`c:${edge.connection.id}`)} />
         ))}
       </g>
@@ -97,13 +109,16 @@ function EdgeView({ edge, remote, selected, dim, onSelect }: { readonly edge: Me
   const c = edge.connection;
   const select = (): void => onSelect({ kind: 'connection', id: c.id });
   const who = remote === undefined ? 'a remote' : nodeName(remote);
-  const label = `${c.id}, ${c.direction} ${c.direction === 'dialed' ? 'to' : 'from'} ${who}: ${STATE_NAMES[c.state]}${c.reason === undefined ? '' : `, ${c.reason}`}`;
+  const state = c.refusal === undefined ? STATE_NAMES[c.state] : refusalTitle(c.refusal);
+  const why = c.refusal !== undefined ? c.refusal.reason : c.reason;
+  const label = `${c.id}, ${c.direction} ${c.direction === 'dialed' ? 'to' : 'from'} ${who}: ${state}, over ${TRANSPORT_NAMES[c.transport]}${why === undefined || why === '' ? '' : `, ${why}`}`;
   const marker = `url(#mesh-arrow-${c.state})`;
   return (
     <g
       className={`mesh-edge mesh-edge-${c.state}${selected ? ' is-selected' : ''}${dim ? ' is-dim' : ''}`}
       data-testid="mesh-edge"
       data-state={c.state}
+      data-transport={c.transport}
       data-connection={c.id}
       tabIndex={0}
       role="button"
@@ -121,7 +136,9 @@ function EdgeView({ edge, remote, selected, dim, onSelect }: { readonly edge: Me
 
 function EdgeLabel({ edge, caption, withReason, dim }: { readonly edge: MeshEdge; readonly caption: ReturnType<typeof edgeCaptionLines>; readonly withReason: boolean; readonly dim: boolean }) {
   const c = edge.connection;
-  const title = c.id.startsWith(c.type) ? c.id : `${c.type} · ${c.id}`;
+  // An address not dialed yet has the id `WsClient ws://host:port/_sync/ws`: its host and port say enough here.
+  const id = c.id.startsWith(`${c.type} `) ? `${c.type} ${shortAddress(c.id.slice(c.type.length + 1))}` : c.id.startsWith(c.type) ? c.id : `${c.type} · ${c.id}`;
+  const title = `${id} · ${TRANSPORT_NAMES[c.transport]}`;
   const reason = caption.reason === undefined || !withReason ? undefined : caption.reason.length > MAX_REASON ? `${caption.reason.slice(0, MAX_REASON - 1)}…` : caption.reason;
   // About 6.4 px a character of the 10.5 px monospace id and 5.6 px of the 10 px captions: enough to size the plate without measuring.
   const width = Math.max(title.length * 6.6, caption.state.length * 5.7, (reason?.length ?? 0) * 5.5) + 16;
@@ -144,13 +161,26 @@ function EdgeLabel({ edge, caption, withReason, dim }: { readonly edge: MeshEdge
   );
 }
 
-function NodeView({ node, labelled, selected, dim, onSelect }: { readonly node: MeshNode; readonly labelled: boolean; readonly selected: boolean; readonly dim: boolean; readonly onSelect: (s: MeshSelection) => void }) {
+interface NodeViewProps {
+  readonly node: MeshNode;
+  /** Its authentication in words, for a small or LAN peer that has one. */
+  readonly auth: string | undefined;
+  readonly labelled: boolean;
+  readonly selected: boolean;
+  readonly dim: boolean;
+  readonly onSelect: (s: MeshSelection) => void;
+}
+
+function NodeView({ node, auth, labelled, selected, dim, onSelect }: NodeViewProps) {
   const select = (): void => onSelect({ kind: 'peer', id: node.id });
   const name = nodeName(node);
-  const label = `${name}${node.appId === undefined ? '' : `, app ${node.appId}`}: ${STATE_NAMES[node.state]}`;
+  const label = `${name}${node.appId === undefined ? '' : `, app ${node.appId}`}: ${STATE_NAMES[node.state]}${auth === undefined ? '' : `; ${auth}`}`;
   const above = node.labelSide === 'above';
   const keyText = node.peerKey !== undefined ? shortKey(node.peerKey) : shortAddress(node.address ?? '');
   const iconSize = Math.round(node.r * (node.role === 'local' ? 0.95 : 0.9));
+  // The authentication mark sits on the disc's lower right, scaled with it.
+  const markR = Math.max(5, Math.min(8, node.r * 0.34));
+  const markAt = node.r * 0.72;
   return (
     <g
       className={`mesh-node mesh-node-${node.role} mesh-state-${node.state}${selected ? ' is-selected' : ''}${dim ? ' is-dim' : ''}`}
@@ -165,12 +195,20 @@ function NodeView({ node, labelled, selected, dim, onSelect }: { readonly node: 
       onClick={select}
       onKeyDown={(e) => activate(e, select)}
     >
-      <title>{`${name}${node.appId === undefined ? '' : `\napp ${node.appId}`}\n${STATE_NAMES[node.state]}`}</title>
+      <title>{`${name}${node.appId === undefined ? '' : `\napp ${node.appId}`}\n${STATE_NAMES[node.state]}${auth === undefined ? '' : `\n${auth}`}`}</title>
       <circle className="mesh-node-halo" r={node.r + 6} />
       <circle className="mesh-node-disc" r={node.r} />
       <g transform={`translate(${-iconSize / 2} ${-iconSize / 2})`} className="mesh-node-icon">
         <Icon name={ROLE_ICONS[node.role]} size={iconSize} />
       </g>
+      {node.auth !== undefined && (
+        <g className={`mesh-node-auth mesh-node-auth-${node.auth.state}`} transform={`translate(${markAt} ${markAt})`} data-auth={node.auth.state}>
+          <circle r={markR} />
+          <g transform={`translate(${-markR * 0.7} ${-markR * 0.7})`}>
+            <Icon name={node.auth.state === 'verified' ? 'check' : 'x'} size={Math.round(markR * 1.4)} />
+          </g>
+        </g>
+      )}
       {labelled && (
         <>
           <text className="mesh-node-role" y={above ? -node.r - 24 : node.r + 16}>

@@ -1,7 +1,8 @@
 /**
- * The mesh as lists, beside the graph: peers (with the connection elected for each) and every
- * connection (open first, then closed, with why and when it is dialed again). Selection is shared
- * with the graph; arrow keys move it.
+ * The mesh as lists, beside the graph: peers (with a small peer's authentication and the
+ * connection elected for each) and every connection (open first, then closed, with its transport,
+ * why it closed or was refused, and when it is dialed again). Selection is shared with the graph;
+ * arrow keys move it.
  */
 import { useRef } from 'react';
 import type { ConnectionState, MeshConnection, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
@@ -11,7 +12,8 @@ import { formatCount } from '../../ui/format.ts';
 import { useScrollToSelected } from '../transactions/TransactionTables.tsx';
 import { useRowKeys } from '../transactions/use-row-keys.ts';
 import { bestState, nodeIdOf } from './mesh-layout.ts';
-import { ROLE_NAMES, STATE_NAMES, electedConnection, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
+import { AuthState } from './AuthState.tsx';
+import { ROLE_NAMES, STATE_NAMES, TRANSPORT_NAMES, electedConnection, peerNow, refusalTitle, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
 import type { MeshSelection } from './slice.ts';
 
 export const STATE_TONES: Readonly<Record<ConnectionState | 'none', Tone>> = { elected: 'ok', standby: 'info', connecting: 'warn', closed: 'danger', none: 'neutral' };
@@ -24,7 +26,8 @@ interface ListsProps {
   readonly onSelect: (selection: MeshSelection) => void;
 }
 
-export function PeersTable({ snapshot, selected, onSelect }: ListsProps) {
+export function PeersTable({ snapshot, receivedAt, now, selected, onSelect }: ListsProps) {
+  const peerClock = peerNow(snapshot, receivedAt, now);
   const scroller = useRef<HTMLDivElement>(null);
   const peers = [snapshot.local, ...snapshot.peers];
   const selectedId = selected?.kind === 'peer' ? selected.id : undefined;
@@ -36,13 +39,13 @@ export function PeersTable({ snapshot, selected, onSelect }: ListsProps) {
         <thead>
           <tr>
             <th scope="col">Peer</th>
-            <th scope="col">Role</th>
+            <th scope="col">Role · authentication</th>
             <th scope="col">Link</th>
           </tr>
         </thead>
         <tbody>
           {peers.map((peer) => {
-            const mine = snapshot.connections.filter((c) => c.remotePeerKey === peer.peerKey);
+            const mine = snapshot.connections.filter((c) => nodeIdOf(c) === peer.peerKey);
             const elected = peer.role === 'local' ? undefined : electedConnection(snapshot.connections, peer.peerKey);
             const state = peer.role === 'local' ? undefined : bestState(mine.map((c) => c.state));
             const isSelected = peer.peerKey === selectedId;
@@ -52,7 +55,10 @@ export function PeersTable({ snapshot, selected, onSelect }: ListsProps) {
                   <PeerKey value={peer.peerKey} />
                   {peer.appId !== undefined && <span className="mesh-app">app {peer.appId}</span>}
                 </td>
-                <td className={`mesh-role mesh-role-${peer.role}`}>{ROLE_NAMES[peer.role]}</td>
+                <td className="mesh-wrap">
+                  <span className={`mesh-role mesh-role-${peer.role}`}>{ROLE_NAMES[peer.role]}</span>
+                  {peer.auth !== undefined && <AuthState auth={peer.auth} peerClock={peerClock} />}
+                </td>
                 <td>
                   {state === undefined ? (
                     <span className="faint">—</span>
@@ -77,6 +83,7 @@ export function ConnectionsTable({ snapshot, receivedAt, now, selected, onSelect
   const scroller = useRef<HTMLDivElement>(null);
   const connections = sortConnections(snapshot.connections);
   const roles = new Map(snapshot.peers.map((p) => [p.peerKey, p.role]));
+  const lanAuth = new Map(snapshot.lanPeers.map((p) => [p.peerKey, p.auth]));
   const selectedId = selected?.kind === 'connection' ? selected.id : undefined;
   const selectedPeer = selected?.kind === 'peer' ? selected.id : undefined;
   useScrollToSelected(scroller, selectedId);
@@ -101,6 +108,7 @@ export function ConnectionsTable({ snapshot, receivedAt, now, selected, onSelect
               key={c.id}
               connection={c}
               role={c.remotePeerKey === undefined ? undefined : roles.get(c.remotePeerKey)}
+              advertisedRefused={c.advertisedPeerKey !== undefined && lanAuth.get(c.advertisedPeerKey)?.state === 'refused'}
               age={stateAge(c, snapshot, receivedAt, now)}
               retry={retryText(c, receivedAt, now)}
               selected={c.id === selectedId}
@@ -117,6 +125,8 @@ export function ConnectionsTable({ snapshot, receivedAt, now, selected, onSelect
 interface ConnectionRowProps {
   readonly connection: MeshConnection;
   readonly role: string | undefined;
+  /** The LAN peer this address advertised was refused (by this connection or another). */
+  readonly advertisedRefused: boolean;
   readonly age: string;
   readonly retry: string | undefined;
   readonly selected: boolean;
@@ -124,7 +134,7 @@ interface ConnectionRowProps {
   readonly onSelect: (selection: MeshSelection) => void;
 }
 
-function ConnectionRow({ connection: c, role, age, retry, selected, related, onSelect }: ConnectionRowProps) {
+function ConnectionRow({ connection: c, role, advertisedRefused, age, retry, selected, related, onSelect }: ConnectionRowProps) {
   return (
     <tr aria-current={selected || undefined} className={`mesh-row-${c.state}${selected ? ' is-selected' : ''}${related ? ' is-related' : ''}`} onClick={() => onSelect({ kind: 'connection', id: c.id })}>
       <td>
@@ -135,12 +145,22 @@ function ConnectionRow({ connection: c, role, age, retry, selected, related, onS
           <code>{c.id}</code>
         </span>
         <span className="mesh-transport">
-          {c.type} · {c.direction}
+          <span>
+            {c.type} · {c.direction}
+          </span>{' '}
+          <span className={`mesh-via mesh-via-${c.transport === 'LAN' ? 'lan' : 'ws'}`} title={c.transport === 'LAN' ? 'Found by LAN discovery' : 'A configured address or listener'}>
+            {TRANSPORT_NAMES[c.transport]}
+          </span>
         </span>
       </td>
       <td>
-        {c.remotePeerKey === undefined ? (
-          <span className="faint">not identified yet</span>
+        {c.remotePeerKey === undefined && c.advertisedPeerKey !== undefined ? (
+          <>
+            <PeerKey value={c.advertisedPeerKey} copy={false} />
+            <span className="mesh-app">{advertisedRefused ? 'LAN peer, refused' : 'LAN peer, not verified yet'}</span>
+          </>
+        ) : c.remotePeerKey === undefined ? (
+          <span className="faint">{c.state === 'closed' ? 'not identified' : 'not identified yet'}</span>
         ) : (
           <>
             <PeerKey value={c.remotePeerKey} copy={false} />
@@ -149,15 +169,18 @@ function ConnectionRow({ connection: c, role, age, retry, selected, related, onS
         )}
       </td>
       <td>
-        <Badge tone={STATE_TONES[c.state]}>{c.state}</Badge>
+        <Badge tone={STATE_TONES[c.state]}>{c.refusal === undefined ? c.state : 'refused'}</Badge>
         <span className="mesh-age">for {age}</span>
       </td>
       <td className="mesh-detail">
         <code title={c.address}>{shortAddress(c.address)}</code>
-        {c.reason !== undefined && c.reason !== '' && (
-          <span className={c.state === 'closed' ? 'mesh-reason is-closed' : 'mesh-reason'} title={c.reason}>
-            {c.reason}
-          </span>
+        {c.refusal !== undefined ? (
+          <>
+            <span className="mesh-refusal">{refusalTitle(c.refusal)}</span>
+            {c.refusal.reason !== '' && <span className="mesh-reason is-closed">{c.refusal.reason}</span>}
+          </>
+        ) : (
+          c.reason !== undefined && c.reason !== '' && <span className={c.state === 'closed' ? 'mesh-reason is-closed' : 'mesh-reason'}>{c.reason}</span>
         )}
         {retry !== undefined && <span className="mesh-retry">{retry}</span>}
       </td>

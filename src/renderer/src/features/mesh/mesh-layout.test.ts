@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SIZE, MAX_LABELLED_NODES, bestState, curve, drawnConnections, layoutMesh } from './mesh-layout.ts';
-import { BIG, LOCAL, SMALL_A, SMALL_B, connection, snapshot } from './test-snapshots.ts';
+import { DEFAULT_SIZE, MAX_LABELLED_NODES, bestState, curve, drawnConnections, layoutMesh, nodeIdOf } from './mesh-layout.ts';
+import { BIG, LAN_URL, LOCAL, SMALL_A, SMALL_B, STRANGER, connection, lanSnapshot, refused, snapshot } from './test-snapshots.ts';
 
 describe('layoutMesh', () => {
   it('puts the local peer in the centre and the Big Peer straight above it', () => {
@@ -14,7 +14,7 @@ describe('layoutMesh', () => {
   it('places every node and its label inside the drawing, whatever the number of peers and the pane', () => {
     for (const size of [DEFAULT_SIZE, { width: 1600, height: 500 }, { width: 300, height: 200 }, { width: 700, height: 1200 }]) {
       for (const count of [1, 2, 5, 30]) {
-        const peers = Array.from({ length: count }, (_, i) => ({ peerKey: `peer-${i}`, role: 'small-peer' as const, appId: undefined }));
+        const peers = Array.from({ length: count }, (_, i) => ({ peerKey: `peer-${i}`, role: 'small-peer' as const, appId: undefined, auth: undefined }));
         const layout = layoutMesh(snapshot({ peers, connections: [] }), true, size);
         for (const node of layout.nodes) {
           expect(node.x - node.r - 50).toBeGreaterThanOrEqual(0);
@@ -28,7 +28,7 @@ describe('layoutMesh', () => {
   });
 
   it('fills a wide pane with a wide ring, but not flatter than a limit', () => {
-    const four = snapshot({ peers: [...snapshot().peers, { peerKey: 'p3', role: 'small-peer', appId: undefined }, { peerKey: 'p4', role: 'small-peer', appId: undefined }] });
+    const four = snapshot({ peers: [...snapshot().peers, { peerKey: 'p3', role: 'small-peer', appId: undefined, auth: undefined }, { peerKey: 'p4', role: 'small-peer', appId: undefined, auth: undefined }] });
     const wide = layoutMesh(four, true, { width: 1400, height: 600 });
     const xs = wide.nodes.map((n) => n.x);
     expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(600);
@@ -66,9 +66,9 @@ describe('layoutMesh', () => {
     const layout = layoutMesh(
       snapshot({
         peers: [
-          { peerKey: SMALL_B, role: 'small-peer', appId: undefined },
-          { peerKey: SMALL_A, role: 'small-peer', appId: undefined },
-          { peerKey: BIG, role: 'big-peer', appId: undefined },
+          { peerKey: SMALL_B, role: 'small-peer', appId: undefined, auth: undefined },
+          { peerKey: SMALL_A, role: 'small-peer', appId: undefined, auth: undefined },
+          { peerKey: BIG, role: 'big-peer', appId: undefined, auth: undefined },
         ],
         connections: [connection('WsClient#9', { state: 'connecting', remotePeerKey: undefined })],
       }),
@@ -81,6 +81,55 @@ describe('layoutMesh', () => {
     const layout = layoutMesh(snapshot({ connections: [connection('WsClient#1', { state: 'closed' }), connection('WsServer#3', { direction: 'accepted', state: 'elected' })] }));
     expect(layout.nodes.find((n) => n.id === BIG)?.state).toBe('elected');
     expect(layout.nodes.find((n) => n.id === SMALL_A)?.state).toBe('none');
+  });
+});
+
+describe('layoutMesh on a LAN', () => {
+  it('draws a refused LAN address to the peer it advertised, a LAN peer with its refusal, after the small peers', () => {
+    const layout = layoutMesh(lanSnapshot());
+    expect(layout.nodes.map((n) => [n.role, n.peerKey])).toEqual([
+      ['local', LOCAL],
+      ['small-peer', SMALL_B],
+      ['lan-peer', STRANGER],
+    ]);
+    expect(layout.nodes[2]).toMatchObject({ address: LAN_URL, auth: refused(), state: 'closed' });
+    expect(layout.nodes[1]?.auth).toMatchObject({ state: 'verified', userID: 'bob' });
+    expect(layout.edges.find((e) => e.connection.id === 'WsClient#9')?.nodeId).toBe(STRANGER);
+  });
+
+  it('draws the connections accepted from one host, none identified, as one endpoint: a refused peer redialing is not a new node each time', () => {
+    const refusedFrom = (id: string, port: number, since: number) =>
+      connection(id, { direction: 'accepted', transport: 'LAN', state: 'closed', since, remotePeerKey: undefined, address: `192.168.1.40:${port}`, refusal: { by: 'local', code: 4401, reason: 'bad certificate' } });
+    const connections = [refusedFrom('WsServer#1', 50001, 1), refusedFrom('WsServer#2', 50002, 2), refusedFrom('WsServer#3', 50003, 3)];
+    expect(new Set(connections.map(nodeIdOf))).toEqual(new Set(['address:192.168.1.40']));
+    expect(nodeIdOf(connection('WsServer#4', { direction: 'accepted', remotePeerKey: undefined, address: '[::1]:5000' }))).toBe('address:[::1]');
+    const layout = layoutMesh(snapshot({ peers: [], connections }));
+    expect(layout.nodes.filter((n) => n.role === 'unknown')).toEqual([expect.objectContaining({ id: 'address:192.168.1.40', address: '192.168.1.40' })]);
+    expect(layout.edges.map((e) => e.connection.id)).toEqual(['WsServer#3']);
+    expect(layout.hiddenClosed).toBe(2);
+  });
+
+  it('labels a peer’s open edges, set apart, or when it has none its newest closed one', () => {
+    const layout = layoutMesh(
+      snapshot({
+        peers: [],
+        connections: [
+          connection('WsServer#1', { direction: 'accepted', remotePeerKey: SMALL_A }),
+          connection('WsClient#2', { state: 'closed', remotePeerKey: undefined, advertisedPeerKey: SMALL_A, transport: 'LAN', reason: 'not dialed while another connection to this peer is elected' }),
+          connection('WsClient#3', { state: 'standby', remotePeerKey: SMALL_A }),
+        ],
+      }),
+    );
+    expect(Object.fromEntries(layout.edges.map((e) => [e.connection.id, e.labelled]))).toEqual({ 'WsServer#1': true, 'WsClient#2': false, 'WsClient#3': true });
+    const [a, b] = layout.edges.filter((e) => e.labelled);
+    expect(Math.hypot(a!.labelX - b!.labelX, a!.labelY - b!.labelY)).toBeGreaterThan(45);
+    const closed = layoutMesh(
+      snapshot({
+        peers: [],
+        connections: [connection('WsServer#1', { direction: 'accepted', state: 'closed', since: 5, remotePeerKey: SMALL_A }), connection('WsClient#2', { state: 'closed', since: 7, remotePeerKey: SMALL_A })],
+      }),
+    );
+    expect(closed.edges.filter((e) => e.labelled).map((e) => e.connection.id)).toEqual(['WsClient#2']);
   });
 });
 

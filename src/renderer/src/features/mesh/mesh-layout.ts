@@ -1,8 +1,9 @@
 /**
  * Where the Mesh graph draws things. The local peer sits in the centre; the remotes around it on
  * one circle, Big Peers first from the top, then small peers in the order they were met, then
- * endpoints whose peer is not known yet (a connection still handshaking); one edge per
- * connection, curved apart when a peer has several.
+ * LAN peers known only by their advertisement (dialed, not verified: still handshaking, or
+ * refused), then endpoints whose peer is not known yet (a connection still handshaking); one
+ * edge per connection, curved apart when a peer has several.
  *
  * Why not a graph layout library: the graph is a star (every edge touches the local peer, the
  * only one whose connections this peer knows), usually of a handful of nodes. A radial layout
@@ -10,7 +11,7 @@
  * while the user looks at it, and tests pin it down), which force-directed layouts are not.
  * Pure.
  */
-import type { ConnectionState, MeshConnection, MeshPeer, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
+import type { ConnectionState, MeshAuth, MeshConnection, MeshPeer, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 
 /** The drawing's size when the pane's is not known yet. */
 export const DEFAULT_SIZE: Size = { width: 760, height: 500 };
@@ -25,6 +26,8 @@ const MARGIN_TOP = MARGIN_Y + 24;
 const MAX_STRETCH = 2.2;
 /** Where along an edge (from the local peer) its label sits: past the middle, so that labels of neighbouring edges part. */
 const LABEL_AT = 0.56;
+/** How far apart (px, along their curves) the labels of a peer's several edges sit: labels are wider than the edges are apart. */
+const LABEL_GAP = 50;
 const LOCAL_RADIUS = 32;
 const MAX_NODE_RADIUS = 24;
 const MIN_NODE_RADIUS = 9;
@@ -33,15 +36,18 @@ export const MAX_LABELLED_NODES = 14;
 /** How far apart (at their middle) two edges to the same peer are drawn. */
 const EDGE_SPREAD = 40;
 
-export type NodeRole = 'local' | 'big-peer' | 'small-peer' | 'unknown';
+/** `lan-peer`: a peer known only by what it advertised on the LAN (no session with it yet). */
+export type NodeRole = 'local' | 'big-peer' | 'small-peer' | 'lan-peer' | 'unknown';
 
 export interface MeshNode {
-  /** The peer key, or `address:<address>` for an endpoint whose peer is not known yet. */
+  /** The peer key (verified, or advertised on the LAN), or `address:<address>` for an endpoint whose peer is not known yet. */
   readonly id: string;
   readonly role: NodeRole;
   readonly peerKey: string | undefined;
   readonly address: string | undefined;
   readonly appId: string | undefined;
+  /** A small or LAN peer's authentication: verified or refused. */
+  readonly auth: MeshAuth | undefined;
   readonly x: number;
   readonly y: number;
   readonly r: number;
@@ -59,6 +65,12 @@ export interface MeshEdge {
   /** The middle of the curve, where its label goes. */
   readonly labelX: number;
   readonly labelY: number;
+  /**
+   * Whether its label is drawn: a peer's open edges are labelled, or when it has none its newest
+   * closed one; the others' why is in their tooltip and the list, so that the labels drawn stay
+   * readable (two plates side by side would cover each other).
+   */
+  readonly labelled: boolean;
 }
 
 export interface Size {
@@ -86,9 +98,21 @@ export function bestState(states: readonly ConnectionState[]): ConnectionState |
   return best;
 }
 
-/** Which node a connection goes to: its peer once known, else its address. */
+/**
+ * Which node a connection goes to: its peer once verified, else the peer a LAN address advertised,
+ * else its endpoint: the address it dials, or for an accepted one the host it came from (each
+ * connection from a host comes from a new port: a peer refused and redialing every 30 s would
+ * otherwise be a new node each time).
+ */
 export function nodeIdOf(connection: MeshConnection): string {
-  return connection.remotePeerKey ?? `address:${connection.address}`;
+  return connection.remotePeerKey ?? connection.advertisedPeerKey ?? `address:${endpointOf(connection)}`;
+}
+
+/** The address a dialed connection dials, or the host (without the port) an accepted one came from. */
+export function endpointOf(connection: MeshConnection): string {
+  if (connection.direction === 'dialed') return connection.address;
+  const m = /^(\[[^\]]*\]|[^:]+):\d+$/.exec(connection.address);
+  return m?.[1] ?? connection.address;
 }
 
 /**
@@ -113,7 +137,7 @@ export function drawnConnections(connections: readonly MeshConnection[], showClo
   return { drawn, hiddenClosed: closed - (showClosed ? newestClosed.size : 0) };
 }
 
-const ROLE_ORDER: Readonly<Record<NodeRole, number>> = { local: 0, 'big-peer': 1, 'small-peer': 2, unknown: 3 };
+const ROLE_ORDER: Readonly<Record<NodeRole, number>> = { local: 0, 'big-peer': 1, 'small-peer': 2, 'lan-peer': 3, unknown: 4 };
 
 /**
  * The drawing for a pane of `size` pixels: the ring fills it (so text keeps its size, and a
@@ -129,19 +153,31 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
     byNode.set(id, [...(byNode.get(id) ?? []), c]);
   }
 
-  // Remotes: every peer met, and every endpoint a connection goes to that is not one of them.
-  const remotes: { id: string; role: NodeRole; peer: MeshPeer | undefined; address: string | undefined }[] = snapshot.peers.map((peer) => ({
-    id: peer.peerKey,
-    role: peer.role === 'local' ? 'small-peer' : peer.role,
-    peer,
-    address: undefined,
-  }));
+  // Remotes: every peer met, and every endpoint a connection goes to that is not one of them
+  // (a LAN peer by the key it advertised, else the address).
+  interface Remote {
+    readonly id: string;
+    readonly role: NodeRole;
+    readonly peerKey: string | undefined;
+    readonly address: string | undefined;
+    readonly appId: string | undefined;
+    readonly auth: MeshAuth | undefined;
+  }
+  const fromPeer = (peer: MeshPeer): Remote => ({ id: peer.peerKey, role: peer.role === 'local' ? 'small-peer' : peer.role, peerKey: peer.peerKey, address: undefined, appId: peer.appId, auth: peer.auth });
+  const remotes: Remote[] = snapshot.peers.map(fromPeer);
+  const lan = new Map(snapshot.lanPeers.map((p) => [p.peerKey, p]));
   const known = new Set(remotes.map((r) => r.id));
   for (const c of drawn) {
     const id = nodeIdOf(c);
     if (known.has(id)) continue;
     known.add(id);
-    remotes.push({ id, role: 'unknown', peer: undefined, address: c.remotePeerKey === undefined ? c.address : undefined });
+    const advertised = c.remotePeerKey === undefined ? c.advertisedPeerKey : undefined;
+    const seen = advertised === undefined ? undefined : lan.get(advertised);
+    remotes.push(
+      advertised !== undefined
+        ? { id, role: 'lan-peer', peerKey: advertised, address: c.address, appId: seen?.appId, auth: seen?.auth }
+        : { id, role: 'unknown', peerKey: c.remotePeerKey, address: c.remotePeerKey === undefined ? endpointOf(c) : undefined, appId: undefined, auth: undefined },
+    );
   }
   // Stable order: by role, then as the peer listed them (the order they were first met).
   const ordered = remotes.map((r, i) => ({ ...r, i })).sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.i - b.i);
@@ -165,6 +201,7 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
       peerKey: snapshot.local.peerKey,
       address: undefined,
       appId: snapshot.local.appId,
+      auth: undefined,
       x: centre.x,
       y: centre.y,
       r: LOCAL_RADIUS,
@@ -179,9 +216,10 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
     nodes.push({
       id: remote.id,
       role: remote.role,
-      peerKey: remote.peer?.peerKey,
+      peerKey: remote.peerKey,
       address: remote.address,
-      appId: remote.peer?.appId,
+      appId: remote.appId,
+      auth: remote.auth,
       x,
       y,
       r,
@@ -194,9 +232,16 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
   const edges: MeshEdge[] = [];
   for (const node of nodes.slice(1)) {
     const connections = byNode.get(node.id) ?? [];
+    const open = connections.filter((c) => c.state !== 'closed');
+    const newestClosed = connections.reduce<MeshConnection | undefined>((a, c) => (c.state === 'closed' && (a === undefined || c.since > a.since) ? c : a), undefined);
+    const labelled = open.length > 0 || newestClosed === undefined ? open : [newestClosed];
+    // Labels of one peer's edges sit apart along the edges, as far as the edge's length allows.
+    const step = Math.min(0.25, LABEL_GAP / Math.max(1, Math.hypot(node.x - local.x, node.y - local.y)));
     connections.forEach((connection, k) => {
       const offset = (k - (connections.length - 1) / 2) * EDGE_SPREAD;
-      edges.push({ connection, nodeId: node.id, ...curve(local, node, offset, LABEL_AT) });
+      const j = labelled.indexOf(connection);
+      const labelAt = j === -1 ? LABEL_AT : Math.min(0.82, Math.max(0.3, LABEL_AT + (j - (labelled.length - 1) / 2) * step));
+      edges.push({ connection, nodeId: node.id, ...curve(local, node, offset, labelAt), labelled: j !== -1 });
     });
   }
   return { width, height, nodes, edges, hiddenClosed, labelled: n <= MAX_LABELLED_NODES };

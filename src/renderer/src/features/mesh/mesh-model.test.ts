@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { edgeCaption, electedConnection, peerNow, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
-import { BIG, connection, snapshot } from './test-snapshots.ts';
+import { authSentence, authWords, edgeCaption, edgeCaptionLines, electedConnection, peerNow, refusalTitle, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
+import { BIG, NOW, connection, refused, snapshot, verified } from './test-snapshots.ts';
 
 describe('the Mesh panel’s words', () => {
   it('counts down to the next dial from when the snapshot arrived, on the viewer’s clock only', () => {
@@ -48,5 +48,44 @@ describe('the Mesh panel’s words', () => {
   it('shortens an address to its host and port', () => {
     expect(shortAddress('ws://127.0.0.1:34933/_sync/ws')).toBe('127.0.0.1:34933');
     expect(shortAddress('127.0.0.1:51000')).toBe('127.0.0.1:51000');
+  });
+});
+
+describe('the Mesh panel’s words for authentication and refusals', () => {
+  const HOUR = 3_600_000;
+
+  it('says a verified peer’s user and when its certificate expires, on the peer’s clock', () => {
+    const words = authWords(verified('alice', NOW + 8 * HOUR), NOW);
+    expect(words).toEqual({
+      tone: 'ok',
+      label: 'verified',
+      by: undefined,
+      lines: ['user alice'],
+      expiry: { expired: false, text: 'certificate expires in 8 h 00 min', exact: '1970-01-01 08:00:10.000 UTC' },
+    });
+    expect(authSentence(verified('alice', NOW + 8 * HOUR), NOW)).toBe('certificate verified, user alice, certificate expires in 8 h 00 min (1970-01-01 08:00:10.000 UTC)');
+  });
+
+  it('says when a verified certificate has expired since', () => {
+    expect(authWords(verified('alice', NOW - 90_000), NOW).expiry).toMatchObject({ expired: true, text: 'certificate expired 1 min 30 s ago' });
+  });
+
+  it('says who refused a handshake, with its code, and why in full', () => {
+    const reason = 'bad certificate (UnknownIssuer): not issued by the Big Peer this peer trusts';
+    expect(authWords(refused('remote', reason), NOW)).toEqual({ tone: 'danger', label: 'refused', by: 'by the remote (4401)', lines: [reason], expiry: undefined });
+    expect(authSentence(refused('local', reason), NOW)).toBe(`handshake refused by this peer (4401): ${reason}`);
+    expect(refusalTitle({ by: 'local', code: undefined, reason: 'this peer has no certificate yet' })).toBe('Refused by this peer');
+  });
+
+  it('captions a refused edge as refused, with the refusal’s reason rather than the socket’s words', () => {
+    const c = connection('WsClient#9', {
+      state: 'closed',
+      transport: 'LAN',
+      reason: 'ConnectionEnded (4401): bad certificate (UnknownIssuer)',
+      refusal: { by: 'remote', code: 4401, reason: 'bad certificate (UnknownIssuer)' },
+      retryInMs: 2_000,
+    });
+    expect(edgeCaptionLines(c, 0, 0)).toEqual({ state: 'refused · retry in 2 s', reason: 'bad certificate (UnknownIssuer)' });
+    expect(edgeCaption({ ...c, refusal: { by: 'remote', code: 4408, reason: '' }, retryInMs: undefined }, 0, 0)).toBe('refused · Refused by the remote (4408)');
   });
 });

@@ -1,14 +1,19 @@
-/** The Mesh panel's words and times: states, roles, countdowns to the next dial. Pure. */
-import type { ConnectionState, MeshConnection, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
-import { countdown, formatDuration } from '../../ui/format.ts';
+/** The Mesh panel's words and times: states, roles, transports, authentication, countdowns to the next dial. Pure. */
+import type { ConnectionState, MeshAuth, MeshConnection, MeshRefusal, MeshSnapshot, MeshTransport } from '../../../../shared/inspector/mesh.ts';
+import type { Tone } from '../../ui/Badge.tsx';
+import { countdown, formatDuration, formatTimestamp } from '../../ui/format.ts';
 import type { NodeRole } from './mesh-layout.ts';
 
 export const ROLE_NAMES: Readonly<Record<NodeRole, string>> = {
   local: 'This peer',
   'big-peer': 'Big Peer',
   'small-peer': 'Small peer',
+  'lan-peer': 'LAN peer',
   unknown: 'Not identified yet',
 };
+
+/** How each transport is named on screen: LAN, or WebSocket for a configured address or listener. */
+export const TRANSPORT_NAMES: Readonly<Record<MeshTransport, string>> = { LAN: 'LAN', WebSocket: 'WebSocket' };
 
 export const STATE_NAMES: Readonly<Record<ConnectionState | 'none', string>> = {
   elected: 'Elected',
@@ -47,14 +52,65 @@ export function stateAge(connection: MeshConnection, snapshot: MeshSnapshot, rec
 }
 
 /**
- * An edge's caption under its id: the state (with the retry countdown of a closed one), then why
- * it closed or what it waits for, when the peer said.
+ * An edge's caption under its id: the state (`refused` for a refused handshake, with the retry
+ * countdown of a closed one), then why it closed or what it waits for, when the peer said.
  */
 export function edgeCaptionLines(connection: MeshConnection, receivedAt: number, viewerNow: number): { readonly state: string; readonly reason: string | undefined } {
   const reason = connection.reason === undefined || connection.reason === '' ? undefined : connection.reason;
   if (connection.state !== 'closed') return { state: connection.state, reason: connection.state === 'connecting' && reason !== undefined ? `waiting: ${reason}` : reason };
   const retry = retryText(connection, receivedAt, viewerNow);
-  return { state: retry === undefined ? 'closed' : `closed · ${retry}`, reason };
+  const refusal = connection.refusal;
+  const state = refusal === undefined ? 'closed' : 'refused';
+  return { state: retry === undefined ? state : `${state} · ${retry}`, reason: refusal === undefined ? reason : refusal.reason === '' ? refusalTitle(refusal) : refusal.reason };
+}
+
+/** `by this peer (4401)`, `by the remote (4401)`. */
+export function refusedBy(refusal: MeshRefusal): string {
+  return `by ${refusal.by === 'local' ? 'this peer' : 'the remote'}${refusal.code === undefined ? '' : ` (${refusal.code})`}`;
+}
+
+/** `Refused by this peer (4401)`. */
+export function refusalTitle(refusal: MeshRefusal): string {
+  return `Refused ${refusedBy(refusal)}`;
+}
+
+/** What the panel says of a small peer's authentication: a badge and the lines under it. */
+export interface AuthWords {
+  readonly tone: Tone;
+  readonly label: string;
+  /** After the badge, on its line: who refused (`by this peer (4401)`). */
+  readonly by: string | undefined;
+  /** Below: who the certificate names, or why it was refused. */
+  readonly lines: readonly string[];
+  /** When the certificate expires, and whether it has (on the peer's clock); undefined when not told. */
+  readonly expiry: { readonly text: string; readonly exact: string; readonly expired: boolean } | undefined;
+}
+
+/**
+ * `verified` (the user its certificate names, when its certificate expires) or `refused` (by whom,
+ * with the close code, and why). `peerClock` is the peer's clock now (`peerNow()`).
+ */
+export function authWords(auth: MeshAuth, peerClock: number): AuthWords {
+  if (auth.state === 'refused') {
+    return { tone: 'danger', label: 'refused', by: refusedBy(auth.refusal), lines: auth.refusal.reason === '' ? [] : [auth.refusal.reason], expiry: undefined };
+  }
+  const expires = auth.certificateExpiresAt;
+  const expiry =
+    expires === undefined
+      ? undefined
+      : {
+          expired: expires <= peerClock,
+          text: expires <= peerClock ? `certificate expired ${formatDuration(peerClock - expires)} ago` : `certificate expires in ${formatDuration(expires - peerClock)}`,
+          exact: `${formatTimestamp(expires)} UTC`,
+        };
+  return { tone: 'ok', label: 'verified', by: undefined, lines: auth.userID === undefined ? [] : [`user ${auth.userID}`], expiry };
+}
+
+/** The same in one line, for tooltips and accessible names. */
+export function authSentence(auth: MeshAuth, peerClock: number): string {
+  const words = authWords(auth, peerClock);
+  if (auth.state === 'refused') return [`handshake refused ${words.by ?? ''}`, ...words.lines].join(': ');
+  return ['certificate verified', ...words.lines, ...(words.expiry === undefined ? [] : [`${words.expiry.text} (${words.expiry.exact})`])].join(', ');
 }
 
 /** The caption in one line: `closed · retry in 4 s · socket closed (1006)`. */

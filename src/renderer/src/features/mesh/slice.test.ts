@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { SliceCreator } from '../../store/types.ts';
 import { testStore } from '../logs/test-bridge.ts';
 import { createMeshSlice, wireMeshEvents, type MeshSlice } from './slice.ts';
-import { connection, snapshot } from './test-snapshots.ts';
+import { connection, lanSnapshot, snapshot } from './test-snapshots.ts';
 
 function setup() {
   const { store, bridge } = testStore<MeshSlice>(createMeshSlice as SliceCreator<Partial<MeshSlice>>);
@@ -45,6 +45,25 @@ describe('the Mesh slice', () => {
     const { store } = setup();
     store.getState().selectMeshItem({ kind: 'connection', id: 'WsClient#1' });
     expect(store.getState().meshView.selected).toEqual({ kind: 'connection', id: 'WsClient#1' });
+  });
+
+  it('shows the peers and connections first, and turns back to them when a connection is selected from the LAN list', () => {
+    const { store } = setup();
+    expect(store.getState().meshView.listTab).toBe('connections');
+    store.getState().setMeshListTab('lan');
+    store.getState().selectMeshItem({ kind: 'peer', id: 'peer-b' });
+    expect(store.getState().meshView).toMatchObject({ listTab: 'lan', selected: { kind: 'peer', id: 'peer-b' } });
+    store.getState().selectMeshItem({ kind: 'connection', id: 'WsClient#4' });
+    expect(store.getState().meshView.listTab).toBe('connections');
+  });
+
+  it('takes the LAN peers and transports of a snapshot as they come', async () => {
+    const { store, bridge } = setup();
+    bridge.answer('mesh:get', lanSnapshot({ now: 1 }));
+    await store.getState().loadMesh();
+    expect(store.getState().mesh.value?.lanPeers).toHaveLength(5);
+    bridge.emit('mesh:changed', lanSnapshot({ now: 2, transports: [] }));
+    expect(store.getState().mesh.value?.transports).toEqual([]);
   });
 
   it('reads the mesh again when the link to the peer comes back', async () => {

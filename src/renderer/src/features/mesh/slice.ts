@@ -1,7 +1,7 @@
 /**
  * The Mesh panel's slice: `mesh` (the last snapshot, from `mesh:get` on open and `mesh:changed`
  * after) and `meshView` (the selected peer or connection, closed connections shown or not, the
- * width of the list beside the graph).
+ * width of the list beside the graph, and which lists it shows).
  */
 import type { MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { inspector } from '../../client/index.ts';
@@ -12,11 +12,15 @@ import type { EventWiring, SliceCreator } from '../../store/types.ts';
 
 export type MeshSelection = { readonly kind: 'peer'; readonly id: string } | { readonly kind: 'connection'; readonly id: string } | undefined;
 
+/** The lists beside the graph: peers and connections, or the transports and the peers seen on the LAN. */
+export type MeshListTab = 'connections' | 'lan';
+
 export interface MeshView {
   readonly selected: MeshSelection;
   readonly showClosed: boolean;
   /** Width of the list pane, in pixels. */
   readonly listWidth: number;
+  readonly listTab: MeshListTab;
 }
 
 export interface MeshSlice {
@@ -27,6 +31,7 @@ export interface MeshSlice {
   selectMeshItem(selection: MeshSelection): void;
   setMeshShowClosed(show: boolean): void;
   setMeshListWidth(width: number): void;
+  setMeshListTab(tab: MeshListTab): void;
 }
 
 const LIST_WIDTH_KEY = 'mesh.listWidth';
@@ -40,6 +45,7 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
       selected: undefined,
       showClosed: true,
       listWidth: readStored(LIST_WIDTH_KEY, (v) => (typeof v === 'number' && v >= 240 && v <= 2000 ? v : undefined)) ?? DEFAULT_LIST_WIDTH,
+      listTab: 'connections',
     },
 
     async loadMesh() {
@@ -63,7 +69,8 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
     },
 
     selectMeshItem(selected) {
-      setView({ selected });
+      // A connection is listed only with the connections: show it there.
+      setView(selected?.kind === 'connection' ? { selected, listTab: 'connections' } : { selected });
     },
 
     setMeshShowClosed(showClosed) {
@@ -73,6 +80,10 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
     setMeshListWidth(listWidth) {
       writeStored(LIST_WIDTH_KEY, listWidth);
       setView({ listWidth });
+    },
+
+    setMeshListTab(listTab) {
+      setView({ listTab });
     },
   };
 };
