@@ -2,7 +2,9 @@
  * The LAN transport over real mDNS and real sockets, between peer processes in network
  * namespaces this file creates and deletes itself (it needs root, as CI has): three peers on one
  * bridge discover each other and sync, and go on syncing with the Big Peer killed; a link cut
- * and restored loses nothing and converges; a peer certified by another Big Peer is refused.
+ * and restored loses nothing and converges, whether the cut is short (the connections survive)
+ * or outlasts the keepalive (they end and are dialed again); a peer certified by another Big
+ * Peer is refused.
  * Multicast never leaves the namespaces: the bridge lives in a namespace of its own, joined to
  * nothing. Where namespaces cannot be made, every test fails saying how to run them.
  */
@@ -42,7 +44,17 @@ const agents: AgentProcess[] = [];
 const bigPeers: BigPeerProcess[] = [];
 const dirs: string[] = [];
 
-afterEach(async () => {
+/** Log events worth reading when a test failed: discovery, connections, sessions, refusals. */
+const TOLD_ON_FAILURE = /^(peer|lan|replication\.(phy-started|connection-elected|session-ended))/;
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') {
+    for (const agent of agents) {
+      const lines = await agent.logs().catch((error: unknown) => [{ timestamp: '', level: 'ERROR', message: `no logs: ${String(error)}`, event: 'peer' }] as Pick<LogEntry, 'timestamp' | 'level' | 'message' | 'event'>[]);
+      const told = lines.filter((e) => TOLD_ON_FAILURE.test(e.event)).slice(-60);
+      console.error(`--- agent ${agent.name} (${agent.namespace}), last ${told.length} connection log lines ---\n${told.map((e) => `[${e.level}] ${e.timestamp}: ${e.message}`).join('\n')}`);
+    }
+  }
   await Promise.all(agents.splice(0).map((a) => a.stop()));
   await Promise.all(bigPeers.splice(0).map((b) => b.stop()));
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -142,9 +154,15 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     expect(await connectionChurn(peers)).toEqual(before);
   }, 90_000);
 
-  it('loses nothing when a peer’s link is cut and restored while both sides write, and converges concurrent edits of one field to one value everywhere', async () => {
+  /**
+   * Cuts c's cable, writes on both sides of the cut (one field edited on each side), checks that
+   * the rest of the mesh goes on and that c hears nothing, then restores it: every peer ends with
+   * every document, and the field with one value everywhere. `whileCut` decides how long the
+   * cable stays out.
+   */
+  async function cutAndRestore(port: number, whileCut: (peers: readonly LanPeer[]) => Promise<void>): Promise<void> {
     const net = testNetwork();
-    const big = await bigPeer(net, 7102);
+    const big = await bigPeer(net, port);
     const peers = await lanPeers(net, ['a', 'b', 'c'], () => big);
     const [a, b, c] = peers as [LanPeer, LanPeer, LanPeer];
     await waitForMesh(peers, MESH_MS);
@@ -161,7 +179,7 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     // The rest of the mesh goes on; c hears nothing while its cable is out.
     await a.agent.waitRows("SELECT * FROM notes WHERE _id = 'cut-b'", 1, SYNC_MS);
     await b.agent.waitRows("SELECT * FROM notes WHERE _id = 'cut-a'", 1, SYNC_MS);
-    await sleep(3_000);
+    await whileCut(peers);
     expect(idsOf((await c.agent.call('execute', { dql: NOTES })).items), 'what c holds while cut').toEqual(['cut-c', 'shared']);
     expect(idsOf((await a.agent.call('execute', { dql: NOTES })).items), 'what a holds while c is cut').toEqual(['cut-a', 'cut-b', 'shared']);
 
@@ -174,12 +192,28 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     });
     expect(['from-a', 'from-c']).toContain(values[0]);
     await waitForMesh(peers, MESH_MS);
+  }
+
+  it('loses nothing when a peer’s link is cut for a few seconds and restored while both sides write, and converges concurrent edits of one field to one value everywhere', async () => {
+    await cutAndRestore(7102, () => sleep(3_000));
   }, 90_000);
+
+  it('loses nothing when a cut outlasts the keepalive, so that the sessions end and are dialed again once the link is back, and converges concurrent edits', async () => {
+    await cutAndRestore(7103, async (peers) => {
+      // Each side's keepalive (a ping every 15 s, cut after one goes unanswered) ends its sessions across the cut.
+      await until('the sessions across the cut have ended on both sides', 45_000, async () => {
+        const sessions = await smallPeerSessions(peers);
+        const c = peers[2] as LanPeer;
+        const across = [...sessions].flatMap(([role, list]) => list.filter((s) => role === 'c' || s.remote === c.peerKey).map((s) => `${role}→${s.remote.slice(0, 6)}`));
+        return { done: across.length === 0, state: across };
+      }, 500);
+    });
+  }, 120_000);
 
   it('refuses a peer whose certificate another Big Peer of the same app issued (UnknownIssuer): it gets no session with the others and no document crosses', async () => {
     const net = testNetwork();
-    const trusted = await bigPeer(net, 7103);
-    const other = await bigPeer(net, 7104);
+    const trusted = await bigPeer(net, 7104);
+    const other = await bigPeer(net, 7105);
     const peers = await lanPeers(net, ['a', 'b', 'c'], (role) => (role === 'c' ? other : trusted));
     const [a, b, c] = peers as [LanPeer, LanPeer, LanPeer];
     await waitForMesh([a, b], MESH_MS);

@@ -11,12 +11,11 @@ import { readlinkSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { LogEntry } from '../../../shared/log.ts';
 import { LogHub, Sync, onlinePlayground } from '../../index.ts';
+import { CountWatches, waitRows } from './agent-waits.ts';
 import { MAX_KEPT_LOGS, epochNow, parseCommand, parseConfig, type AgentCalls, type AgentCommand, type AgentConfig, type AgentReply } from './protocol.ts';
 
 /** Bound on the shutdown after stdin closes or `stop`: then the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 3_000;
-/** `waitRows` re-runs its query at least this often, besides after each commit. */
-const WAIT_POLL_MS = 250;
 
 function send(message: AgentReply): void {
   process.stdout.write(`${JSON.stringify(message)}\n`);
@@ -30,7 +29,7 @@ function inHostNamespace(): boolean {
   }
 }
 
-function openPeer(config: AgentConfig): { sync: Sync; logs: LogEntry[]; dropped: () => number } {
+function openPeer(config: AgentConfig): { sync: Sync; logs: LogEntry[]; dropped: () => number; watches: CountWatches } {
   if (config.lan !== false && inHostNamespace()) {
     throw new Error(`agent ${config.name}: refusing to run LAN discovery in the host's network namespace; run it with ip netns exec`);
   }
@@ -56,75 +55,7 @@ function openPeer(config: AgentConfig): { sync: Sync; logs: LogEntry[]; dropped:
     },
   });
   for (const statement of config.subscriptions) sync.store.registerSubscription(statement);
-  return { sync, logs, dropped: () => dropped };
-}
-
-function waitRows(sync: Sync, { dql, args, count, timeoutMs }: AgentCalls['waitRows']['params']): Promise<AgentCalls['waitRows']['result']> {
-  return new Promise((resolve, reject) => {
-    let last: unknown[] = [];
-    let running = false;
-    let again = false;
-    let done = false;
-    const finish = (error: Error | undefined, items: unknown[]): void => {
-      if (done) return;
-      done = true;
-      off();
-      clearInterval(poll);
-      clearTimeout(timer);
-      if (error === undefined) resolve({ items, at: epochNow() });
-      else reject(error);
-    };
-    const check = async (): Promise<void> => {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = true;
-      try {
-        do {
-          again = false;
-          last = (await sync.store.execute(dql, args)).items;
-          if (last.length === count) finish(undefined, last);
-        } while (again && !done);
-      } catch (error) {
-        finish(error as Error, last);
-      } finally {
-        running = false;
-      }
-    };
-    const off = sync.store.onCommit(() => void check());
-    const poll = setInterval(() => void check(), WAIT_POLL_MS);
-    const timer = setTimeout(
-      () => finish(new Error(`${dql} returned ${last.length} row(s), not ${count}, within ${timeoutMs} ms; last rows: ${JSON.stringify(last).slice(0, 2000)}`), last),
-      timeoutMs,
-    );
-    void check();
-  });
-}
-
-async function waitCount(sync: Sync, { collection, count, timeoutMs }: AgentCalls['waitCount']['params']): Promise<AgentCalls['waitCount']['result']> {
-  const ids = new Set<string>();
-  let reached: ((at: number) => void) | undefined;
-  const done = new Promise<number>((resolve) => (reached = resolve));
-  // Listening first, then reading what is there: a commit in between is counted by both, once.
-  const off = sync.store.onCommit((txn) => {
-    for (const change of txn.changes) if (change.collection === collection && change.kind === 'put') ids.add(JSON.stringify(change.id));
-    if (ids.size >= count) reached?.(epochNow());
-  });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const held = await sync.store.execute(`SELECT _id FROM ${collection}`);
-    for (const item of held.items) ids.add(JSON.stringify((item as { _id: unknown })._id));
-    if (ids.size >= count) return { count: ids.size, at: epochNow() };
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${collection} holds ${ids.size} document(s), not ${count}, after ${timeoutMs} ms`)), timeoutMs);
-    });
-    const at = await Promise.race([done, timeout]);
-    return { count: ids.size, at };
-  } finally {
-    off();
-    clearTimeout(timer);
-  }
+  return { sync, logs, dropped: () => dropped, watches: new CountWatches(sync) };
 }
 
 async function insertMany(sync: Sync, { collection, docs, batch }: AgentCalls['insertMany']['params']): Promise<AgentCalls['insertMany']['result']> {
@@ -151,8 +82,10 @@ async function handle(peer: ReturnType<typeof openPeer>, command: AgentCommand, 
       return insertMany(sync, command.params);
     case 'waitRows':
       return waitRows(sync, command.params);
+    case 'watchCount':
+      return peer.watches.watch(command.params.collection);
     case 'waitCount':
-      return waitCount(sync, command.params);
+      return peer.watches.wait(command.params);
     case 'sessions':
       return {
         sessions: sync.sessions.map((s) => ({

@@ -61,8 +61,14 @@ export interface AgentCalls {
   insertMany: { params: { collection: string; docs: readonly Record<string, unknown>[]; batch: number }; result: { startedAt: EpochMs; finishedAt: EpochMs } };
   /** Waits until `dql` returns exactly `count` rows, re-run after each commit; fails after `timeoutMs` with the last rows. */
   waitRows: { params: { dql: string; args?: Record<string, unknown>; count: number; timeoutMs: number }; result: { items: unknown[]; at: EpochMs } };
-  /** Waits until `collection` holds at least `count` documents, counted from commits; `at` is the commit that reached it. */
-  waitCount: { params: { collection: string; count: number; timeoutMs: number }; result: { count: number; at: EpochMs } };
+  /**
+   * Starts counting the documents of `collection`: those it holds now, and every one a commit
+   * puts from now on (by id). Replies once counting, so that a write made after the reply is
+   * counted; `waitCount` then waits on it. Cheaper than re-running a query after each commit.
+   */
+  watchCount: { params: { collection: string }; result: { watch: number; held: number } };
+  /** Waits until the watch has counted `count` documents; `at` is when the commit that reached it was seen. Ends the watch. */
+  waitCount: { params: { watch: number; count: number; timeoutMs: number }; result: { count: number; at: EpochMs } };
   sessions: { params: Record<string, never>; result: { sessions: AgentSession[] } };
   lanPeers: { params: Record<string, never>; result: { lanPeers: AgentLanPeer[] } };
   /** The log entries with `seq > since` (the agent keeps the last MAX_KEPT_LOGS). */
@@ -73,7 +79,7 @@ export interface AgentCalls {
 
 export type AgentCommandType = keyof AgentCalls;
 
-export const AGENT_COMMAND_TYPES: readonly AgentCommandType[] = ['start', 'execute', 'insertMany', 'waitRows', 'waitCount', 'sessions', 'lanPeers', 'logs', 'stop'];
+export const AGENT_COMMAND_TYPES: readonly AgentCommandType[] = ['start', 'execute', 'insertMany', 'waitRows', 'watchCount', 'waitCount', 'sessions', 'lanPeers', 'logs', 'stop'];
 
 export type AgentCommand = { [K in AgentCommandType]: { readonly id: number; readonly type: K; readonly params: AgentCalls[K]['params'] } }[AgentCommandType];
 
