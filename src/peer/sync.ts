@@ -468,7 +468,7 @@ export class Sync {
     return this.isSyncActive ? this.#lanTransport?.listenUrl : undefined;
   }
 
-  /** Peers advertised on the LAN in this run, compatible or not (the inspector's Mesh panel). */
+  /** Peers advertised on the LAN in this run, compatible or not, the most recently seen last (the inspector's Mesh panel). */
   get lanPeers(): LanPeer[] {
     return this.#tracker.lanPeers();
   }

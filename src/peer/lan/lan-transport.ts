@@ -23,6 +23,9 @@ import { LAN_SERVICE_TYPE, instanceName, type LanDiscovery, type LanSighting } f
  */
 export const LAN_TIE_BREAK_MS = 1_500;
 
+/** A LAN peer that refused this one's certificate (or was refused) is dialed again after 5 minutes. */
+export const LAN_REFUSED_REDIAL_MS = 5 * 60_000;
+
 export interface LanTransportOptions {
   readonly lan: LanOptions;
   readonly discovery: LanDiscovery;
@@ -159,6 +162,7 @@ export class LanTransport {
       transport: 'LAN',
       remotePeerKey: remoteKey,
       firstDialDelayMs: peerKey < remoteKey ? 0 : LAN_TIE_BREAK_MS,
+      refusedDelayMs: LAN_REFUSED_REDIAL_MS,
     });
     this.#dialers.set(sighting.name, dialer);
     if (this.#dialing) dialer.start();

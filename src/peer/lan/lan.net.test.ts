@@ -144,6 +144,12 @@ describe('small peers on one LAN', () => {
     expect(a.sync.sessions).toEqual([]);
     expect(stranger.sync.sessions).toEqual([]);
     expect(await count(stranger.sync, 'tasks')).toBe(0);
+    // A refusal will not change soon: the refused side's dialer waits minutes, not the usual backoff.
+    const dialer = a.sync.peerKey < stranger.sync.peerKey ? a : stranger;
+    await until('the refused dialer scheduled its retry', () => dialer.logs.some((e) => e.event === 'peer.reconnect-scheduled'));
+    const seconds = dialer.logs.filter((e) => e.event === 'peer.reconnect-scheduled').map((e) => Number(e.fields.seconds));
+    expect(Math.min(...seconds)).toBeGreaterThanOrEqual(150);
+    expect(dialer.sync.connections.find((c) => c.direction === 'dialed' && c.transport === 'LAN')?.reason).toMatch(/^refused/);
   });
 
   it('carry a document from A to C through B when A and C cannot see each other', async () => {

@@ -109,7 +109,7 @@ export class MeshTracker {
     return [...this.#peers.values()];
   }
 
-  /** Peers advertised on the LAN in this run, in the order first seen. */
+  /** Peers advertised on the LAN in this run, the most recently seen last. */
   lanPeers(): LanPeer[] {
     return [...this.#lan.values()];
   }
@@ -144,6 +144,14 @@ export class MeshTracker {
   /** A new attempt to dial the address, over this connection. */
   dialing(connection: ConnectionFacts, bigPeer: boolean): void {
     this.#dialed.set(connection.remoteAddress, this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', { bigPeer, transport: connection.transport ?? 'WebSocket' }));
+    this.#changed();
+  }
+
+  /** The dialer waits before its first attempt (the LAN tie-break): `reason` says what for. */
+  dialDelayed(address: string, reason: string): void {
+    const record = this.#dialed.get(address);
+    if (record === undefined || record.state !== 'connecting') return;
+    record.reason = reason;
     this.#changed();
   }
 

@@ -12,6 +12,8 @@ import type { Logger } from '../log/log-hub.ts';
 import type { Timers } from '../time.ts';
 import type { MeshTracker } from './mesh-tracker.ts';
 import type { Replicator } from './replicator.ts';
+import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
+import { SessionRefused } from './handshake.ts';
 import { WsConnection } from './ws-connection.ts';
 
 export interface DialerOptions {
@@ -36,6 +38,8 @@ export interface DialerOptions {
   readonly remotePeerKey?: string;
   /** Wait this long before the first attempt (the LAN's tie-break: the larger key lets the smaller dial first). */
   readonly firstDialDelayMs?: number;
+  /** After a refused handshake (4400, 4401), wait at least this long (default: the longest backoff). */
+  readonly refusedDelayMs?: number;
 }
 
 export class WebSocketDialer {
@@ -50,6 +54,8 @@ export class WebSocketDialer {
   #offSessionEnd: (() => void) | undefined;
   /** Dial again after a failure? False once the address is gone (its LAN advertisement left). */
   #redial = true;
+  /** The last attempt's handshake was refused (4400, 4401): the next waits longer. */
+  #refused = false;
 
   constructor(options: DialerOptions) {
     this.#options = options;
@@ -69,6 +75,7 @@ export class WebSocketDialer {
     if (this.#options.transport === 'LAN') logger.info(LOG_EVENTS.peerDiscovered, { peer: 'LanPeer', connect_address: url, remote: this.#remoteKey ?? '' });
     else logger.info(LOG_EVENTS.peerDiscovered, { peer: 'WebSocketClientPeer', connect_address: url });
     if (firstDialDelayMs !== undefined && firstDialDelayMs > 0) {
+      this.#options.tracker?.dialDelayed(url, `waiting ${Math.round(firstDialDelayMs / 100) / 10} s for the peer to dial first (its key is smaller)`);
       this.#retry = timers.setTimeout(() => {
         this.#retry = undefined;
         this.#connect();
@@ -117,11 +124,16 @@ export class WebSocketDialer {
     const tracker = this.#options.tracker;
     tracker?.dialing(connection, this.#options.bigPeer === true);
     let ended = false;
+    let opened = false;
+    /** The replicator's handshake and session start, once open: the retry waits for its verdict. */
+    let dialed: Promise<unknown> | undefined;
     const end = (): void => {
       if (ended) return;
       ended = true;
       if (this.#ws === ws) this.#ws = undefined;
-      this.#scheduleRetry();
+      // After the replicator told the tracker why (and whether the peer refused this one).
+      if (dialed === undefined) this.#scheduleRetry();
+      else void dialed.finally(() => this.#scheduleRetry());
     };
     ws.on('error', (error: Error) => {
       if (this.#stopped) return;
@@ -133,20 +145,26 @@ export class WebSocketDialer {
       if (this.#stopped) return;
       const text = reason.toString('utf8');
       logger.info(LOG_EVENTS.connectionEnded, { connection: connection.id, code, reason: text });
-      tracker?.closed(connection.id, `ConnectionEnded (${code})${text === '' ? '' : `: ${text}`}`);
+      // Once open, the connection is the replicator's: it tells the tracker why it ended, in full
+      // (a refusal with who refused and why; the close reason here is cut at 123 bytes).
+      if (!opened) tracker?.closed(connection.id, `ConnectionEnded (${code})${text === '' ? '' : `: ${text}`}`);
       end();
     });
     ws.on('open', () => {
+      opened = true;
       logger.info(LOG_EVENTS.connectionEstablished, { connection_type: 'WsClient', connection: connection.id, remote_address: url });
-      replicator.dial(connection).then(
+      dialed = replicator.dial(connection).then(
         (session) => {
           this.#remoteKey = session.remote.peerKey;
           // A session was made: the next failure starts the backoff again. One closed at once
           // (another connection to the peer was elected) parks this dialer when it closes.
           if (!session.isEnding) this.#attempt = 0;
         },
-        () => {
-          // Refused (logged by the replicator); the close schedules the retry.
+        (error: unknown) => {
+          // Refused (logged by the replicator); the close schedules the retry. A peer that refused
+          // this one's certificate, or whose certificate or protocol this peer refused, will not
+          // change its mind soon: wait the longest backoff, or `refusedDelayMs`.
+          if (error instanceof SessionRefused && (error.code === ANNOUNCE_CLOSE_CODES.unauthorized || error.code === ANNOUNCE_CLOSE_CODES.malformed)) this.#refused = true;
         },
       );
     });
@@ -184,7 +202,8 @@ export class WebSocketDialer {
     const { timers, logger, url } = this.#options;
     const min = this.#options.minDelayMs ?? 500;
     const max = this.#options.maxDelayMs ?? 30_000;
-    const base = Math.min(max, min * 2 ** Math.min(this.#attempt, 20));
+    const base = this.#refused ? Math.max(max, this.#options.refusedDelayMs ?? 0) : Math.min(max, min * 2 ** Math.min(this.#attempt, 20));
+    this.#refused = false;
     const delay = Math.round(base / 2 + (base / 2) * (this.#options.random ?? Math.random)());
     this.#attempt++;
     logger.info(LOG_EVENTS.reconnectScheduled, { seconds: Math.round(delay / 100) / 10, connect_address: url });
