@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import { formatTable, verdictOf, type Suite, type SuiteContext } from './harness.ts';
 import { bigPeerSuite } from './big-peer.bench.ts';
 import { inspectorSuite } from './inspector.bench.ts';
+import { lanSuites } from './lan.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
 import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, inspectorSuite];
+const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, inspectorSuite, ...lanSuites];
 
 function machine(): string {
   const db = new Database(':memory:');
