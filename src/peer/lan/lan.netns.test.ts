@@ -4,7 +4,7 @@
  * bridge discover each other and sync, and go on syncing with the Big Peer killed; a link cut
  * and restored loses nothing and converges, whether the cut is short (the connections survive)
  * or outlasts the keepalive (they end and are dialed again); a peer certified by another Big
- * Peer is refused.
+ * Peer is refused; and `syncmesh peer --lan` syncs headless with a LAN neighbour.
  * Multicast never leaves the namespaces: the bridge lives in a namespace of its own, joined to
  * nothing. Where namespaces cannot be made, every test fails saying how to run them.
  */
@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../shared/log.ts';
-import type { AgentProcess } from './netns/agent-process.ts';
+import { LAN_SERVICE_TYPE } from './discovery.ts';
+import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type AgentProcess } from './netns/agent-process.ts';
 import { BigPeerProcess } from './netns/big-peer-process.ts';
 import { smallPeerSessions, startLanPeers, waitForMesh, type LanPeer } from './netns/lan-peers.ts';
 import { createTestNetwork, type TestNetwork } from './netns/netns.ts';
@@ -242,5 +243,56 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     expect(idsOf((await c.agent.call('execute', { dql: NOTES })).items)).toEqual(['from-c']);
     expect(idsOf((await a.agent.call('execute', { dql: NOTES })).items)).toEqual(['from-a']);
     expect(idsOf((await b.agent.call('execute', { dql: NOTES })).items)).toEqual(['from-a']);
+  }, 90_000);
+
+  it('syncs headless with `syncmesh peer --lan`: with the Big Peer killed, a statement piped into the command reaches its LAN neighbour, and the neighbour’s write comes back', async () => {
+    const net = testNetwork();
+    const big = await bigPeer(net, 7105);
+    // The command advertises the product's own service type, as a user's peer would.
+    const dir = mkdtempSync(join(tmpdir(), 'lan-netns-a-'));
+    dirs.push(dir);
+    const [a] = await startLanPeers(
+      [{ network: net, role: 'a', persistenceDirectory: dir, appID: APP_ID, playgroundToken: TOKEN, bigPeerURL: big.url, serviceType: LAN_SERVICE_TYPE, subscriptions: [NOTES] }],
+      agents,
+    );
+    if (a === undefined) throw new Error('no agent');
+    const store = mkdtempSync(join(tmpdir(), 'lan-netns-cli-'));
+    dirs.push(store);
+    const cli = spawnInNamespace(net.namespaceOf('b'), [
+      NODE,
+      `${PROJECT_DIR}bin/syncmesh.js`,
+      'peer',
+      '--store', store,
+      '--app-id', APP_ID,
+      '--playground-token', TOKEN,
+      '--big-peer', big.url,
+      '--subscribe', NOTES,
+      '--lan',
+      '--lan-interface', net.addressOf('b'),
+    ]);
+    let answers = '';
+    cli.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (answers += chunk));
+    try {
+      cli.child.stdin.write(`INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'from-cli' } })}\n`);
+      await a.agent.waitRows(NOTES, 1, SYNC_MS);
+      // From here on the LAN is the only way between them.
+      big.kill();
+      await insert(a, { _id: 'from-agent' });
+      cli.child.stdin.write(`INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'from-cli-offline' } })}\n`);
+      await a.agent.waitRows(NOTES, 3, SYNC_MS);
+      await until('the command holds every note', SYNC_MS, async () => {
+        const before = answers.length;
+        cli.child.stdin.write(`${NOTES}\n`);
+        await sleep(300);
+        const last = answers.slice(before).trim().split('\n').pop() ?? '';
+        const ids = last.startsWith('{"items"') ? idsOf((JSON.parse(last) as { items: unknown[] }).items) : [];
+        return { done: ids.length === 3, state: { ids, stderr: cli.stderrTail().slice(-400) } };
+      });
+      expect(cli.stderrTail()).toMatch(/Discovered; peer = LanPeer; connect_address = ws:\/\/10\./);
+      cli.child.stdin.end();
+      expect(await exitWithin(cli, 10_000)).toBe(0);
+    } finally {
+      if (!cli.hasExited()) cli.child.kill('SIGKILL');
+    }
   }, 90_000);
 });
