@@ -178,6 +178,15 @@ describe('certificates that expire during a session', () => {
     expect(b.logs.find((e) => e.event === 'replication.session-ended')?.fields).toMatchObject({ code: ANNOUNCE_CLOSE_CODES.unauthorized, reason: 'certificate expired' });
   });
 
+  it('refuse a small peer whose certificate already expired (4401), as the Big Peer does', async () => {
+    const clock = new ManualTimers(Date.now());
+    const a = mesh.peer('a', { timers: clock, certificateLifetimeMs: 1_000 });
+    const b = mesh.peer('b', { timers: clock });
+    clock.advance(2_000);
+    await expect(mesh.connect(a, b)).rejects.toMatchObject({ code: ANNOUNCE_CLOSE_CODES.unauthorized });
+    expect(b.logs.find((e) => e.event === 'peer.session-refused')?.message).toMatch(/code = 4401; reason = .*expired/i);
+  });
+
   it('watch a certificate longer than a timer can wait (24.8 days) in steps', async () => {
     const clock = new ManualTimers(Date.now());
     const a = mesh.peer('a', { timers: clock, certificateLifetimeMs: 30 * 86_400_000 });
