@@ -32,6 +32,16 @@ export interface TrackedConnection {
   readonly bigPeer: boolean;
   /** How it was found: configured (`WebSocket`: the Big Peer, `sync.connect`, `sync.listen`) or LAN discovery. */
   readonly transport: TransportKind;
+  /** Set when its announcement was refused: by this peer (`local`) or the other, the close code and why. */
+  readonly refusal: Refusal | undefined;
+}
+
+/** A refused announcement (handshake), as both sides log it. */
+export interface Refusal {
+  readonly by: 'local' | 'remote';
+  /** The close code (4400, 4401, 4408, …); undefined when the connection was refused before any (no certificate yet). */
+  readonly code: number | undefined;
+  readonly reason: string;
 }
 
 /** A remote peer this peer had a session with in this run. */
@@ -239,10 +249,11 @@ export class MeshTracker {
   }
 
   /** The connection closed (its handshake was refused or failed, or its session ended). The first reason told is kept. */
-  closed(connectionId: string, reason: string): void {
+  closed(connectionId: string, reason: string, refusal?: Refusal): void {
     const record = this.#byId(connectionId);
     if (record === undefined || record.state === 'closed') return;
     this.#set(record, 'closed', { reason });
+    record.refusal = refusal;
     this.#trim();
     this.#changed();
   }
@@ -282,7 +293,20 @@ export class MeshTracker {
     state: TrackedState,
     extra: { reason?: string; bigPeer: boolean; transport: TransportKind },
   ): Mutable<TrackedConnection> {
-    return { id, type, direction, address, state, since: this.#timers.now(), remotePeerKey: undefined, reason: extra.reason, retryAt: undefined, bigPeer: extra.bigPeer, transport: extra.transport };
+    return {
+      id,
+      type,
+      direction,
+      address,
+      state,
+      since: this.#timers.now(),
+      remotePeerKey: undefined,
+      reason: extra.reason,
+      retryAt: undefined,
+      bigPeer: extra.bigPeer,
+      transport: extra.transport,
+      refusal: undefined,
+    };
   }
 
   /** Closed for good (sync stopped, or the LAN peer left), also one that was waiting to be redialed. */

@@ -136,15 +136,24 @@ export class Replicator {
     tracker?.handshaking(connection);
     if (this.#closed || local === undefined) {
       const reason = this.#closed ? 'sync is stopped' : 'this peer has no certificate yet: it must reach the Big Peer once';
-      connection.close(this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized, reason);
-      tracker?.closed(connection.id, `refused: ${reason}`);
+      const code = this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized;
+      connection.close(code, reason);
+      tracker?.closed(connection.id, `refused: ${reason}`, this.#closed ? undefined : { by: 'local', code, reason });
       throw new SessionRefused(this.#closed ? 1001 : ANNOUNCE_CLOSE_CODES.unauthorized, reason, false);
     }
     let done: Handshaken;
     try {
       done = await handshake({ connection, local, timers: this.#options.timers, timeoutMs: this.#options.handshakeTimeoutMs });
     } catch (error) {
-      tracker?.closed(connection.id, error instanceof SessionRefused ? `${error.byRemote ? 'refused by the remote' : 'refused'} (${error.code}): ${error.reason}` : `handshake failed: ${String(error)}`);
+      if (error instanceof SessionRefused) {
+        tracker?.closed(connection.id, `${error.byRemote ? 'refused by the remote' : 'refused'} (${error.code}): ${error.reason}`, {
+          by: error.byRemote ? 'remote' : 'local',
+          code: error.code,
+          reason: error.reason,
+        });
+      } else {
+        tracker?.closed(connection.id, `handshake failed: ${String(error)}`);
+      }
       if (error instanceof SessionRefused && !this.#closed) {
         const level = error.byRemote ? 'WARN' : 'INFO';
         this.#log.log(level, LOG_EVENTS.sessionRefused, { connection: connection.id, code: error.code, reason: error.reason, by: error.byRemote ? 'remote' : 'local' });

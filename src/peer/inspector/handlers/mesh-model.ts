@@ -66,29 +66,9 @@ function meshConnection(c: TrackedConnection, now: number, advertised: ReadonlyM
     remotePeerKey: c.remotePeerKey,
     advertisedPeerKey: c.transport === 'LAN' && c.direction === 'dialed' ? advertised.get(c.address) : undefined,
     reason: c.reason,
-    refusal: c.state === 'closed' ? parseRefusal(c.reason) : undefined,
+    refusal: c.state === 'closed' ? c.refusal : undefined,
     retryInMs: c.state === 'closed' && c.retryAt !== undefined ? Math.max(0, c.retryAt - now) : undefined,
   };
-}
-
-/** Close codes that only a refused announcement sends (`ANNOUNCE_CLOSE_CODES`, less `replaced`: an election, not a refusal). */
-const REFUSAL_CODES: ReadonlySet<number> = new Set([ANNOUNCE_CLOSE_CODES.malformed, ANNOUNCE_CLOSE_CODES.unauthorized, ANNOUNCE_CLOSE_CODES.timeout]);
-
-/**
- * The refusal a closed connection's reason tells. The replicator words it `refused: <why>` or
- * `refused (<code>): <why>` (by this peer) and `refused by the remote (<code>): <why>`; a dialer
- * that saw the socket close first words the remote's refusal `ConnectionEnded (<code>): <why>`,
- * with one of the announcement's refusal codes (the tracker keeps the first reason told). Any
- * other reason (a socket error, a session that ended) is no refusal.
- */
-export function parseRefusal(reason: string | undefined): MeshRefusal | undefined {
-  if (reason === undefined) return undefined;
-  const refused = /^refused( by the remote(?: peer)?)?(?: \((\d+)\))?: ([\s\S]*)$/.exec(reason);
-  if (refused !== null) return { by: refused[1] === undefined ? 'local' : 'remote', code: refused[2] === undefined ? undefined : Number(refused[2]), reason: refused[3] ?? '' };
-  const ended = /^ConnectionEnded \((\d+)\)(?:: ([\s\S]*))?$/.exec(reason);
-  const code = Number(ended?.[1]);
-  if (ended === null || !REFUSAL_CODES.has(code)) return undefined;
-  return { by: 'remote', code, reason: ended[2] ?? '' };
 }
 
 /** Per peer key, the latest refused handshake that was about identity (close code 4401). */

@@ -16,7 +16,7 @@ import { ManualTimers } from '../../time.ts';
 import { EVENT_COALESCE_MS } from '../inspector.ts';
 import { until } from '../net-kit.ts';
 import { inspectorKit, type InspectorKit } from '../test-kit.ts';
-import { buildMeshSnapshot, parseRefusal } from './mesh-model.ts';
+import { buildMeshSnapshot } from './mesh-model.ts';
 
 let kit: InspectorKit | undefined;
 afterEach(() => {
@@ -166,7 +166,7 @@ describe('the mesh snapshot’s LAN parts', () => {
     tracker.closed('WsClient#1', 'session ended (1001): going away');
     clock.advance(2 * HOUR);
     tracker.dialing(lanDial('WsClient#2'), false);
-    tracker.closed('WsClient#2', 'refused by the remote (4401): bad certificate (Expired): the certificate expired');
+    tracker.closed('WsClient#2', 'refused by the remote (4401): bad certificate (Expired): the certificate expired', { by: 'remote', code: 4401, reason: 'bad certificate (Expired): the certificate expired' });
     tracker.retryScheduled(LAN_URL, 5_000);
     const snap = snapshot();
     const refusal = { by: 'remote', code: 4401, reason: 'bad certificate (Expired): the certificate expired' };
@@ -180,7 +180,11 @@ describe('the mesh snapshot’s LAN parts', () => {
     const { tracker, snapshot, seen, lanDial } = lanMesh();
     seen('syncmesh-stranger', 'stranger', LAN_URL);
     tracker.dialing(lanDial('WsClient#4'), false);
-    tracker.closed('WsClient#4', 'refused (4401): bad certificate (UnknownIssuer): not signed by the issuer this peer trusts');
+    tracker.closed('WsClient#4', 'refused (4401): bad certificate (UnknownIssuer): not signed by the issuer this peer trusts', {
+      by: 'local',
+      code: 4401,
+      reason: 'bad certificate (UnknownIssuer): not signed by the issuer this peer trusts',
+    });
     const snap = snapshot();
     expect(snap.peers).toEqual([]);
     expect(snap.lanPeers[0]?.auth).toMatchObject({ state: 'refused', refusal: { by: 'local', code: 4401, reason: 'bad certificate (UnknownIssuer): not signed by the issuer this peer trusts' } });
@@ -190,25 +194,16 @@ describe('the mesh snapshot’s LAN parts', () => {
     const { tracker, snapshot, seen, lanDial } = lanMesh();
     seen('syncmesh-peer', 'peer', LAN_URL);
     tracker.dialing(lanDial('WsClient#1'), false);
-    tracker.closed('WsClient#1', 'refused (4408): no announcement within 10000 ms');
+    tracker.closed('WsClient#1', 'refused (4408): no announcement within 10000 ms', { by: 'local', code: 4408, reason: 'no announcement within 10000 ms' });
     expect(snapshot().connections[0]?.refusal).toEqual({ by: 'local', code: 4408, reason: 'no announcement within 10000 ms' });
     expect(snapshot().lanPeers[0]?.auth).toBeUndefined();
   });
 
-  it('reads a refusal from the replicator’s words, and nothing from other reasons', () => {
-    expect(parseRefusal('refused: this peer has no certificate yet: it must reach the Big Peer once')).toEqual({ by: 'local', code: undefined, reason: 'this peer has no certificate yet: it must reach the Big Peer once' });
-    expect(parseRefusal('refused (4400): a peer cannot connect to itself')).toEqual({ by: 'local', code: 4400, reason: 'a peer cannot connect to itself' });
-    expect(parseRefusal('refused by the remote (4401): app x is not served here')).toEqual({ by: 'remote', code: 4401, reason: 'app x is not served here' });
-    expect(parseRefusal('refused by the remote peer (4401): UnknownIssuer')).toEqual({ by: 'remote', code: 4401, reason: 'UnknownIssuer' });
-    // The dialer's words when the socket's close came before the replicator's: the remote refused.
-    expect(parseRefusal('ConnectionEnded (4401): bad certificate (UnknownIssuer): the certificate was issued by x, not by the B…')).toEqual({
-      by: 'remote',
-      code: 4401,
-      reason: 'bad certificate (UnknownIssuer): the certificate was issued by x, not by the B…',
-    });
-    expect(parseRefusal('ConnectionEnded (4408)')).toEqual({ by: 'remote', code: 4408, reason: '' });
-    for (const other of [undefined, '', 'handshake failed: Error: boom', 'session ended (1006)', 'StreamFailed: connect ECONNREFUSED', 'sync stopped', 'ConnectionEnded (1006)', 'ConnectionEnded (4409): replaced']) {
-      expect(parseRefusal(other)).toBeUndefined();
-    }
+  it('shows no refusal for a connection that closed for any other reason', () => {
+    const { tracker, snapshot, seen, lanDial } = lanMesh();
+    seen('syncmesh-peer', 'peer', LAN_URL);
+    tracker.dialing(lanDial('WsClient#1'), false);
+    tracker.closed('WsClient#1', 'session ended (1006)');
+    expect(snapshot().connections[0]).toMatchObject({ state: 'closed', reason: 'session ended (1006)', refusal: undefined });
   });
 });
