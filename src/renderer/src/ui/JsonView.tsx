@@ -20,12 +20,21 @@ export const JsonView = memo(function JsonView({ value, inline = false, maxLengt
   );
 });
 
+/**
+ * How a table cell shows a scalar (missing, null, string, number, boolean): its text and the class
+ * that colours it by type; undefined for an object or an array (a JsonView shows those).
+ */
+export function scalarView(value: unknown): { readonly text: string; readonly className: string } | undefined {
+  if (value === undefined) return { text: '—', className: 'j-missing' };
+  if (value === null) return { text: 'null', className: 'j-literal' };
+  if (typeof value === 'string') return { text: value.length > 300 ? `${value.slice(0, 299)}…` : value, className: 'j-string-plain' };
+  if (typeof value === 'number') return { text: String(value), className: 'j-number' };
+  if (typeof value === 'boolean') return { text: String(value), className: 'j-literal' };
+  return undefined;
+}
+
 /** One scalar or a compact structure, coloured by type, for table cells. */
 export const ValueCell = memo(function ValueCell({ value }: { readonly value: unknown }) {
-  if (value === undefined) return <span className="j-missing">—</span>;
-  if (value === null) return <span className="j-literal">null</span>;
-  if (typeof value === 'string') return <span className="j-string-plain">{value.length > 300 ? `${value.slice(0, 299)}…` : value}</span>;
-  if (typeof value === 'number') return <span className="j-number">{String(value)}</span>;
-  if (typeof value === 'boolean') return <span className="j-literal">{String(value)}</span>;
-  return <JsonView value={value} inline maxLength={300} />;
+  const scalar = scalarView(value);
+  return scalar === undefined ? <JsonView value={value} inline maxLength={300} /> : <span className={scalar.className}>{scalar.text}</span>;
 });

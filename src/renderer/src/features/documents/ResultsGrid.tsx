@@ -10,13 +10,18 @@ import { jsonEqual } from '../../../../shared/inspector/statements.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import { useInspector } from '../../store/index.ts';
 import { formatCount } from '../../ui/format.ts';
-import { JsonView, ValueCell } from '../../ui/JsonView.tsx';
+import { JsonView, scalarView } from '../../ui/JsonView.tsx';
 import { columnWidths } from './columns.ts';
 import { rowAt, type PageCache } from './paging.ts';
 import type { ResultMode, ResultState } from './slice.ts';
 
 const ROW_HEIGHT = 24;
 const HEADER_HEIGHT = 27;
+/**
+ * Rows built beyond each edge of the view (192 px, more than a wheel notch). A fast scroll
+ * replaces every row each frame, so each of these costs its build and layout in every frame.
+ */
+const OVERSCAN = 8;
 /**
  * Pages of the visible range are fetched at most this often while the range moves (a throttle,
  * not a debounce: a long scroll fetches as it goes), and once more when it stops.
@@ -35,7 +40,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
     count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 16,
+    overscan: OVERSCAN,
     scrollMargin: HEADER_HEIGHT,
   });
   const items = virtualizer.getVirtualItems();
@@ -80,6 +85,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
       aria-rowcount={total + 1}
       aria-colcount={mode === 'table' ? columns.length + 1 : 2}
       aria-readonly="true"
+      data-scrolling={virtualizer.isScrolling ? '' : undefined}
       aria-activedescendant={selectedIndex === undefined ? undefined : `rt-row-${selectedIndex}`}
       tabIndex={0}
       onKeyDown={onKeyDown}
@@ -179,11 +185,7 @@ const Row = memo(function Row({ index, top, row, mode, columns, widths, selected
           <span className="skeleton" />
         </div>
       ) : mode === 'table' ? (
-        columns.map((column) => (
-          <div key={column} className="rt-cell" role="gridcell" style={{ width: widths.get(column) ?? 120 }}>
-            <ValueCell value={row[column]} />
-          </div>
-        ))
+        columns.map((column) => <ValueGridCell key={column} value={row[column]} width={widths.get(column) ?? 120} />)
       ) : (
         <div className="rt-cell rt-json-cell" role="gridcell">
           <JsonView value={row} inline maxLength={1000} />
@@ -192,6 +194,26 @@ const Row = memo(function Row({ index, top, row, mode, columns, widths, selected
     </div>
   );
 });
+
+/**
+ * A table cell: a scalar is the cell's own text (one element, not a cell around a span: a fast
+ * scroll builds and lays out every cell of the rows it brings in, each frame).
+ */
+function ValueGridCell({ value, width }: { readonly value: JsonValue | undefined; readonly width: number }) {
+  const scalar = scalarView(value);
+  if (scalar === undefined) {
+    return (
+      <div className="rt-cell" role="gridcell" style={{ width }}>
+        <JsonView value={value} inline maxLength={300} />
+      </div>
+    );
+  }
+  return (
+    <div className={`rt-cell rt-value ${scalar.className}`} role="gridcell" style={{ width }}>
+      {scalar.text}
+    </div>
+  );
+}
 
 function HeaderCell({ column, width, onResize }: { readonly column: string; readonly width: number; readonly onResize: (column: string, width: number) => void }) {
   const drag = useRef<{ x: number; width: number } | undefined>(undefined);

@@ -41,6 +41,12 @@ let refreshAgain = false;
 /** A row selected (by the keyboard) before its page was here: selected once it arrives. */
 let pendingSelect: number | undefined;
 
+/** Runs `callback` at the next animation frame; without one (outside a browser, as in unit tests), in a microtask. */
+function atNextFrame(callback: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => callback());
+  else queueMicrotask(callback);
+}
+
 export interface ResultActions {
   execute(statement: string, args: JsonObject, argsText: string, source: RunRecord['source'], label?: string): Promise<QueryOutcome | ErrorValue>;
   ensureRows: DocumentsSlice['ensureRows'];
@@ -94,30 +100,55 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
     return outcome;
   };
 
+  /**
+   * Pages answered since the last frame. They are stored together at the next animation frame
+   * rather than each in a render of its own as it arrives: while the table scrolls, a render
+   * between two frames is styled and laid out at the start of the next one (Chromium updates the
+   * hover state after a scroll, which needs layout), and that frame's scroll then replaces the
+   * very rows it drew. At the frame (after its scroll), they render into the rows that frame
+   * shows and are laid out with it; several pages make one render.
+   */
+  const arrived: { readonly resultId: string; readonly page: number; readonly rows: readonly JsonObject[] }[] = [];
+  const storeArrived = () => {
+    const batch = arrived.splice(0);
+    for (const { resultId, page } of batch) pagesInFlight.get(resultId)?.delete(page);
+    const current = get().documents.result;
+    const pages = batch.filter((a) => a.resultId === current?.cache.resultId);
+    if (current === undefined || pages.length === 0) return;
+    const keep = new Set(pagesInRange(current.cache, visibleRange.start, visibleRange.end));
+    let { cache, columns } = current;
+    for (const { page, rows } of pages) {
+      cache = withPage(cache, page, rows, keep);
+      columns = extendColumns(columns, rows);
+    }
+    setDocs({ rowsError: undefined, result: { ...current, cache, columns } });
+    if (pendingSelect !== undefined && rowAt(cache, pendingSelect) !== undefined) {
+      const index = pendingSelect;
+      pendingSelect = undefined;
+      get().selectRow(index);
+    }
+  };
+
   const fetchPage = async (resultId: string, page: number): Promise<void> => {
     let flying = pagesInFlight.get(resultId);
     if (flying === undefined) pagesInFlight.set(resultId, (flying = new Set()));
     flying.add(page);
     const answer = await inspector.call('documents:rows', { resultId, offset: page * PAGE_SIZE, limit: PAGE_SIZE });
-    flying.delete(page);
     const current = get().documents.result;
-    if (current === undefined || current.cache.resultId !== resultId) return;
+    if (current === undefined || current.cache.resultId !== resultId) {
+      flying.delete(page);
+      return;
+    }
     if (!answer.ok) {
+      flying.delete(page);
       // The peer keeps a few results per session: an expired one is simply taken again.
       if (answer.error.code === 'inspector/not-found') void get().refreshResult();
       else setDocs({ rowsError: answer.error });
       return;
     }
-    const keep = new Set(pagesInRange(current.cache, visibleRange.start, visibleRange.end));
-    setDocs({
-      rowsError: undefined,
-      result: { ...current, cache: withPage(current.cache, page, answer.value.rows, keep), columns: extendColumns(current.columns, answer.value.rows) },
-    });
-    if (pendingSelect !== undefined && Math.floor(pendingSelect / PAGE_SIZE) === page) {
-      const index = pendingSelect;
-      pendingSelect = undefined;
-      get().selectRow(index);
-    }
+    // Still in flight (not asked for again) until it is stored.
+    arrived.push({ resultId, page, rows: answer.value.rows });
+    if (arrived.length === 1) atNextFrame(storeArrived);
   };
 
   return {

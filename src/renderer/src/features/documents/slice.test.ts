@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'zustand';
 import type { QueryOutcome } from '../../../../shared/inspector/documents.ts';
 import { deleteDocument } from '../../../../shared/inspector/statements.ts';
@@ -86,6 +86,32 @@ describe('the Documents slice', () => {
     expect(pages[0]?.input).toMatchObject({ offset: 50_000, limit: 200 });
     const result = store.getState().documents.result;
     expect(result && rowAt(result.cache, 50_039)).toEqual({ _id: 'o050039', n: 50_039 });
+  });
+
+  it('stores the pages that arrive before a frame in one update at that frame, and does not ask for them again meanwhile', async () => {
+    const frames: (() => void)[] = [];
+    vi.stubGlobal('requestAnimationFrame', (callback: FrameRequestCallback) => frames.push(() => callback(0)));
+    try {
+      store.getState().openCollection('orders');
+      await settled();
+      let updates = 0;
+      const unsubscribe = store.subscribe(() => (updates += 1));
+      store.getState().ensureRows(50_000, 50_300);
+      await settled();
+      store.getState().ensureRows(50_000, 50_300);
+      await settled();
+      expect(peer.fake.calls.filter((c) => c.channel === 'documents:rows')).toHaveLength(2);
+      expect(updates).toBe(0);
+      expect(frames).toHaveLength(1);
+      frames.shift()?.();
+      unsubscribe();
+      expect(updates).toBe(1);
+      const result = store.getState().documents.result;
+      expect(result && rowAt(result.cache, 50_000)).toEqual({ _id: 'o050000', n: 50_000 });
+      expect(result && rowAt(result.cache, 50_300)).toEqual({ _id: 'o050300', n: 50_300 });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('runs an expired result again instead of failing', async () => {
