@@ -412,6 +412,13 @@ export class Sync {
       }
       if (lanTransport !== undefined) resources.servers.TCP.add(lanTransport);
     }
+    if (this.#closed) {
+      // Closed while it listened or started LAN: nothing may outlive the Sync.
+      listening.listener?.stop();
+      void lanTransport?.stop();
+      replicator.close();
+      throw new SyncError('sync/closed', 'this Sync was closed while sync started');
+    }
     // Dialers are made (and shown in the mesh as waiting) only once nothing else can fail.
     const dialers = urls.map(
       (url, i) =>

@@ -135,6 +135,7 @@ export const LOG_EVENTS = {
   lanStarted: 'lan.started',
   lanPeerIgnored: 'lan.peer-ignored',
   lanFailed: 'lan.failed',
+  lanWarning: 'lan.warning',
   transportUnavailable: 'transport.unavailable',
 } as const;
 

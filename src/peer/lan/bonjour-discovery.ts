@@ -3,6 +3,7 @@
  * `<instance>._syncmesh._tcp.local` with its TXT record, browses for the same type, and asks
  * again now and then (a peer that appeared while a link was down answers the next query).
  */
+import { networkInterfaces } from 'node:os';
 import { Bonjour, type Browser, type Service, type ServiceConfig } from 'bonjour-service';
 import {
   LAN_SERVICE_TYPE,
@@ -18,13 +19,34 @@ import {
 
 /** Queries are repeated at this interval, doubling up to the cap (RFC 6762 5.2 asks for growth). */
 const FIRST_REQUERY_MS = 1_000;
-const MAX_REQUERY_MS = 15_000;
+const MAX_REQUERY_MS = 10_000;
+/**
+ * A peer that answered none of our queries for this long is gone (a crash, a pulled cable: no
+ * goodbye). bonjour-service would keep it for its PTR record's TTL, 8 hours from first seen.
+ */
+export const LAN_PEER_STALE_MS = 35_000;
+/** Peers remembered (a LAN may hold many, or a host forging answers); those gone are dropped first. */
+const MAX_KNOWN = 1_000;
+
+interface Known {
+  sighting: LanSighting;
+  lastSeen: number;
+  present: boolean;
+}
 /** How long opening the multicast socket may take. */
 const READY_TIMEOUT_MS = 5_000;
+
+interface ResourceRecord {
+  readonly name?: unknown;
+  readonly type?: unknown;
+  readonly ttl?: unknown;
+  readonly data?: unknown;
+}
 
 /** The multicast-dns instance inside bonjour-service: its socket errors must be caught, or they throw. */
 interface MulticastDns {
   on(event: 'error' | 'warning', listener: (error: Error) => void): void;
+  on(event: 'response', listener: (packet: { answers?: ResourceRecord[]; additionals?: ResourceRecord[] }) => void): void;
   once(event: 'ready', listener: () => void): void;
   once(event: 'error', listener: (error: Error) => void): void;
   removeListener(event: string, listener: (...args: never[]) => void): void;
@@ -36,7 +58,9 @@ export class BonjourDiscovery implements LanDiscovery {
   #browser: Browser | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
-  /** Socket warnings (a send that failed) after start; the last one is kept for the conditions. */
+  /** Every peer seen, by service instance name, with when it last answered. */
+  readonly #known = new Map<string, Known>();
+  /** The last socket warning (a send or a multicast membership that failed), told once each. */
   lastWarning: string | undefined;
 
   constructor(options: LanDiscoveryOptions = {}) {
@@ -45,16 +69,21 @@ export class BonjourDiscovery implements LanDiscovery {
 
   async start(advertisement: LanAdvertisement, events: LanDiscoveryEvents): Promise<void> {
     const iface = this.#options.interface;
+    if (iface !== undefined) {
+      const local = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address));
+      if (!local.includes(iface)) throw new Error(`${iface} is not an IPv4 address of this host (it has ${local.join(', ') || 'none'}): give lan.interface one of them`);
+    }
+    const warn = (error: Error): void => {
+      if (error.message === this.lastWarning) return;
+      this.lastWarning = error.message;
+      events.warning?.(error.message);
+    };
     // The options reach multicast-dns (its `interface` and `bind`), though typed as a service's.
     const socketOptions = (iface === undefined ? {} : { interface: iface, bind: '0.0.0.0' }) as Partial<ServiceConfig>;
-    const bonjour = new Bonjour(socketOptions, (error: Error) => {
-      this.lastWarning = error.message;
-    });
+    const bonjour = new Bonjour(socketOptions, warn);
     this.#bonjour = bonjour;
     const mdns = (bonjour as unknown as { server: { mdns: MulticastDns } }).server.mdns;
-    mdns.on('warning', (error) => {
-      this.lastWarning = error.message;
-    });
+    mdns.on('warning', warn);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the mDNS socket did not open within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
       mdns.once('ready', () => {
@@ -70,9 +99,7 @@ export class BonjourDiscovery implements LanDiscovery {
       throw error;
     });
     // Later socket errors (the interface went away) must not throw out of an event handler.
-    mdns.on('error', (error) => {
-      this.lastWarning = error.message;
-    });
+    mdns.on('error', warn);
     const type = this.#options.serviceType ?? LAN_SERVICE_TYPE;
     const name = instanceName(advertisement.peerKey);
     // No probing (RFC 6762 8.1) before announcing: the name carries 240 bits of the peer key, so
@@ -83,20 +110,52 @@ export class BonjourDiscovery implements LanDiscovery {
     const seen = (service: Service): void => {
       if (this.#stopped || service.name === name) return;
       const sighting = toSighting(service);
-      if (sighting !== undefined) events.up(sighting);
+      if (sighting === undefined) return;
+      this.#known.delete(service.name);
+      this.#known.set(service.name, { sighting, lastSeen: Date.now(), present: true });
+      for (const [peer, known] of this.#known) {
+        if (this.#known.size <= MAX_KNOWN) break;
+        if (!known.present) this.#known.delete(peer);
+      }
+      events.up(sighting);
     };
     browser.on('up', seen);
     browser.on('srv-update', seen);
     browser.on('txt-update', seen);
     browser.on('down', (service: Service) => {
-      if (!this.#stopped && service.name !== name) events.down(service.name);
+      if (this.#stopped || service.name === name) return;
+      this.#known.delete(service.name);
+      events.down(service.name);
+    });
+    // Every answer naming a known peer refreshes it (bonjour-service tells only of changes); one
+    // that answers again after it went stale is up again.
+    const suffix = `._${type}._tcp.local`;
+    mdns.on('response', (packet) => {
+      if (this.#stopped) return;
+      for (const record of [...(packet.answers ?? []), ...(packet.additionals ?? [])]) {
+        if (typeof record.ttl !== 'number' || record.ttl <= 0) continue;
+        const fqdn = record.type === 'PTR' ? record.data : record.type === 'SRV' || record.type === 'TXT' ? record.name : undefined;
+        if (typeof fqdn !== 'string' || !fqdn.toLowerCase().endsWith(suffix)) continue;
+        const known = this.#known.get(fqdn.slice(0, -suffix.length));
+        if (known === undefined) continue;
+        known.lastSeen = Date.now();
+        if (!known.present) {
+          known.present = true;
+          events.up(known.sighting);
+        }
+      }
     });
     let delay = FIRST_REQUERY_MS;
     const requery = (): void => {
       this.#timer = setTimeout(() => {
         if (this.#stopped) return;
         browser.update();
-        browser.expire();
+        const now = Date.now();
+        for (const [peer, known] of this.#known) {
+          if (!known.present || now - known.lastSeen <= LAN_PEER_STALE_MS) continue;
+          known.present = false;
+          events.down(peer);
+        }
         delay = Math.min(MAX_REQUERY_MS, delay * 2);
         requery();
       }, delay);

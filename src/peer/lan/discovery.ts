@@ -34,8 +34,10 @@ export interface LanSighting {
 export interface LanDiscoveryEvents {
   /** A peer appeared, or its advertisement changed. */
   up(sighting: LanSighting): void;
-  /** A peer said goodbye, or its record expired. `name` is its service instance name. */
+  /** A peer said goodbye, or answered nothing for a while. `name` is its service instance name. */
   down(name: string): void;
+  /** The multicast socket reported a problem (a send or a group membership failed). */
+  warning?(message: string): void;
 }
 
 export interface LanDiscovery {

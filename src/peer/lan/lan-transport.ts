@@ -8,7 +8,7 @@
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { OUTER_PROTOCOL_VERSION } from '../../shared/protocol/announce.ts';
 import type { Logger } from '../log/log-hub.ts';
-import type { MeshTracker } from '../replication/mesh-tracker.ts';
+import { LAN_PEERS_KEPT, type MeshTracker } from '../replication/mesh-tracker.ts';
 import type { Replicator } from '../replication/replicator.ts';
 import { WebSocketDialer } from '../replication/ws-dialer.ts';
 import { WebSocketListener } from '../replication/ws-listener.ts';
@@ -64,6 +64,10 @@ export class LanTransport {
   readonly #dialers = new Map<string, WebSocketDialer>();
   /** The reason last logged for each peer not synced with, so that it is logged once. */
   readonly #ignored = new Map<string, string>();
+  /** Service names whose advertisement left: their dialers are the first dropped past the cap. */
+  readonly #left = new Set<string>();
+  /** Dialers of an address a peer moved away from, kept until their live connection ends. */
+  readonly #retired = new Set<WebSocketDialer>();
   #dialing = false;
   #stopped = false;
 
@@ -85,7 +89,11 @@ export class LanTransport {
     try {
       await options.discovery.start(
         { peerKey: options.peerKey, appID: options.appID, protocolVersion: OUTER_PROTOCOL_VERSION, port: listener.port },
-        { up: (sighting) => transport.#seen(sighting), down: (name) => transport.#gone(name) },
+        {
+          up: (sighting) => transport.#seen(sighting),
+          down: (name) => transport.#gone(name),
+          warning: (message) => options.logger.warn(LOG_EVENTS.lanWarning, { reason: message }),
+        },
       );
     } catch (error) {
       listener.stop();
@@ -120,8 +128,9 @@ export class LanTransport {
   async stop(): Promise<void> {
     if (this.#stopped) return;
     this.#stopped = true;
-    for (const dialer of this.#dialers.values()) dialer.stop();
+    for (const dialer of [...this.#dialers.values(), ...this.#retired]) dialer.stop();
     this.#dialers.clear();
+    this.#retired.clear();
     this.#listener.stop();
     await this.#options.discovery.stop();
   }
@@ -133,15 +142,14 @@ export class LanTransport {
     const reason = incompatibility(sighting, appID);
     tracker.lanSeen({ name: sighting.name, peerKey: sighting.peerKey, appID: sighting.appID, protocolVersion: sighting.protocolVersion, url, compatible: reason === undefined, reason });
     const existing = this.#dialers.get(sighting.name);
+    this.#left.delete(sighting.name);
     if (reason !== undefined) {
       if (this.#ignored.get(sighting.name) !== reason) {
         this.#ignored.set(sighting.name, reason);
         logger.info(LOG_EVENTS.lanPeerIgnored, { name: sighting.name, connect_address: url, remote: sighting.peerKey ?? '', reason });
       }
-      if (existing !== undefined) {
-        existing.stop();
-        this.#dialers.delete(sighting.name);
-      }
+      if (existing !== undefined) this.#drop(sighting.name, existing);
+      this.#trim();
       return;
     }
     this.#ignored.delete(sighting.name);
@@ -149,8 +157,19 @@ export class LanTransport {
       existing.setRedial(true);
       return;
     }
-    existing?.stop(); // It moved to another address.
     const remoteKey = sighting.peerKey as string;
+    if (existing !== undefined) {
+      // It moved to another address (or an answer says so). A session running over the old one
+      // is kept, not cut on the word of one mDNS packet: its dialer retires once it ends.
+      this.#dialers.delete(sighting.name);
+      if (this.#options.replicator.hasSession(remoteKey)) {
+        existing.setRedial(false);
+        this.#retired.add(existing);
+      } else {
+        existing.stop();
+        tracker.forgetDialed(existing.url);
+      }
+    }
     const dialer = new WebSocketDialer({
       url,
       replicator: this.#options.replicator,
@@ -166,12 +185,48 @@ export class LanTransport {
     });
     this.#dialers.set(sighting.name, dialer);
     if (this.#dialing) dialer.start();
+    this.#trim();
+  }
+
+  /** Stops a dialer for good and forgets its row in the mesh. */
+  #drop(name: string, dialer: WebSocketDialer): void {
+    dialer.stop();
+    this.#dialers.delete(name);
+    this.#left.delete(name);
+    this.#options.tracker.forgetDialed(dialer.url);
+  }
+
+  /**
+   * Keeps at most LAN_PEERS_KEPT dialers and remembered refusals (a LAN may hold many peers, or
+   * a host forging advertisements): past that, those of peers that left go first, then the oldest.
+   */
+  #trim(): void {
+    for (const name of [...this.#left, ...this.#dialers.keys()]) {
+      if (this.#dialers.size <= LAN_PEERS_KEPT) break;
+      const dialer = this.#dialers.get(name);
+      if (dialer !== undefined && !this.#options.replicator.hasSession(dialer.remotePeerKey ?? '')) this.#drop(name, dialer);
+    }
+    for (const names of [this.#ignored, this.#left]) {
+      for (const name of names.keys()) {
+        if (names.size <= LAN_PEERS_KEPT) break;
+        names.delete(name);
+      }
+    }
+    for (const dialer of this.#retired) {
+      if (dialer.isConnected) continue;
+      dialer.stop();
+      this.#retired.delete(dialer);
+      this.#options.tracker.forgetDialed(dialer.url);
+    }
   }
 
   #gone(name: string): void {
     if (this.#stopped) return;
     this.#options.tracker.lanGone(name);
+    this.#left.add(name);
+    this.#ignored.delete(name);
     // A session still open is kept (the peer may only have stopped advertising); it is not redialed.
     this.#dialers.get(name)?.setRedial(false);
+    this.#trim();
   }
 }

@@ -4,7 +4,10 @@
  * whoever dials, multi-hop through a peer both others see, and the transport conditions. The
  * same over real mDNS between network namespaces is lan.netns.test.ts.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../shared/log.ts';
 import { FixtureLogin } from '../auth/test-fixtures/login-server.ts';
@@ -43,8 +46,10 @@ interface Peer {
 }
 
 const opened: Sync[] = [];
+const onExit: (() => void)[] = [];
 afterEach(() => {
   for (const sync of opened.splice(0)) sync.close();
+  for (const task of onExit.splice(0)) task();
 });
 
 interface PeerSpec {
@@ -55,6 +60,8 @@ interface PeerSpec {
   readonly discovery?: MemoryDiscoveryOptions;
   readonly sync?: SyncOptions['sync'];
   readonly peerToPeer?: PeerToPeerOptions;
+  /** Keep the store (and so the peer key) here instead of in memory. */
+  readonly persistenceDirectory?: string;
 }
 
 const defaultLogin = new FixtureLogin({ appID: APP, playgroundToken: TOKEN, now: () => Date.now() });
@@ -65,7 +72,7 @@ function lanPeer(spec: PeerSpec): Peer {
   hub.setCustomLogCallback((entry) => logs.push(entry));
   const login = spec.login ?? defaultLogin;
   const sync = new Sync({
-    inMemory: true,
+    ...(spec.persistenceDirectory === undefined ? { inMemory: true } : { persistenceDirectory: spec.persistenceDirectory }),
     logHub: hub,
     fetch: login.fetch,
     identity: onlinePlayground({ appID: spec.appID ?? APP, token: TOKEN, bigPeerURL: 'http://big-peer.invalid' }),
@@ -242,5 +249,64 @@ describe('transport configuration', () => {
     expect(c.sync.isSyncActive).toBe(true);
     expect(c.sync.transportConditions).toMatchObject([{ transport: 'LAN', condition: 'TcpListenFailure' }]);
     expect(c.logs.find((e) => e.event === 'lan.failed')).toMatchObject({ level: 'ERROR' });
+  });
+});
+
+describe('LAN peers coming and going', () => {
+  it('do not pile up rows in the mesh when a neighbour restarts on a new port each time', async () => {
+    const network = new MemoryLanNetwork();
+    const a = lanPeer({ network, label: 'a' });
+    await a.sync.startSync();
+    const dir = mkdtempSync(join(tmpdir(), 'lan-restart-'));
+    onExit.push(() => rmSync(dir, { recursive: true, force: true }));
+    for (let i = 0; i < 5; i++) {
+      const b = lanPeer({ network, label: 'b', persistenceDirectory: dir });
+      await b.sync.startSync();
+      await until(`a has a session with b #${i}`, () => a.sync.sessions.length === 1);
+      b.sync.close();
+      await until(`a lost b #${i}`, () => a.sync.sessions.length === 0);
+    }
+    expect(a.sync.connections.filter((c) => c.direction === 'dialed').length).toBeLessThanOrEqual(1);
+    expect(a.sync.lanPeers.filter((p) => p.present)).toEqual([]);
+  });
+
+  it('keep a running session when one answer says the peer moved, and dial the new address only once it ends', async () => {
+    const network = new MemoryLanNetwork();
+    const a = lanPeer({ network, label: 'a' });
+    const b = lanPeer({ network, label: 'b' });
+    await a.sync.startSync();
+    await b.sync.startSync();
+    await until('a session', () => a.sync.sessions.length === 1 && b.sync.sessions.length === 1);
+    const name = a.sync.lanPeers[0]?.name as string;
+    const ended = (): number => a.logs.filter((e) => e.event === 'replication.session-ended').length + b.logs.filter((e) => e.event === 'replication.session-ended').length;
+    const endedBefore = ended();
+    network.announce({ peerKey: b.sync.peerKey, appID: APP, protocolVersion: 2, address: '127.0.0.1', port: 9, name });
+    network.announce({ peerKey: a.sync.peerKey, appID: APP, protocolVersion: 2, address: '127.0.0.1', port: 9, name: b.sync.lanPeers[0]?.name as string });
+    await pause(300);
+    expect(ended()).toBe(endedBefore);
+    expect(a.sync.sessions.map((s) => s.remote.peerKey)).toEqual([b.sync.peerKey]);
+    expect(b.sync.sessions.map((s) => s.remote.peerKey)).toEqual([a.sync.peerKey]);
+  });
+
+  it('stop starting when the Sync is closed while LAN starts, leaving nothing listening', async () => {
+    const a = lanPeer({ network: new MemoryLanNetwork(), label: 'a' });
+    let release: () => void = () => {};
+    const slow = new MemoryLanNetwork().discovery('slow');
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sync = new Sync({
+      inMemory: true,
+      fetch: defaultLogin.fetch,
+      identity: onlinePlayground({ appID: APP, token: TOKEN, bigPeerURL: 'http://big-peer.invalid' }),
+      lanDiscovery: () => ({ start: async (ad, events) => { await held; await slow.start(ad, events); }, stop: () => slow.stop() }),
+      sync: { bigPeer: false, peerToPeer: { lan: { listen: { host: '127.0.0.1', port: await freePort() } } } },
+    });
+    opened.push(sync);
+    void a;
+    const starting = sync.startSync();
+    await pause(100);
+    sync.close();
+    release();
+    await expect(starting).rejects.toMatchObject({ code: 'sync/closed' });
+    expect(sync.isSyncActive).toBe(false);
   });
 });

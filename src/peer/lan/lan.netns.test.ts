@@ -201,15 +201,22 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
 
   it('loses nothing when a cut outlasts the keepalive, so that the sessions end and are dialed again once the link is back, and converges concurrent edits', async () => {
     await cutAndRestore(7103, async (peers) => {
-      // Each side's keepalive (a ping every 15 s, cut after one goes unanswered) ends its sessions across the cut.
-      await until('the sessions across the cut have ended on both sides', 45_000, async () => {
+      // Each side's keepalive (a ping every 15 s, cut after two intervals with nothing heard) ends its sessions across the cut.
+      await until('the sessions across the cut have ended on both sides', 75_000, async () => {
         const sessions = await smallPeerSessions(peers);
         const c = peers[2] as LanPeer;
         const across = [...sessions].flatMap(([role, list]) => list.filter((s) => role === 'c' || s.remote === c.peerKey).map((s) => `${role}→${s.remote.slice(0, 6)}`));
         return { done: across.length === 0, state: across };
       }, 500);
+      // c answers no query across the cut: the others count it gone (no 8-hour mDNS TTL), and stop dialing it.
+      const [a, , c] = peers as [LanPeer, LanPeer, LanPeer];
+      await until('a counts c gone from the LAN', 60_000, async () => {
+        const { lanPeers } = await a.agent.call('lanPeers', {});
+        const seen = lanPeers.find((p) => p.peerKey === c.peerKey);
+        return { done: seen?.present === false, state: seen };
+      }, 500);
     });
-  }, 120_000);
+  }, 240_000);
 
   it('refuses a peer whose certificate another Big Peer of the same app issued (UnknownIssuer): it gets no session with the others and no document crosses', async () => {
     const net = testNetwork();

@@ -60,6 +60,11 @@ export class MemoryLanNetwork {
     }
   }
 
+  /** Every peer hears this answer, true or forged (a test of what one mDNS packet may do). */
+  announce(sighting: LanSighting): void {
+    for (const member of this.#members) member.events.up(sighting);
+  }
+
   /** The two peers never see each other (out of range), though each may see the others. */
   separate(a: string, b: string): void {
     this.#apart.add(`${a}\u0000${b}`).add(`${b}\u0000${a}`);

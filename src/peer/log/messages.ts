@@ -103,6 +103,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.lanStarted]: (f) => `LAN transport started; listen_address = ${f.listen_address}; service = ${f.service}; name = ${f.name}`,
   [LOG_EVENTS.lanPeerIgnored]: (f) => `Not syncing with a LAN peer; name = ${f.name}; connect_address = ${f.connect_address}; remote = ${f.remote === '' ? 'unknown' : f.remote}; reason = ${f.reason}`,
   [LOG_EVENTS.lanFailed]: (f) => `LAN transport failed; condition = ${f.condition}; reason = ${f.reason}`,
+  [LOG_EVENTS.lanWarning]: (f) => `LAN discovery warning; reason = ${f.reason}`,
   [LOG_EVENTS.transportUnavailable]: (f) => `Transport unavailable; transport = ${f.transport}; condition = ${f.condition}; reason = ${f.reason}`,
 };
 

@@ -157,6 +157,11 @@ export class MeshTracker {
     this.#changed();
   }
 
+  /** A LAN dialer was dropped for good (its peer moved, or left long ago): its row goes. */
+  forgetDialed(address: string): void {
+    if (this.#dialed.delete(address)) this.#changed();
+  }
+
   /** The dialer waits before its first attempt (the LAN tie-break): `reason` says what for. */
   dialDelayed(address: string, reason: string): void {
     const record = this.#dialed.get(address);

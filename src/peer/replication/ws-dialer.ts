@@ -67,10 +67,19 @@ export class WebSocketDialer {
     return this.#options.url;
   }
 
+  /** The remote's peer key, once known. */
+  get remotePeerKey(): string | undefined {
+    return this.#remoteKey;
+  }
+
+  /** Is a connection of this dialer open (or opening)? */
+  get isConnected(): boolean {
+    return this.#ws !== undefined;
+  }
+
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
-    this.#redial = true;
     const { logger, url, firstDialDelayMs, timers } = this.#options;
     if (this.#options.transport === 'LAN') logger.info(LOG_EVENTS.peerDiscovered, { peer: 'LanPeer', connect_address: url, remote: this.#remoteKey ?? '' });
     else logger.info(LOG_EVENTS.peerDiscovered, { peer: 'WebSocketClientPeer', connect_address: url });
@@ -117,6 +126,11 @@ export class WebSocketDialer {
 
   #connect(): void {
     if (this.#stopped || this.#parkWhileElsewhere()) return;
+    if (!this.#redial) {
+      // Its LAN advertisement left before this dialer could dial (it waited for a login or its turn).
+      this.#options.tracker?.dialStopped(this.#options.url, 'the peer left the LAN');
+      return;
+    }
     const { url, logger, replicator } = this.#options;
     const ws = new WebSocket(url, { maxPayload: MAX_SESSION_FRAME_BYTES, handshakeTimeout: this.#options.connectTimeoutMs ?? 10_000, perMessageDeflate: false });
     this.#ws = ws;
