@@ -132,6 +132,8 @@ export const LOG_EVENTS = {
   remoteError: 'replication.remote-error',
   documentTooLarge: 'replication.document-too-large',
   replicationFailed: 'replication.failed',
+  evictOverlap: 'eviction.overlap',
+  evictResynced: 'eviction.resynced',
   lanStarted: 'lan.started',
   lanPeerIgnored: 'lan.peer-ignored',
   lanFailed: 'lan.failed',

@@ -99,6 +99,11 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.remoteError]: (f) => `The remote peer reported an error; remote = ${f.remote}; code = ${f.code}; message = ${f.message}`,
   [LOG_EVENTS.documentTooLarge]: (f) => `A document is too large to replicate; remote = ${f.remote}; collection = ${f.collection}; id = ${f.id}`,
   [LOG_EVENTS.replicationFailed]: (f) => `Replication failed; remote = ${f.remote}; error = ${f.error}`,
+  // The evict/re-sync loop (issue 8; spec 1.5, 3.1, 3.2).
+  [LOG_EVENTS.evictOverlap]: (f) =>
+    `EVICT overlaps an active subscription: its documents will come back; collection = ${f.collection}; subscription = ${f.subscription}; come_back = ${f.come_back} of ${f.evicted}; cancel it before evicting and register the complementary one after (spec 3.2)`,
+  [LOG_EVENTS.evictResynced]: (f) =>
+    `Evicted documents came back by replication (evict/re-sync loop); collection = ${f.collection}; count = ${f.count}; seconds_after_evict = ${f.seconds_after}; subscriptions = ${f.subscriptions}`,
   // LAN and the other peer-to-peer transports (issue 7; not in the spec's tables).
   [LOG_EVENTS.lanStarted]: (f) => `LAN transport started; listen_address = ${f.listen_address}; service = ${f.service}; name = ${f.name}`,
   [LOG_EVENTS.lanPeerIgnored]: (f) => `Not syncing with a LAN peer; name = ${f.name}; connect_address = ${f.connect_address}; remote = ${f.remote === '' ? 'unknown' : f.remote}; reason = ${f.reason}`,

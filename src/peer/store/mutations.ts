@@ -10,7 +10,7 @@ import { MISSING, isObject, typeName, valuesEqual, type Value } from '../dql/val
 import { DocumentEditor } from '../crdt/document-editor.ts';
 import type { Stamp } from '../crdt/document-meta.ts';
 import { ParseError, QueryEvaluationError } from '../errors.ts';
-import type { StorageWriter } from '../storage/types.ts';
+import type { DocumentQuery, StorageWriter } from '../storage/types.ts';
 import type { IdGenerator } from './ids.ts';
 import type { PreparedStatement } from './prepare.ts';
 import { MAX_JSON_DEPTH, findJsonFault } from './args.ts';
@@ -21,6 +21,8 @@ export interface WriteContext {
   readonly txnId: number;
   readonly stamp: Stamp;
   readonly newId: IdGenerator;
+  /** Told of each EVICT before it runs (the store checks it against its subscriptions). */
+  readonly beforeEvict?: (query: DocumentQuery) => void;
 }
 
 /** Runs a prepared mutation; returns the `_id`s of the documents it changed. */
@@ -169,12 +171,14 @@ function runDelete(ctx: WriteContext, ast: DeleteStatement, params: Params): Jso
 }
 
 function runEvict(ctx: WriteContext, ast: EvictStatement, params: Params): JsonValue[] {
-  return ctx.writer.evict({
+  const query: DocumentQuery = {
     collection: ast.collection,
     where: ast.where,
     params,
     orderBy: ast.orderBy,
     limit: countOf(ast.limit, 'LIMIT', params),
     offset: countOf(ast.offset, 'OFFSET', params) ?? 0,
-  });
+  };
+  ctx.beforeEvict?.(query);
+  return ctx.writer.evict(query);
 }

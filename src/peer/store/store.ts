@@ -24,9 +24,10 @@ import { Collection } from './collection.ts';
 import { createIdGenerator, type IdGenerator } from './ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
 import type { QueryResult } from './query-result.ts';
-import { runSelect } from './select.ts';
+import { countOf, runSelect } from './select.ts';
 import { prepare, type PreparedStatement } from './prepare.ts';
 import { SubscriptionSet, type SyncSubscription } from '../subscriptions/subscription-set.ts';
+import { EvictionWatch, checkEviction, type EvictionCheck, type ResyncEvent } from '../eviction/eviction-watch.ts';
 import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Params } from '../dql/evaluate.ts';
 
@@ -106,6 +107,8 @@ export class Store {
   readonly #slot: WriteSlot;
   readonly #observers: ObserverRegistry;
   readonly #subscriptions: SubscriptionSet;
+  /** Warns of EVICTs the subscriptions overlap, and of evicted documents that come back. */
+  readonly #eviction: EvictionWatch;
   /** The write transaction the current code runs inside, while it is open. */
   readonly #insideWrite = new AsyncLocalStorage<{ readonly store: Store; open: boolean }>();
   readonly #events: StoreEvents = { committed: [], waited: [] };
@@ -177,6 +180,7 @@ export class Store {
       },
     };
     this.#subscriptions = new SubscriptionSet(options.logger.child('subscriptions'));
+    this.#eviction = new EvictionWatch({ logger: options.logger.child('eviction'), timers: options.timers, subscriptions: () => this.#subscriptions.list() });
     // Every peer is subscribed to presence from the start: the set begins with it, unannounced.
     this.#subscriptions.register(prepare(`SELECT * FROM ${BUILT_IN_COLLECTIONS[0]}`), {}, true, false);
   }
@@ -406,7 +410,7 @@ export class Store {
       const txnId = lease.txnId;
       const stamp: Stamp = [this.#clock.tick(), this.#peerKey];
       const recorder = new RecordingWriter(storageTxn.writer);
-      const write: OpenWrite = { writer: recorder, txnId, stamp, newId: this.#newId };
+      const write: OpenWrite = { writer: recorder, txnId, stamp, newId: this.#newId, beforeEvict: (query) => this.#eviction.beforeEvict(recorder, query) };
       const scope = { store: this as Store, open: true };
       let result: T | typeof RolledBack;
       try {
@@ -459,6 +463,30 @@ export class Store {
         log.warn(LOG_EVENTS.listenerFailed, { listener: 'onCommit', error: error instanceof Error ? error.message : String(error) });
       }
     }
+    this.#eviction.committed(txn.originator, txn.changes);
+  }
+
+  /**
+   * What an EVICT would do now, without doing it: how many documents it removes and, for each
+   * subscription that matches some of them, how many would come back by replication (spec 3.2).
+   */
+  checkEviction(statement: string, args?: Record<string, unknown>): EvictionCheck {
+    this.#assertOpen();
+    const { prepared, params } = prepareWithArgs(statement, args);
+    const ast = prepared.ast;
+    if (ast.kind !== 'evict') throw new UnsupportedQueryError(`checkEviction takes an EVICT, not ${ast.kind.toUpperCase()}`, { statement: prepared.text });
+    return this.#read((reader) =>
+      checkEviction(
+        reader,
+        { collection: ast.collection, where: ast.where, params, orderBy: ast.orderBy, limit: countOf(ast.limit, 'LIMIT', params), offset: countOf(ast.offset, 'OFFSET', params) ?? 0 },
+        this.#subscriptions.list(),
+      ),
+    );
+  }
+
+  /** Called when documents this peer evicted come back by replication (the loop). Returns an unsubscribe function. */
+  onResync(listener: (event: ResyncEvent) => void): () => void {
+    return this.#eviction.onResync(listener);
   }
 
   /** Cancels the observers and closes the storage; later calls fail with `store/closed`. */
