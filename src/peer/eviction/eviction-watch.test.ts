@@ -84,6 +84,22 @@ describe('the loop detector', () => {
     ]);
   });
 
+  it('does not count a document this peer wrote again after evicting it', async () => {
+    const big = mesh.peer('big', { bigPeer: true });
+    const small = mesh.peer('small');
+    small.store.registerSubscription('SELECT * FROM orders');
+    await small.store.execute('INSERT INTO orders DOCUMENTS (:d)', { d: { _id: 'mine', v: 1 } });
+    await small.store.execute('EVICT FROM orders');
+    await small.store.execute('INSERT INTO orders DOCUMENTS (:d)', { d: { _id: 'mine', v: 2 } });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // The Big Peer's creation is strictly later: it wins.
+    await big.store.execute('INSERT INTO orders DOCUMENTS (:d)', { d: { _id: 'mine', w: 1 } });
+    await mesh.connect(small, big);
+    await mesh.settle();
+    // Replication brought the Big Peer's version of `mine` (its later creation won the merge).
+    expect((await small.store.execute('SELECT * FROM orders')).items).toEqual([{ _id: 'mine', w: 1 }]);
+    expect(warnings(small, 'eviction.resynced')).toEqual([]);
+  });
+
   it('stays quiet the right way: cancel, evict, register the complementary subscription', async () => {
     const big = mesh.peer('big', { bigPeer: true });
     const small = mesh.peer('small');

@@ -110,10 +110,10 @@ export class EvictionWatch {
     const now = this.#options.timers.now();
     if (originator !== 'Replication') {
       for (const change of changes) {
-        if (change.kind !== 'evict') continue;
         const key = keyOf(change.collection, change.id);
         this.#evicted.delete(key);
-        this.#evicted.set(key, now);
+        // Written here again after its eviction: its coming back is this peer's doing, not the loop.
+        if (change.kind === 'evict') this.#evicted.set(key, now);
       }
       this.#forget(now);
       return;
