@@ -11,7 +11,7 @@ import type { DocumentChange } from '../storage/recording-writer.ts';
 import type { DocumentQuery, StorageReader } from '../storage/types.ts';
 import { prepare } from '../store/prepare.ts';
 import { toParams } from '../store/args.ts';
-import { countOf } from '../store/select.ts';
+import { documentQueryOf } from '../store/select.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
 import type { Timers } from '../time.ts';
 
@@ -47,15 +47,7 @@ export function checkEviction(reader: StorageReader, query: DocumentQuery, subsc
     if (sub.isInternal || sub.isCancelled || sub.collection !== query.collection || evicted.size === 0) continue;
     const ast = prepare(sub.statement).ast;
     if (ast.kind !== 'select') continue;
-    const params = toParams(sub.args);
-    const matched = reader.findDocuments({
-      collection: ast.collection,
-      where: ast.where,
-      params,
-      orderBy: ast.orderBy,
-      limit: countOf(ast.limit, 'LIMIT', params),
-      offset: countOf(ast.offset, 'OFFSET', params) ?? 0,
-    });
+    const matched = reader.findDocuments(documentQueryOf(ast, toParams(sub.args)));
     let comeBack = 0;
     for (const doc of matched) if (evicted.has(JSON.stringify(doc.id))) comeBack++;
     if (comeBack > 0) overlaps.push({ subscriptionId: sub.id, statement: sub.statement, comeBack });

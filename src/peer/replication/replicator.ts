@@ -12,6 +12,7 @@ import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { CommittedTransaction, Store } from '../store/store.ts';
 import type { Timers } from '../time.ts';
+import { Alarm } from '../auth/alarm.ts';
 import type { Connection } from './connection.ts';
 import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type LocalCredentials, type RemotePeer } from './handshake.ts';
 import type { MeshTracker } from './mesh-tracker.ts';
@@ -42,9 +43,6 @@ export interface SessionInfo {
   readonly remoteAddress: string;
   readonly remoteSubscriptions: SubscriptionSetShape | undefined;
 }
-
-/** The longest delay a timer takes (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** How far ahead of this peer's clock a remote stamp may be and still move it. */
 export const MAX_CLOCK_LEAD_MS = 60 * 60_000;
@@ -172,6 +170,10 @@ export class Replicator {
     const log = this.#log;
     log.info(LOG_EVENTS.phyStarted, { remote: remote.peerKey });
     const existing = this.#sessions.get(remote.peerKey);
+    // A small peer's certificate is checked when the session opens and holds until it expires:
+    // then the session ends (4401), and a new one needs the certificate it renewed. (An Alarm
+    // waits as long as it must: timers alone stop at about 24.8 days.)
+    const expiry = new Alarm(this.#options.timers);
     const session: Session = new Session({
       connection,
       frames,
@@ -180,7 +182,7 @@ export class Replicator {
       logger: log,
       onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
       onEnd: (code, reason) => {
-        if (expiry !== undefined) this.#options.timers.clearTimeout(expiry);
+        expiry.cancel();
         const tracked = (): void => this.#options.tracker?.closed(connection.id, `session ended (${code})${reason === '' ? '' : `: ${reason}`}`);
         if (this.#closed) return tracked(); // Stopped: sessions end quietly, after the peer said it stopped.
         log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
@@ -189,18 +191,6 @@ export class Replicator {
         for (const listener of this.#endListeners) listener(remote, code, reason);
       },
     });
-    // A small peer's certificate is checked when the session opens and holds until it expires:
-    // then the session ends (4401), and a new one needs the certificate it renewed.
-    const timers = this.#options.timers;
-    let expiry: ReturnType<Timers['setTimeout']> | undefined;
-    const expiresAt = remote.expiresAt;
-    const watchExpiry = (): void => {
-      if (expiresAt === undefined) return;
-      const left = expiresAt - timers.now();
-      if (left <= 0) return session.close(ANNOUNCE_CLOSE_CODES.unauthorized, 'certificate expired');
-      // Timers take at most 2^31 - 1 ms (about 24.8 days); a longer certificate is watched in steps.
-      expiry = timers.setTimeout(watchExpiry, Math.min(left, MAX_TIMER_MS));
-    };
     if (existing !== undefined && !existing.isClosed && !this.#newWins(existing.connection, connection, remote.peerKey)) {
       // Both ends apply the same rule, so both keep the same connection.
       this.#options.tracker?.sessionStarted(connection, remote, false);
@@ -208,7 +198,7 @@ export class Replicator {
       return session;
     }
     this.#sessions.set(remote.peerKey, session);
-    watchExpiry();
+    if (remote.expiresAt !== undefined) expiry.arm(remote.expiresAt, () => session.close(ANNOUNCE_CLOSE_CODES.unauthorized, 'certificate expired'));
     this.#options.tracker?.sessionStarted(connection, remote, true);
     log.info(LOG_EVENTS.connectionElected, { remote: remote.peerKey, new_conn: connection.id, old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id });
     if (existing !== undefined && !existing.isClosed) {

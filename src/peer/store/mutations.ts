@@ -14,7 +14,7 @@ import type { DocumentQuery, StorageWriter } from '../storage/types.ts';
 import type { IdGenerator } from './ids.ts';
 import type { PreparedStatement } from './prepare.ts';
 import { MAX_JSON_DEPTH, findJsonFault } from './args.ts';
-import { countOf } from './select.ts';
+import { documentQueryOf } from './select.ts';
 
 export interface WriteContext {
   readonly writer: StorageWriter;
@@ -171,14 +171,7 @@ function runDelete(ctx: WriteContext, ast: DeleteStatement, params: Params): Jso
 }
 
 function runEvict(ctx: WriteContext, ast: EvictStatement, params: Params): JsonValue[] {
-  const query: DocumentQuery = {
-    collection: ast.collection,
-    where: ast.where,
-    params,
-    orderBy: ast.orderBy,
-    limit: countOf(ast.limit, 'LIMIT', params),
-    offset: countOf(ast.offset, 'OFFSET', params) ?? 0,
-  };
+  const query = documentQueryOf(ast, params);
   ctx.beforeEvict?.(query);
   return ctx.writer.evict(query);
 }

@@ -9,7 +9,7 @@ import { aggregate, type AggregateName } from '../dql/functions.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { MISSING, compareTotal, type Value } from '../dql/values.ts';
 import { QueryEvaluationError } from '../errors.ts';
-import type { StorageReader } from '../storage/types.ts';
+import type { DocumentQuery, StorageReader } from '../storage/types.ts';
 import type { PreparedStatement } from './prepare.ts';
 
 /** The value of LIMIT or OFFSET: a non-negative integer (one beyond 2^53 counts as 2^53 - 1). */
@@ -21,6 +21,21 @@ export function countOf(expr: Expr | undefined, clause: string, params: Params):
   }
   // No collection holds 2^53 documents, and SQLite takes no LIMIT beyond a 64-bit integer.
   return Math.min(v, Number.MAX_SAFE_INTEGER);
+}
+
+/** The documents a statement selects (an EVICT's, a subscription's SELECT), as a storage query with its LIMIT and OFFSET evaluated. */
+export function documentQueryOf(
+  ast: { readonly collection: string; readonly where: Expr | undefined; readonly orderBy: readonly OrderTerm[]; readonly limit: Expr | undefined; readonly offset: Expr | undefined },
+  params: Params,
+): DocumentQuery {
+  return {
+    collection: ast.collection,
+    where: ast.where,
+    params,
+    orderBy: ast.orderBy,
+    limit: countOf(ast.limit, 'LIMIT', params),
+    offset: countOf(ast.offset, 'OFFSET', params) ?? 0,
+  };
 }
 
 /** Output names: the alias, else a path's last field name, else `($n)` by position. */

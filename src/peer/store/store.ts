@@ -24,7 +24,7 @@ import { Collection } from './collection.ts';
 import { createIdGenerator, type IdGenerator } from './ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
 import type { QueryResult } from './query-result.ts';
-import { countOf, runSelect } from './select.ts';
+import { documentQueryOf, runSelect } from './select.ts';
 import { prepare, type PreparedStatement } from './prepare.ts';
 import { SubscriptionSet, type SyncSubscription } from '../subscriptions/subscription-set.ts';
 import { EvictionWatch, checkEviction, type EvictionCheck, type ResyncEvent } from '../eviction/eviction-watch.ts';
@@ -475,13 +475,7 @@ export class Store {
     const { prepared, params } = prepareWithArgs(statement, args);
     const ast = prepared.ast;
     if (ast.kind !== 'evict') throw new UnsupportedQueryError(`checkEviction takes an EVICT, not ${ast.kind.toUpperCase()}`, { statement: prepared.text });
-    return this.#read((reader) =>
-      checkEviction(
-        reader,
-        { collection: ast.collection, where: ast.where, params, orderBy: ast.orderBy, limit: countOf(ast.limit, 'LIMIT', params), offset: countOf(ast.offset, 'OFFSET', params) ?? 0 },
-        this.#subscriptions.list(),
-      ),
-    );
+    return this.#read((reader) => checkEviction(reader, documentQueryOf(ast, params), this.#subscriptions.list()));
   }
 
   /** Called when documents this peer evicted come back by replication (the loop). Returns an unsubscribe function. */
