@@ -99,6 +99,8 @@ export class EvictionWatch {
 
   /** After each commit: remembers evictions, and tells of evicted documents replication brought back. */
   committed(originator: string, changes: readonly DocumentChange[]): void {
+    // Every commit comes here: with nothing evicted lately, only an EVICT has anything to do.
+    if (this.#evicted.size === 0 && (originator === 'Replication' || !changes.some((c) => c.kind === 'evict'))) return;
     const now = this.#options.timers.now();
     if (originator !== 'Replication') {
       for (const change of changes) {
