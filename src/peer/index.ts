@@ -79,6 +79,24 @@ export {
   type CertificateFault,
 } from './auth/certificate.ts';
 export type { JsonObject, JsonValue } from '../shared/json.ts';
+export { EvictionManager, type EvictionHost, type ManagerRunOptions } from './eviction/eviction-manager.ts';
+export type {
+  EvictionOptions,
+  EvictionStrategyConfig,
+  EvictionStrategyKind,
+  BigPeerStrategyConfig,
+  LocalStrategyConfig,
+  EvictionRun,
+  EvictionOutcome,
+  EvictionRefusalCode,
+  EvictionDryRun,
+  EvictionStatus,
+  EvictionSnapshot,
+} from './eviction/types.ts';
+export { DRY_RUN_IDS, RUNS_KEPT } from './eviction/types.ts';
+export type { EvictionCheck, EvictionOverlap, ResyncEvent } from './eviction/eviction-watch.ts';
+export { conditionsOverlap, type OverlapVerdict } from './eviction/query-overlap.ts';
+export { parseWindow, DEFAULT_WINDOW } from './eviction/schedule.ts';
 export { createInspector, type Inspector, type InspectorOptions } from './inspector/inspector.ts';
 export { serveCall } from './inspector/serve-call.ts';
 export type { TrackedConnection, SeenPeer, LanPeer, TransportKind } from './replication/mesh-tracker.ts';

@@ -13,7 +13,10 @@ import type { Permissions } from '../shared/permissions.ts';
 import type { IssuerKeys } from './auth/certificate.ts';
 import { MeshTracker, type LanPeer, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
 import { PeerCredentials } from './replication/peer-credentials.ts';
-import { Replicator, type SessionInfo } from './replication/replicator.ts';
+import { BIG_PEER_HOLDS_SETTING, Replicator, readBigPeerHolds, type SessionInfo } from './replication/replicator.ts';
+import type { ReplicationTraffic } from './replication/session.ts';
+import { EvictionManager } from './eviction/eviction-manager.ts';
+import type { EvictionOptions } from './eviction/types.ts';
 import { WebSocketDialer } from './replication/ws-dialer.ts';
 import { WebSocketListener } from './replication/ws-listener.ts';
 import type { LanDiscoveryFactory } from './lan/discovery.ts';
@@ -62,6 +65,12 @@ export interface SyncOptions {
   readonly sync?: SyncTransportOptions;
   /** Makes the LAN discovery (default: mDNS with bonjour-service); tests inject the in-memory twin. */
   readonly lanDiscovery?: LanDiscoveryFactory;
+  /**
+   * TTL eviction strategies, one per collection (docs/eviction.md): Big Peer management or
+   * local management, scheduled at most once per day in a low-activity window. Also settable
+   * later with `sync.eviction.configure(…)`.
+   */
+  readonly eviction?: EvictionOptions;
 }
 
 export type { SyncTransportOptions } from './transport-config.ts';
@@ -85,6 +94,7 @@ export type PeerServerKind = 'HTTP' | 'TCP';
 interface Resources {
   readonly log: Logger;
   readonly store: Store;
+  readonly eviction: EvictionManager;
   readonly auth: AuthClient;
   readonly path: string;
   readonly servers: Readonly<Record<PeerServerKind, Set<PeerServer>>>;
@@ -112,6 +122,7 @@ function stopServers(log: Logger, event: string, servers: Set<PeerServer>): void
 function shutDown(resources: Resources): void {
   const { log, store, auth, servers } = resources;
   resources.stopSync?.();
+  resources.eviction.close();
   auth.close();
   log.info(LOG_EVENTS.shuttingDown);
   log.info(LOG_EVENTS.peerShuttingDown);
@@ -188,7 +199,23 @@ export class Sync {
       fetch: options.fetch,
       requestTimeoutMs: options.authRequestTimeoutMs,
     });
-    this.#resources = { log, store, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
+    // The eviction manager's timers outlive calls: they reach the replicator through this link, never the Sync.
+    const link = this.#link;
+    try {
+      this.eviction = new EvictionManager(
+        {
+          store,
+          timers,
+          logger: hub.logger('eviction'),
+          bigPeerHolds: () => link.replicator?.bigPeerHolds() ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
+        },
+        options.eviction,
+      );
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+    this.#resources = { log, store, eviction: this.eviction, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
@@ -198,6 +225,19 @@ export class Sync {
     // A subscription to a collection this peer may not read is refused (spec 5.7).
     store.setSubscriptionGuard((collection) => credentials.checkReadable(collection));
     forgotten.register(this, this.#resources, this);
+  }
+
+  /**
+   * TTL eviction (docs/eviction.md): `configure(…)`, `runNow(collection, { force })`,
+   * `dryRun(collection)`, `snapshot()`, `onRun(listener)`.
+   */
+  readonly eviction: EvictionManager;
+  readonly #link: { replicator: Replicator | undefined } = { replicator: undefined };
+  readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0 };
+
+  /** Bytes of replication frames sent and received over every session since this Sync was made. */
+  get traffic(): { readonly bytesSent: number; readonly bytesReceived: number } {
+    return { ...this.#traffic };
   }
 
   readonly #options: SyncOptions;
@@ -241,7 +281,7 @@ export class Sync {
   // Nothing given to the replicator may reach the Sync object (see PeerCredentials).
   #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number): Replicator {
     const credentials = this.#credentials;
-    return new Replicator({
+    const replicator = new Replicator({
       store: this.#resources.store,
       logger: this.#hub.logger('replication'),
       timers: this.#timers,
@@ -250,7 +290,10 @@ export class Sync {
       subscribeEverything,
       handshakeTimeoutMs,
       tracker: this.#tracker,
+      traffic: this.#traffic,
     });
+    this.#link.replicator = replicator;
+    return replicator;
   }
 
   /**

@@ -104,6 +104,14 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
     `EVICT overlaps an active subscription: its documents will come back; collection = ${f.collection}; subscription = ${f.subscription}; come_back = ${f.come_back} of ${f.evicted}; cancel it before evicting and register the complementary one after (spec 3.2)`,
   [LOG_EVENTS.evictResynced]: (f) =>
     `Evicted documents came back by replication (evict/re-sync loop); collection = ${f.collection}; count = ${f.count}; seconds_after_evict = ${f.seconds_after}; subscriptions = ${f.subscriptions}`,
+  [LOG_EVENTS.evictionRan]: (f) =>
+    `Eviction ran; collection = ${f.collection}; strategy = ${f.strategy}; trigger = ${f.trigger}; cancelled = ${f.cancelled}; evicted = ${f.evicted}; bytes_freed = ${f.bytes_freed}; store_bytes = ${f.store_bytes_before} -> ${f.store_bytes_after}; registered = ${f.registered}; kept_not_at_big_peer = ${f.kept}; txn_id = ${f.txn_id}`,
+  [LOG_EVENTS.evictionRefused]: (f) => `Eviction refused; collection = ${f.collection}; strategy = ${f.strategy}; trigger = ${f.trigger}; code = ${f.code}; reason = ${f.reason}`,
+  [LOG_EVENTS.evictionForced]: (f) => `Eviction forced, overriding a rule; collection = ${f.collection}; overriding = ${f.overriding}`,
+  [LOG_EVENTS.evictionPostponed]: (f) => `Eviction postponed; collection = ${f.collection}; reason = ${f.reason}; next_run = ${f.next_run}`,
+  [LOG_EVENTS.evictionScheduled]: (f) => `Eviction scheduled; collection = ${f.collection}; strategy = ${f.strategy}; next_run = ${f.next_run}; window = ${f.window}`,
+  [LOG_EVENTS.evictionFailed]: (f) => `Eviction failed, nothing evicted, cancelled subscriptions registered again; collection = ${f.collection}; error = ${f.error}`,
+  [LOG_EVENTS.evictionConfigured]: (f) => `Eviction configured; strategies = ${f.strategies}; window = ${f.window}; scheduled = ${f.scheduled}`,
   // LAN and the other peer-to-peer transports (issue 7; not in the spec's tables).
   [LOG_EVENTS.lanStarted]: (f) => `LAN transport started; listen_address = ${f.listen_address}; service = ${f.service}; name = ${f.name}`,
   [LOG_EVENTS.lanPeerIgnored]: (f) => `Not syncing with a LAN peer; name = ${f.name}; connect_address = ${f.connect_address}; remote = ${f.remote === '' ? 'unknown' : f.remote}; reason = ${f.reason}`,

@@ -17,7 +17,7 @@ import type { Connection } from './connection.ts';
 import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type LocalCredentials, type RemotePeer } from './handshake.ts';
 import type { MeshTracker } from './mesh-tracker.ts';
 import { ReplicationProgress } from './progress.ts';
-import { Session, type SessionHost } from './session.ts';
+import { Session, type ReplicationTraffic, type SessionHost } from './session.ts';
 
 export interface ReplicatorOptions {
   readonly store: Store;
@@ -33,7 +33,12 @@ export interface ReplicatorOptions {
   readonly handshakeTimeoutMs?: number;
   /** Told of every connection's handshake, session and end, and of remote subscription sets (the inspector's mesh). */
   readonly tracker?: MeshTracker;
+  /** Counts the bytes every session sends and receives (the Sync keeps the totals across restarts of sync). */
+  readonly traffic?: ReplicationTraffic;
 }
+
+/** The setting holding how far the Big Peer held this store when its last session ended. */
+export const BIG_PEER_HOLDS_SETTING = 'replication/big-peer-holds';
 
 /** A live session as the inspector lists it. */
 export interface SessionInfo {
@@ -181,8 +186,10 @@ export class Replicator {
       host: this.#host,
       logger: log,
       onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
+      traffic: this.#options.traffic,
       onEnd: (code, reason) => {
         expiry.cancel();
+        if (remote.role === 'big-peer') this.#rememberBigPeerHolds(session);
         const tracked = (): void => this.#options.tracker?.closed(connection.id, `session ended (${code})${reason === '' ? '' : `: ${reason}`}`);
         if (this.#closed) return tracked(); // Stopped: sessions end quietly, after the peer said it stopped.
         log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
@@ -211,6 +218,28 @@ export class Replicator {
   }
 
   /**
+   * Up to which txn_id of this store the Big Peer holds every change: from a live session with
+   * it, else as its last session ended (saved with the store). Undefined when never known.
+   * Eviction trusts nothing above it (docs/eviction.md).
+   */
+  bigPeerHolds(): number | undefined {
+    for (const session of this.#sessions.values()) {
+      if (session.remote.role !== 'big-peer' || session.isEnding) continue;
+      const holds = session.remoteHoldsUpTo();
+      if (holds !== undefined) return holds;
+    }
+    return readBigPeerHolds(this.#options.store.internalSettings.get(BIG_PEER_HOLDS_SETTING));
+  }
+
+  #rememberBigPeerHolds(session: Session): void {
+    const holds = session.remoteHoldsUpTo();
+    if (holds === undefined || this.#options.store.isClosed) return;
+    void this.#options.store.internalSettings.set({ [BIG_PEER_HOLDS_SETTING]: String(holds) }).catch(() => {
+      // Closing: the next session tells it again; until then eviction trusts the older value, which is lower.
+    });
+  }
+
+  /**
    * Which of two connections to one remote stays: a newer one made the same way replaces the
    * older (a reconnection); of two made in opposite directions at once, the one dialed by the
    * peer with the smaller key.
@@ -234,7 +263,10 @@ export class Replicator {
     }
     for (const session of this.#sessions.values()) {
       // The commit of a chunk from this very remote, stored as sent: nothing to send it back.
-      if (txn.originator === 'Replication' && session.onlyEchoes(txn.txnId, txn.changes)) continue;
+      if (txn.originator === 'Replication' && session.onlyEchoes(txn.txnId, txn.changes)) {
+        session.echoCommitted(txn.txnId);
+        continue;
+      }
       session.localChanged(txn.collections);
     }
   }
@@ -266,4 +298,11 @@ export class Replicator {
     for (const session of this.#sessions.values()) session.close(1001, 'sync stopped');
     this.#sessions.clear();
   }
+}
+
+/** The saved `BIG_PEER_HOLDS_SETTING`, or undefined when absent or not a whole number. */
+export function readBigPeerHolds(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }

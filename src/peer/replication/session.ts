@@ -12,6 +12,7 @@ import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import {
+  EVERYTHING_KEY,
   decodeSessionFrame,
   type AckMessage,
   type SubscriptionMessage,
@@ -35,6 +36,8 @@ import { buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
 export const CHUNKS_IN_FLIGHT = 4;
 /** Documents a remote may ask for by name and not yet have been sent. */
 const MAX_WANTED = 10_000;
+/** Echo-only commits remembered while the remote does not yet hold what came before them. */
+const MAX_ECHO_TXNS = 10_000;
 /** Update chunks received and not yet merged; a peer keeps at most CHUNKS_IN_FLIGHT. */
 const MAX_UPDATES_QUEUED = 16;
 
@@ -67,6 +70,12 @@ interface Outgoing {
   acked: number;
 }
 
+/** Bytes of replication frames sent and received (after the handshake), as counted by sessions. */
+export interface ReplicationTraffic {
+  bytesSent: number;
+  bytesReceived: number;
+}
+
 export class Session {
   readonly connection: Connection;
   readonly remote: RemotePeer;
@@ -79,6 +88,7 @@ export class Session {
   #stopping = false;
   #onEnd: ((code: number, reason: string) => void) | undefined;
   readonly #onRemoteSubscriptions: (() => void) | undefined;
+  readonly #traffic: ReplicationTraffic;
 
   // Sending.
   #remoteSubscriptions: CompiledSubscriptions | undefined;
@@ -97,6 +107,8 @@ export class Session {
   #updates = 0;
   /** Documents stored exactly as the remote sent them, at that txn_id: not sent back. */
   readonly #echoes = new Map<string, number>();
+  /** txn_ids of commits that stored only echoes, not yet covered by what the remote holds. */
+  readonly #echoTxns = new Set<number>();
 
   // Receiving.
   #localVersion = 0;
@@ -115,6 +127,8 @@ export class Session {
     onEnd: (code: number, reason: string) => void;
     /** Told each time the remote sends its subscription set (the inspector shows it). */
     onRemoteSubscriptions?: () => void;
+    /** Counts the bytes of the frames this session sends and receives (the Sync's totals). */
+    traffic?: ReplicationTraffic;
   }) {
     this.connection = options.connection;
     this.remote = options.remote;
@@ -122,13 +136,17 @@ export class Session {
     this.#log = options.logger;
     this.#onEnd = options.onEnd;
     this.#onRemoteSubscriptions = options.onRemoteSubscriptions;
+    this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0 };
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
     };
     this.#remoteRead = compileRules(options.remote.permissions.read, badRule);
     this.#remoteWrite = compileRules(options.remote.permissions.write, badRule);
     options.frames.handoff({
-      message: (text) => this.#receive(text),
+      message: (text) => {
+        this.#traffic.bytesReceived += Buffer.byteLength(text);
+        this.#receive(text);
+      },
       close: (code, reason) => this.#ended(code, reason),
     });
   }
@@ -167,7 +185,7 @@ export class Session {
       progress,
       ...(set.everything ? {} : { held: this.#host.heldCollections().filter((c) => Object.hasOwn(set.queries, c)) }),
     };
-    this.connection.send(JSON.stringify(message));
+    this.#send(JSON.stringify(message));
   }
 
   /**
@@ -184,6 +202,21 @@ export class Session {
   /** Did this commit only store what this remote sent, exactly? Then it has nothing to learn from it. */
   onlyEchoes(txnId: number, changes: readonly { collection: string; id: JsonValue; kind: string }[]): boolean {
     return changes.length > 0 && changes.every((c) => c.kind === 'put' && this.#echoes.get(docKey(c.collection, c.id)) === txnId);
+  }
+
+  #send(text: string): void {
+    this.#traffic.bytesSent += Buffer.byteLength(text);
+    this.connection.send(text);
+  }
+
+  /**
+   * Up to which txn_id of this store a remote subscribed to everything (the Big Peer) holds
+   * every change: what it told at the session start, moved on by each update it acknowledged.
+   * Undefined before it told, and for a remote with narrower subscriptions.
+   */
+  remoteHoldsUpTo(): number | undefined {
+    if (this.#remoteSet?.everything !== true) return undefined;
+    return this.#since.get(EVERYTHING_KEY);
   }
 
   close(code: number, reason: string): void {
@@ -204,7 +237,7 @@ export class Session {
   #malformed(reason: string): void {
     if (this.#stopping) return;
     this.#log.warn(LOG_EVENTS.messageMalformed, { remote: this.remote.peerKey, reason });
-    this.connection.send(JSON.stringify({ type: 'error', code: 'protocol/malformed', message: reason }));
+    this.#send(JSON.stringify({ type: 'error', code: 'protocol/malformed', message: reason }));
     this.close(ANNOUNCE_CLOSE_CODES.malformed, `malformed message: ${reason}`);
   }
 
@@ -355,14 +388,38 @@ export class Session {
       const head = `{"type":"update","update":${current.number},"chunk":${current.sent},"since_index":${current.sinceIndex},"upto":${current.upto},"subscription_version":${current.version}`;
       const notices = chunk.notices.length > 0 ? `,"notices":${JSON.stringify(chunk.notices)}` : '';
       const progress = last ? `,"progress":${JSON.stringify(current.progress)}` : '';
-      this.connection.send(`${head},"docs":${chunk.docsJson}${notices}${progress}}`);
+      this.#send(`${head},"docs":${chunk.docsJson}${notices}${progress}}`);
     }
   }
 
   /** The remote holds everything of the update now. */
   #delivered(progress: Record<string, number>, windows: Map<string, Set<string>>): void {
-    for (const [key, value] of Object.entries(progress)) this.#since.set(key, value);
+    for (const [key, value] of Object.entries(progress)) this.#since.set(key, Math.max(value, this.#since.get(key) ?? 0));
     for (const [key, ids] of windows) this.#windows.set(key, ids);
+    this.#advanceOverEchoes();
+  }
+
+  /**
+   * A commit that stored only what this remote sent, exactly (no update is made for it): the
+   * remote holds it. Once the remote holds everything before it, it holds everything up to it,
+   * so what it holds (`remoteHoldsUpTo`) keeps up with documents that came from it.
+   */
+  echoCommitted(txnId: number): void {
+    if (this.#echoTxns.size >= MAX_ECHO_TXNS) this.#echoTxns.clear(); // A bound: forgetting only makes eviction wait.
+    this.#echoTxns.add(txnId);
+    this.#advanceOverEchoes();
+  }
+
+  #advanceOverEchoes(): void {
+    if (this.#echoTxns.size === 0) return;
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const [key, held] of this.#since) {
+      let value = held;
+      while (this.#echoTxns.has(value + 1)) value++;
+      if (value !== held) this.#since.set(key, value);
+      lowest = Math.min(lowest, value);
+    }
+    for (const txnId of this.#echoTxns) if (txnId <= lowest) this.#echoTxns.delete(txnId);
   }
 
   #acked(message: AckMessage): void {
@@ -437,7 +494,7 @@ export class Session {
       const held = this.#host.read((r) => notices.filter(([collection, id]) => r.get(collection, id)?.value != null));
       if (held.length > 0) {
         this.#wantsInUpdate.add(message.update);
-        this.connection.send(JSON.stringify({ type: 'want', docs: held } satisfies WantMessage));
+        this.#send(JSON.stringify({ type: 'want', docs: held } satisfies WantMessage));
       }
     }
     if (message.progress !== undefined) {
@@ -449,7 +506,7 @@ export class Session {
     }
     if (this.#stopping) return;
     const ack: AckMessage = { type: 'ack', update: message.update, chunk: message.chunk, merged: outcome.merged, refused: outcome.refused.length };
-    this.connection.send(JSON.stringify(ack));
+    this.#send(JSON.stringify(ack));
   }
 }
 

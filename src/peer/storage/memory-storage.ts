@@ -268,6 +268,14 @@ export class MemoryStorage implements StorageEngine {
     return 0;
   }
 
+  reclaimSpace(): void {
+    // Nothing on disk.
+  }
+
+  freeBytes(): number {
+    return 0;
+  }
+
   close(): void {
     this.#closed = true;
   }

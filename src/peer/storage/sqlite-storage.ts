@@ -447,6 +447,22 @@ export class SqliteStorage implements StorageEngine {
     }
   }
 
+  reclaimSpace(): void {
+    this.#assertOpen();
+    if (this.#writing) throw new Error('reclaimSpace runs between write transactions');
+    // A store made with auto_vacuum = INCREMENTAL gives its free pages back to the file system;
+    // then the WAL is written back and truncated (readers still open may keep part of it).
+    if ((this.#writeDb.pragma('auto_vacuum', { simple: true }) as number) === 2) this.#writeDb.pragma('incremental_vacuum');
+    this.#writeDb.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  freeBytes(): number {
+    this.#assertOpen();
+    const pages = this.#writeDb.pragma('freelist_count', { simple: true }) as number;
+    const size = this.#writeDb.pragma('page_size', { simple: true }) as number;
+    return pages * size;
+  }
+
   sizeOnDisk(): number {
     let total = 0;
     for (const suffix of ['', '-wal', '-shm']) {

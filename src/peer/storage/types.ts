@@ -140,5 +140,13 @@ export interface StorageEngine {
   beginWrite(): WriteTransaction;
   /** Bytes the store occupies on disk (0 in memory). */
   sizeOnDisk(): number;
+  /**
+   * Gives space freed by evictions back where it can: SQLite writes the WAL back and truncates
+   * it, and a store created with incremental auto-vacuum returns its free pages to the file
+   * system. Runs between write transactions (the caller holds the write slot).
+   */
+  reclaimSpace(): void;
+  /** Bytes of free pages kept in the file for reuse (0 in memory). */
+  freeBytes(): number;
   close(): void;
 }

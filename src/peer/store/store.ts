@@ -360,6 +360,27 @@ export class Store {
     return this.#storage.sizeOnDisk();
   }
 
+  /** Bytes of free pages the store file keeps for reuse (freed by evictions, not yet reused). */
+  freeBytes(): number {
+    this.#assertOpen();
+    return this.#storage.freeBytes();
+  }
+
+  /**
+   * Gives space freed by evictions back (storage/types.ts `reclaimSpace`), between write
+   * transactions: it waits for the write slot, as an `Internal` job.
+   */
+  async reclaimSpace(): Promise<void> {
+    this.#assertOpen();
+    const lease = await this.#slot.acquire({ originator: 'Internal', hint: 'reclaim space' });
+    try {
+      this.#assertOpen();
+      this.#storage.reclaimSpace();
+    } finally {
+      lease.release();
+    }
+  }
+
   /** @internal Runs `fn` on a snapshot of committed data. */
   readNow<T>(fn: (reader: StorageReader) => T): T {
     this.#assertOpen();
