@@ -97,6 +97,19 @@ export { DRY_RUN_IDS, RUNS_KEPT } from './eviction/types.ts';
 export type { EvictionCheck, EvictionOverlap, ResyncEvent } from './eviction/eviction-watch.ts';
 export { conditionsOverlap, type OverlapVerdict } from './eviction/query-overlap.ts';
 export { parseWindow, DEFAULT_WINDOW } from './eviction/schedule.ts';
+export {
+  runEvictLoopScenario,
+  formatCycleLine,
+  formatBytes,
+  EVICT_LOOP_COLLECTION,
+  EVICT_LOOP_MAX_DOCS,
+  EVICT_LOOP_MAX_CYCLES,
+  EVICT_LOOP_SETTLE_MS,
+  type EvictLoopOptions,
+  type EvictLoopCycle,
+  type EvictLoopTotals,
+  type EvictLoopReport,
+} from './eviction/evict-loop-scenario.ts';
 export { createInspector, type Inspector, type InspectorOptions } from './inspector/inspector.ts';
 export { serveCall } from './inspector/serve-call.ts';
 export type { TrackedConnection, SeenPeer, LanPeer, TransportKind } from './replication/mesh-tracker.ts';
