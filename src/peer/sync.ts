@@ -201,13 +201,14 @@ export class Sync {
     });
     // The eviction manager's timers outlive calls: they reach the replicator through this link, never the Sync.
     const link = this.#link;
+    const memo = this.#bigPeerMemo;
     try {
       this.eviction = new EvictionManager(
         {
           store,
           timers,
           logger: hub.logger('eviction'),
-          bigPeerHolds: () => link.replicator?.bigPeerHolds() ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
+          bigPeerHolds: () => link.replicator?.bigPeerHolds() ?? memo.bigPeerHolds ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
         },
         options.eviction,
       );
@@ -234,6 +235,7 @@ export class Sync {
   readonly eviction: EvictionManager;
   readonly #link: { replicator: Replicator | undefined } = { replicator: undefined };
   readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0 };
+  readonly #bigPeerMemo: { bigPeerHolds: number | undefined } = { bigPeerHolds: undefined };
 
   /** Bytes of replication frames sent and received over every session since this Sync was made. */
   get traffic(): { readonly bytesSent: number; readonly bytesReceived: number } {
@@ -291,6 +293,7 @@ export class Sync {
       handshakeTimeoutMs,
       tracker: this.#tracker,
       traffic: this.#traffic,
+      bigPeerMemo: this.#bigPeerMemo,
     });
     this.#link.replicator = replicator;
     return replicator;

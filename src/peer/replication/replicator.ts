@@ -35,6 +35,8 @@ export interface ReplicatorOptions {
   readonly tracker?: MeshTracker;
   /** Counts the bytes every session sends and receives (the Sync keeps the totals across restarts of sync). */
   readonly traffic?: ReplicationTraffic;
+  /** How far the Big Peer held this store when its last session ended, kept by the Sync across restarts of sync. */
+  readonly bigPeerMemo?: { bigPeerHolds: number | undefined };
 }
 
 /** The setting holding how far the Big Peer held this store when its last session ended. */
@@ -228,12 +230,13 @@ export class Replicator {
       const holds = session.remoteHoldsUpTo();
       if (holds !== undefined) return holds;
     }
-    return readBigPeerHolds(this.#options.store.internalSettings.get(BIG_PEER_HOLDS_SETTING));
+    return this.#options.bigPeerMemo?.bigPeerHolds ?? readBigPeerHolds(this.#options.store.internalSettings.get(BIG_PEER_HOLDS_SETTING));
   }
 
   #rememberBigPeerHolds(session: Session): void {
     const holds = session.remoteHoldsUpTo();
     if (holds === undefined || this.#options.store.isClosed) return;
+    if (this.#options.bigPeerMemo !== undefined) this.#options.bigPeerMemo.bigPeerHolds = holds;
     void this.#options.store.internalSettings.set({ [BIG_PEER_HOLDS_SETTING]: String(holds) }).catch(() => {
       // Closing: the next session tells it again; until then eviction trusts the older value, which is lower.
     });
@@ -295,7 +298,10 @@ export class Replicator {
     if (this.#closed) return;
     this.#closed = true;
     for (const off of this.#unlisten) off();
-    for (const session of this.#sessions.values()) session.close(1001, 'sync stopped');
+    for (const session of this.#sessions.values()) {
+      if (session.remote.role === 'big-peer') this.#rememberBigPeerHolds(session);
+      session.close(1001, 'sync stopped');
+    }
     this.#sessions.clear();
   }
 }
