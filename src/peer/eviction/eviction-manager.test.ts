@@ -270,7 +270,7 @@ describe('the schedule, on an injected clock', () => {
     eviction.close();
   });
 
-  it('refuses bad configurations with typed errors and keeps the previous one', () => {
+  it('refuses bad configurations with typed errors and keeps the previous one', async () => {
     const small = mesh.peer('small');
     const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false });
     const bad: unknown[] = [
@@ -283,7 +283,27 @@ describe('the schedule, on an injected clock', () => {
     ];
     for (const options of bad) expect(() => eviction.configure(options as EvictionOptions)).toThrow(expect.objectContaining({ code: 'eviction/invalid' }));
     expect(appSubscriptions(small)).toEqual(['SELECT * FROM `orders` WHERE evictionFlag == false']);
-    expect(() => eviction.runNow('customers')).toThrow(expect.objectContaining({ code: 'eviction/not-configured' }));
+    await expect(eviction.runNow('customers')).rejects.toMatchObject({ code: 'eviction/not-configured' });
+  });
+
+  it('moves the schedule after a run by hand, and tries a refused pair again the next day, not at once', async () => {
+    const { small } = await syncedPair();
+    const timers = new ManualTimers(Date.UTC(2026, 10, 22, 1, 0)); // 01:00
+    const runs: EvictionRun[] = [];
+    const eviction = manager(small, timers, { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], window: '02:00-05:00' });
+    eviction.onRun((r) => runs.push(r));
+    await eviction.runNow('orders'); // 01:00, by hand
+    expect(eviction.snapshot().collections[0]?.nextRunAt).toBe(Date.UTC(2026, 10, 23, 2, 0));
+    timers.advance(5 * HOUR); // through today's window: nothing is due
+    expect(runs).toHaveLength(1);
+    // A pair that overlaps, scheduled: refused once, then tried the next day.
+    eviction.configure({ strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72, subscribeWhere: 'createdAt >= :ttl' }], window: '02:00-05:00' });
+    timers.advance(20 * HOUR); // 02:00 the next day
+    await waitFor(() => runs.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(runs.map((r) => r.outcome)).toEqual(['evicted', 'refused']);
+    expect(eviction.snapshot().collections[0]?.nextRunAt).toBe(Date.UTC(2026, 10, 24, 2, 0));
+    eviction.close();
   });
 });
 

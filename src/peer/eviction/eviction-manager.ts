@@ -24,6 +24,7 @@ import type { TimerHandle, Timers } from '../time.ts';
 import { bigPeerStatements, firstIds, planEviction, quoteName, type BaseQuery, type EvictionPlan } from './eviction-plan.ts';
 import {
   BLOCKED_WAIT_MS,
+  DAY_MS,
   DEFAULT_QUIET_AFTER_BLOCKED_MS,
   DEFAULT_WINDOW,
   RETRY_AFTER_MS,
@@ -49,6 +50,8 @@ import {
 const LAST_RUN_PREFIX = 'eviction/last-run/';
 /** Timers wait at most this long, then look again (clocks jump; timers cannot wait 25 days). */
 const MAX_TIMER_MS = 3_600_000;
+/** A scheduled run that failed is tried again this long after (inside the window). */
+const RETRY_FAILED_MS = 3_600_000;
 /** Ids evicted per storage call when some flagged documents are kept. */
 const EVICT_BATCH = 500;
 
@@ -213,9 +216,16 @@ export class EvictionManager {
    * resolves as a run with outcome `refused` and its code, logged; only a malformed call
    * rejects (`eviction/not-configured`).
    */
-  runNow(collection: string, options: ManagerRunOptions = {}): Promise<EvictionRun> {
+  async runNow(collection: string, options: ManagerRunOptions = {}): Promise<EvictionRun> {
     this.#assertOpen();
-    return this.#run(this.#state(collection), 'manual', options);
+    const state = this.#state(collection);
+    const run = await this.#run(state, 'manual', options);
+    if (run.outcome === 'evicted' && state.timer !== undefined) {
+      // The day starts again from this run: the schedule moves with it.
+      state.nextRunAt = undefined;
+      this.#schedule(state);
+    }
+    return run;
   }
 
   /** Called after every run (evicted, refused, postponed or failed). Returns an unsubscribe function. */
@@ -305,7 +315,14 @@ export class EvictionManager {
       state.timer = undefined;
       if (this.#closed || this.#host.store.isClosed) return;
       if (this.#host.timers.now() < due) return this.#schedule(state); // woke early (a long wait is cut in hours)
-      void this.#run(state, 'schedule', {}).finally(() => this.#schedule(state));
+      void this.#run(state, 'schedule', {})
+        .then((run) => {
+          // A refusal the schedule cannot wait out (an overlapping pair) is tried again the next
+          // day, a failure in an hour: never again at once.
+          if (run.outcome === 'refused') state.nextRunAt = nextInWindow(this.#window, run.at + DAY_MS);
+          if (run.outcome === 'failed') state.nextRunAt = nextInWindow(this.#window, run.at + RETRY_FAILED_MS);
+        })
+        .finally(() => this.#schedule(state));
     }, Math.min(Math.max(0, due - now), MAX_TIMER_MS));
   }
 
@@ -324,7 +341,10 @@ export class EvictionManager {
       const rules = this.#ruleRefusal(state, at, options.force === true);
       if (rules !== undefined && trigger === 'schedule') {
         // The schedule never forces: it waits until the store is quiet (a day has passed by construction).
-        const retry = nextInWindow(this.#window, Math.max(at + RETRY_AFTER_MS, (this.#lastBlockedAt ?? at) + this.#quietMs));
+        const retry =
+          rules.refusal.code === 'eviction/too-soon'
+            ? nextRunAt(this.#window, at, state.lastRunAt)
+            : nextInWindow(this.#window, Math.max(at + RETRY_AFTER_MS, (this.#lastBlockedAt ?? at) + this.#quietMs));
         state.nextRunAt = retry;
         this.#log.info(LOG_EVENTS.evictionPostponed, { collection, reason: rules.refusal.message, next_run: new Date(retry).toISOString() });
         return this.#record(state, { ...base, evictStatement: '', durationMs: 0, outcome: 'postponed', code: rules.refusal.code, reason: rules.refusal.message, storeBytesBefore, storeBytesAfter: storeBytesBefore });
