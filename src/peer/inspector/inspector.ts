@@ -14,10 +14,14 @@
  * EVENT_COALESCE_MS, with the state at that moment.
  */
 import type { EventName, EventPayload, InspectorHandlers, InspectorSession } from '../../shared/inspector/contract.ts';
+import { runEvictLoopScenario } from '../eviction/evict-loop-scenario.ts';
 import type { Sync } from '../sync.ts';
 import type { TimerHandle, Timers } from '../time.ts';
 import type { InspectorContext } from './context.ts';
 import { documentsHandlers } from './handlers/documents.ts';
+import { evictionHandlers, type EvictionPort } from './handlers/eviction.ts';
+import { EvictionSampler, type EvictionSamplerOptions } from './handlers/eviction-sampler.ts';
+import { ScenarioSlot, type ScenarioRunner } from './handlers/eviction-scenario.ts';
 import { Holds } from './handlers/holds.ts';
 import { closedError } from './handlers/input.ts';
 import { logsHandlers } from './handlers/logs.ts';
@@ -42,6 +46,10 @@ export interface InspectorOptions {
   readonly logCapacity?: number;
   /** How much of SELECT results sessions keep (default DEFAULT_RESULT_LIMITS, result-cache.ts). */
   readonly resultLimits?: Partial<ResultLimits>;
+  /** The eviction chart's sampling (default: every second, 15 minutes kept, `process.memoryUsage()`). */
+  readonly evictionSampler?: EvictionSamplerOptions;
+  /** What `eviction:scenario` runs (default `runEvictLoopScenario`). */
+  readonly evictionScenario?: ScenarioRunner;
 }
 
 export interface Inspector {
@@ -71,10 +79,17 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
   const timeline = new Timeline(ctx);
   const resultBudget = new ResultBudget(options.resultLimits);
   const coalesced = coalescer(ctx, () => sessions.size > 0);
+  const eviction: EvictionPort = sync.eviction;
+  const sampler = new EvictionSampler(ctx, { onRun: (listener) => eviction.onRun(listener), configured: () => eviction.snapshot().collections.length > 0 }, options.evictionSampler);
+  const scenarios = new ScenarioSlot(ctx, options.evictionScenario ?? runEvictLoopScenario);
   const off = [
     sync.onConnectionsChange(() => coalesced.mesh()),
     sync.onRemoteSubscriptionsChange(() => coalesced.subscriptions()),
     sync.store.onSubscriptionsChange(() => coalesced.subscriptions()),
+    // A run changes the panel's snapshot (last and next run, the history).
+    eviction.onRun(() => {
+      if (sessions.size > 0) emit('eviction:changed', {});
+    }),
   ];
 
   return {
@@ -100,6 +115,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
           logs.close();
           holds.close();
           results.clear();
+          scenarios.cancelFor(session);
         },
       };
       sessions.add(session);
@@ -111,6 +127,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
         ...transactionsHandlers(ctx, timeline, holds),
         ...meshHandlers(ctx),
         ...logsHandlers(ctx, logs),
+        ...evictionHandlers(ctx, eviction, sampler, scenarios, session),
       });
       return {
         handlers,
@@ -126,6 +143,8 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
       for (const o of off.splice(0)) o();
       timeline.close();
       coalesced.close();
+      sampler.close();
+      scenarios.close();
       for (const session of [...sessions]) session.close();
     },
   };

@@ -7,6 +7,18 @@
 import type { JsonObject } from '../json.ts';
 import type { LogLevel } from '../log.ts';
 import type { DocumentMetadata, DocumentRef, QueryInput, QueryOutcome, RowsInput, RowsPage } from './documents.ts';
+import type {
+  EvictionDryRunInfo,
+  EvictionDryRunInput,
+  EvictionMark,
+  EvictionRunInfo,
+  EvictionRunInput,
+  EvictionSample,
+  EvictionScenarioCycleEvent,
+  EvictionScenarioInput,
+  EvictionScenarioResult,
+  EvictionState,
+} from './eviction.ts';
 import type { LogBatchEvent, LogsSnapshot } from './logs.ts';
 import type { MeshSnapshot } from './mesh.ts';
 import type { OverviewSnapshot } from './overview.ts';
@@ -66,6 +78,19 @@ export interface InspectorCalls {
   'logs:recent': { input: Empty; output: LogsSnapshot };
   /** Sets the peer's minimum log level (`SyncLogger.minimumLogLevel`). */
   'logs:set-level': { input: { readonly level: LogLevel }; output: Empty };
+
+  /** Each collection's strategy and schedule, the runs, the chart so far, the scenario under way. */
+  'eviction:get': { input: Empty; output: EvictionState };
+  /** What the next run of a collection would evict, keep and bring back, without running it. */
+  'eviction:dry-run': { input: EvictionDryRunInput; output: EvictionDryRunInfo };
+  /** Runs a collection's strategy now; a refusal is a run with outcome `refused` and its code, not an error. */
+  'eviction:run': { input: EvictionRunInput; output: EvictionRunInfo };
+  /**
+   * Runs the evict/re-sync scenario on this peer (the wrong way, then the right way), pushing a
+   * row per cycle as `eviction:scenario-cycle`; answers the report when done. One at a time per
+   * peer (a second is `scenario/busy`); ended with `inspector/cancelled` when the session closes.
+   */
+  'eviction:scenario': { input: EvictionScenarioInput; output: EvictionScenarioResult };
 }
 
 /** Events the peer pushes: name → payload. */
@@ -82,6 +107,14 @@ export interface InspectorEvents {
   'subscriptions:changed': Empty;
   /** A connection or session changed. */
   'mesh:changed': MeshSnapshot;
+  /** One point of the eviction chart (every second). */
+  'eviction:sample': EvictionSample;
+  /** An eviction or a re-sync, for the chart. */
+  'eviction:mark': EvictionMark;
+  /** A row of the scenario under way. */
+  'eviction:scenario-cycle': EvictionScenarioCycleEvent;
+  /** A strategy ran, or a scenario started or ended: `eviction:get` has changed. */
+  'eviction:changed': Empty;
 }
 
 export type CallName = keyof InspectorCalls;
@@ -110,6 +143,10 @@ export const CALL_NAMES = [
   'mesh:get',
   'logs:recent',
   'logs:set-level',
+  'eviction:get',
+  'eviction:dry-run',
+  'eviction:run',
+  'eviction:scenario',
 ] as const satisfies readonly CallName[];
 
 /** Every event name. */
@@ -120,6 +157,10 @@ export const EVENT_NAMES = [
   'store:changed',
   'subscriptions:changed',
   'mesh:changed',
+  'eviction:sample',
+  'eviction:mark',
+  'eviction:scenario-cycle',
+  'eviction:changed',
 ] as const satisfies readonly EventName[];
 
 // Both lists name every member of their map (checked at compile time).

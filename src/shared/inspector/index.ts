@@ -8,3 +8,4 @@ export type * from './permissions.ts';
 export type * from './transactions.ts';
 export type * from './mesh.ts';
 export type * from './logs.ts';
+export type * from './eviction.ts';

@@ -1,0 +1,115 @@
+/**
+ * `eviction:get`, `eviction:dry-run`, `eviction:run`, `eviction:scenario`: the eviction
+ * strategies of this peer (`sync.eviction`), their runs, the chart (eviction-sampler.ts) and the
+ * evict/re-sync scenario (eviction-scenario.ts).
+ *
+ * Choices the contract leaves open:
+ * - `eviction:get` starts the sampler if it had not started (a peer that never evicted), so the
+ *   chart runs from the moment the panel is first opened.
+ * - `eviction:dry-run` and `eviction:run` of a collection without a strategy answer the peer's
+ *   `eviction/not-configured`, naming the collections that have one. Every other refusal of a
+ *   run (too soon, a blocked write, an overlap, busy) is a run with outcome `refused` and its
+ *   code: a value, never an error.
+ * - `eviction:scenario` takes `docs` from 1 to MAX_SCENARIO_DOCS and `cycles` from 1 to
+ *   MAX_SCENARIO_CYCLES (cycles each way).
+ */
+import type { InspectorHandlers } from '../../../shared/inspector/contract.ts';
+import {
+  MAX_SCENARIO_CYCLES,
+  MAX_SCENARIO_DOCS,
+  type EvictionCollectionInfo,
+  type EvictionDryRunInfo,
+  type EvictionRunInfo,
+  type EvictionState,
+  type EvictionStrategyInfo,
+} from '../../../shared/inspector/eviction.ts';
+import type { EvictionDryRun, EvictionRun, EvictionSnapshot, EvictionStatus, EvictionStrategyConfig, RunOptions } from '../../eviction/types.ts';
+import type { InspectorContext } from '../context.ts';
+import type { EvictionSampler } from './eviction-sampler.ts';
+import type { ScenarioSlot } from './eviction-scenario.ts';
+import { badRequest, emptyInput, objectInput, requiredInteger, requiredString } from './input.ts';
+
+type EvictionHandlers = Pick<InspectorHandlers, 'eviction:get' | 'eviction:dry-run' | 'eviction:run' | 'eviction:scenario'>;
+
+/** What the handlers need of `sync.eviction` (the EvictionManager). */
+export interface EvictionPort {
+  snapshot(): EvictionSnapshot;
+  dryRun(collection: string): EvictionDryRun;
+  runNow(collection: string, options?: RunOptions): Promise<EvictionRun>;
+  onRun(listener: (run: EvictionRun) => void): () => void;
+}
+
+// The peer's runs and dry runs cross the bridge as they are: their shapes are the contract's.
+const asRunInfo = (run: EvictionRun): EvictionRunInfo => run;
+const asDryRunInfo = (dry: EvictionDryRun): EvictionDryRunInfo => dry;
+
+export function strategyInfo(config: EvictionStrategyConfig): EvictionStrategyInfo {
+  if (config.kind === 'big-peer') return { kind: 'big-peer', collection: config.collection };
+  return {
+    kind: 'local',
+    collection: config.collection,
+    field: config.field ?? 'createdAt',
+    ttlHours: config.ttlHours,
+    ...(config.evictWhere === undefined ? {} : { evictWhere: config.evictWhere }),
+    ...(config.subscribeWhere === undefined ? {} : { subscribeWhere: config.subscribeWhere }),
+  };
+}
+
+function collectionInfo(status: EvictionStatus): EvictionCollectionInfo {
+  return {
+    strategy: strategyInfo(status.config),
+    subscription: status.subscription,
+    lastRunAt: status.lastRunAt,
+    lastRun: status.lastRun === undefined ? undefined : asRunInfo(status.lastRun),
+    nextRunAt: status.nextRunAt,
+  };
+}
+
+export function evictionState(ctx: InspectorContext, port: EvictionPort, sampler: EvictionSampler, scenarios: ScenarioSlot): EvictionState {
+  const snapshot = port.snapshot();
+  return {
+    configured: snapshot.collections.length > 0,
+    window: snapshot.window,
+    scheduled: snapshot.scheduled,
+    quietAfterBlockedMs: snapshot.quietAfterBlockedMs,
+    collections: snapshot.collections.map(collectionInfo),
+    runs: snapshot.runs.map(asRunInfo),
+    samples: sampler.samples(),
+    marks: sampler.marks(),
+    sampleEveryMs: sampler.everyMs,
+    sampleCapacity: sampler.capacity,
+    scenario: scenarios.current(),
+    now: ctx.now(),
+  };
+}
+
+/**
+ * `session` owns the scenarios it starts (they end when it closes); `port` is `sync.eviction`.
+ */
+export function evictionHandlers(ctx: InspectorContext, port: EvictionPort, sampler: EvictionSampler, scenarios: ScenarioSlot, session: object): EvictionHandlers {
+  return {
+    'eviction:get': async (input) => {
+      emptyInput(input);
+      sampler.start();
+      return evictionState(ctx, port, sampler, scenarios);
+    },
+    'eviction:dry-run': async (input) => {
+      const o = objectInput(input, ['collection']);
+      const collection = requiredString(o, 'collection', { maxLength: 1000, nonEmpty: true });
+      return asDryRunInfo(port.dryRun(collection));
+    },
+    'eviction:run': async (input) => {
+      const o = objectInput(input, ['collection', 'force']);
+      const collection = requiredString(o, 'collection', { maxLength: 1000, nonEmpty: true });
+      const force = o['force'];
+      if (force !== undefined && typeof force !== 'boolean') throw badRequest(`force: expected true or false, got ${force === null ? 'null' : Array.isArray(force) ? 'an array' : `a ${typeof force}`}`);
+      return asRunInfo(await port.runNow(collection, { force: force === true }));
+    },
+    'eviction:scenario': async (input) => {
+      const o = objectInput(input, ['docs', 'cycles']);
+      const docs = requiredInteger(o, 'docs', 1, MAX_SCENARIO_DOCS);
+      const cycles = requiredInteger(o, 'cycles', 1, MAX_SCENARIO_CYCLES);
+      return scenarios.run(session, docs, cycles);
+    },
+  };
+}
