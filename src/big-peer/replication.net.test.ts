@@ -65,6 +65,19 @@ describe('a small peer and the Big Peer over WebSocket', () => {
   });
   afterEach(() => big.close());
 
+  it('sends again what a peer evicted while sync was stopped, as its subscription still asks for it', async () => {
+    const { sync } = smallPeer({ bigPeerURL: big.url });
+    await big.peer.sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'a' }), ({ _id: 'b' })");
+    sync.store.registerSubscription('SELECT * FROM orders');
+    await sync.startSync();
+    await until('the orders arrive', async () => (await count(sync, 'orders')) === 2);
+    await sync.stopSync();
+    await sync.store.execute('EVICT FROM orders');
+    expect(await count(sync, 'orders')).toBe(0);
+    await sync.startSync();
+    await until('the orders come back', async () => (await count(sync, 'orders')) === 2);
+  });
+
   it('logs Discovered, ConnectionEstablished (WsClient), phy started and VirtConnElectedNewConn, in order', async () => {
     const { sync, logs } = smallPeer({ bigPeerURL: big.url });
     await sync.startSync();

@@ -13,7 +13,8 @@ import type { Permissions } from '../shared/permissions.ts';
 import type { IssuerKeys } from './auth/certificate.ts';
 import { MeshTracker, type LanPeer, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
 import { PeerCredentials } from './replication/peer-credentials.ts';
-import { BIG_PEER_HOLDS_SETTING, Replicator, readBigPeerHolds, type SessionInfo } from './replication/replicator.ts';
+import { BIG_PEER_HOLDS_SETTING, Replicator, evictedCollections, readBigPeerHolds, type SessionInfo } from './replication/replicator.ts';
+import { ReplicationProgress } from './replication/progress.ts';
 import type { ReplicationTraffic } from './replication/session.ts';
 import { EvictionManager } from './eviction/eviction-manager.ts';
 import type { EvictionOptions } from './eviction/types.ts';
@@ -216,6 +217,16 @@ export class Sync {
       store.close();
       throw error;
     }
+    // An EVICT while sync is stopped: what this peer held of the collection is gone, so the next
+    // session must be sent it again (a running replicator records it itself).
+    const progress = new ReplicationProgress(store.internalSettings);
+    store.onCommit((txn) => {
+      const evicted = evictedCollections(txn);
+      if (evicted.length === 0 || link.replicator?.isClosed === false || store.isClosed) return;
+      void progress.evicted(evicted, txn.txnId).catch(() => {
+        // Closing: the store is gone with what it held.
+      });
+    });
     this.#resources = { log, store, eviction: this.eviction, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
     this.#options = options;
     this.#hub = hub;

@@ -84,6 +84,23 @@ describe('the loop detector', () => {
     ]);
   });
 
+  it('sees the loop too when the EVICT ran while no session was up: the next session brings the documents back', async () => {
+    const big = mesh.peer('big', { bigPeer: true });
+    const small = mesh.peer('small');
+    await seed(big);
+    small.store.registerSubscription('SELECT * FROM orders');
+    const { dialer } = await mesh.connect(small, big);
+    await mesh.settle();
+    dialer.close(1000, 'offline');
+    await mesh.settle();
+    await small.store.execute('EVICT FROM orders WHERE createdAt <= :ttl', { ttl: TTL });
+    expect((await ids(small, 'orders')).length).toBe(4);
+    await mesh.connect(small, big);
+    await mesh.settle();
+    expect((await ids(small, 'orders')).length).toBe(10); // The subscription still matches them (spec 3.1, last row).
+    expect(warnings(small, 'eviction.resynced')).toHaveLength(1);
+  });
+
   it('does not count a document this peer wrote again after evicting it', async () => {
     const big = mesh.peer('big', { bigPeer: true });
     const small = mesh.peer('small');

@@ -254,16 +254,18 @@ export class Replicator {
   }
 
   #committed(txn: CommittedTransaction): void {
-    if (this.#closed || this.#sessions.size === 0) return;
-    this.#printState();
-    const evicted = [...new Set(txn.changes.filter((c) => c.kind === 'evict').map((c) => c.collection))];
+    if (this.#closed) return;
+    const evicted = evictedCollections(txn);
     if (evicted.length > 0) {
-      // What this peer held of those collections is gone: its remotes must send it again.
+      // What this peer held of those collections is gone: its remotes must send it again, also
+      // when none is connected now (the next session starts from it).
       void this.#progress
         .evicted(evicted, txn.txnId)
         .then(() => this.#resendSubscriptions())
         .catch((error: unknown) => this.#log.warn(LOG_EVENTS.replicationFailed, { remote: '*', error: String(error) }));
     }
+    if (this.#sessions.size === 0) return;
+    this.#printState();
     for (const session of this.#sessions.values()) {
       // The commit of a chunk from this very remote, stored as sent: nothing to send it back.
       if (txn.originator === 'Replication' && session.onlyEchoes(txn.txnId, txn.changes)) {
@@ -294,6 +296,10 @@ export class Replicator {
   }
 
   /** Closes every session (1001, going away) and stops waking. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -311,4 +317,9 @@ export function readBigPeerHolds(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
   return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** The collections a commit evicted documents of. */
+export function evictedCollections(txn: CommittedTransaction): string[] {
+  return [...new Set(txn.changes.filter((c) => c.kind === 'evict').map((c) => c.collection))];
 }
