@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import type { ErrorValue } from '../shared/error-codes.ts';
-import { Sync, onlinePlayground, toErrorValue, type LanOptions, type LogHub } from '../peer/index.ts';
+import { Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions, type LogHub } from '../peer/index.ts';
 import { readAppSettings } from './app-settings.ts';
 import { startLocalBigPeer, type LocalBigPeer } from './local-big-peer.ts';
 
@@ -28,6 +28,8 @@ export interface AppPeerPlan {
   readonly link: BigPeerLink;
   /** Also sync over the LAN (settings.json `"lan": true`, `syncmesh inspect --lan`). */
   readonly lan?: LanOptions;
+  /** The eviction strategies (settings.json `"eviction"`, `syncmesh inspect --evict`). */
+  readonly eviction?: EvictionOptions;
 }
 
 export interface AppPeerOptions extends AppPeerPlan {
@@ -67,6 +69,7 @@ export function userDataPlan(userDataDir: string): AppPeerPlan {
         ? { kind: 'local', directory: join(userDataDir, USER_DATA_LOCAL_BIG_PEER_DIR) }
         : { kind: 'remote', url: settings.bigPeerUrl, appID: settings.appId, playgroundToken: settings.playgroundToken },
     ...(settings?.lan === true ? { lan: {} } : {}),
+    ...(settings?.eviction === undefined ? {} : { eviction: settings.eviction }),
   };
 }
 
@@ -99,6 +102,7 @@ export async function startAppPeer(options: AppPeerOptions): Promise<AppPeer> {
       ...(remote === undefined ? {} : { identity: onlinePlayground(remote) }),
       logHub: options.logHub,
       ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
+      ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
     });
     for (const statement of options.subscriptions ?? []) {
       try {

@@ -3,15 +3,20 @@
  * syncs with. Without the file the app starts the local Big Peer instead (app-peer.ts). The file
  * is only ever read here: a malformed one is reported, never repaired or overwritten.
  *
- *   {"bigPeerUrl": "https://big-peer.example.com", "appId": "…", "playgroundToken": "…", "lan": true}
+ *   {"bigPeerUrl": "https://big-peer.example.com", "appId": "…", "playgroundToken": "…", "lan": true,
+ *    "eviction": {"strategies": [{"kind": "local", "collection": "orders", "ttlHours": 72}], "window": "02:00-05:00"}}
  *
  * `lan` (optional, default false) also syncs with peers of the app on the LAN (docs/lan.md).
+ * `eviction` (optional) gives the peer its eviction strategies, one per collection: `{"kind":
+ * "big-peer", "collection"}` or `{"kind": "local", "collection", "ttlHours", "field"?}`, and the
+ * UTC window scheduled runs happen in (docs/eviction.md).
  *
  * It lives beside the Big Peer code, not in `src/main`, because `syncmesh inspect --user-data`
  * (the browser mode `npm start` falls back to) applies the same rule and may not import main.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseWindow, type EvictionOptions, type EvictionStrategyConfig } from '../peer/index.ts';
 import { ConfigError } from './config.ts';
 
 export const APP_SETTINGS_FILE = 'settings.json';
@@ -24,10 +29,12 @@ export interface AppSettings {
   readonly playgroundToken: string;
   /** Also sync with peers of the app on the LAN. */
   readonly lan?: boolean;
+  /** The peer's eviction strategies and window. */
+  readonly eviction?: EvictionOptions;
 }
 
 const FIELDS = ['bigPeerUrl', 'appId', 'playgroundToken'] as const;
-const OPTIONAL_FIELDS = ['lan'] as const;
+const OPTIONAL_FIELDS = ['lan', 'eviction'] as const;
 
 /** A settings file that cannot be used; `path` names it. Code `cli/usage`, as the Big Peer's config errors. */
 export class AppSettingsError extends ConfigError {
@@ -68,7 +75,67 @@ export function parseAppSettings(text: string, path: string): AppSettings {
     throw new AppSettingsError(path, `need "bigPeerUrl" as an http:// or https:// URL, not ${JSON.stringify(settings.bigPeerUrl)}`);
   }
   if (url.username !== '' || url.password !== '') throw new AppSettingsError(path, 'must not carry credentials in "bigPeerUrl" (user:password@)');
-  return { bigPeerUrl: settings.bigPeerUrl, appId: settings.appId, playgroundToken: settings.playgroundToken, ...(record['lan'] === true ? { lan: true } : {}) };
+  const eviction = record['eviction'] === undefined ? undefined : parseEvictionSettings(record['eviction'], path);
+  return {
+    bigPeerUrl: settings.bigPeerUrl,
+    appId: settings.appId,
+    playgroundToken: settings.playgroundToken,
+    ...(record['lan'] === true ? { lan: true } : {}),
+    ...(eviction === undefined ? {} : { eviction }),
+  };
+}
+
+const EVICTION_EXAMPLE = '{"strategies": [{"kind": "local", "collection": "orders", "ttlHours": 72}], "window": "02:00-05:00"}';
+const NAME_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** `eviction`: `{"strategies": [...], "window"?}`, each strategy checked (the peer checks the conditions it runs). */
+function parseEvictionSettings(value: unknown, path: string): EvictionOptions {
+  const fail = (problem: string): never => {
+    throw new AppSettingsError(path, `need "eviction" as ${EVICTION_EXAMPLE}: ${problem}`);
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`not ${JSON.stringify(value)}`);
+  const record = value as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => key !== 'strategies' && key !== 'window');
+  if (unknown.length > 0) fail(`unknown field(s) ${unknown.join(', ')} (known: strategies, window)`);
+  const list = record['strategies'];
+  if (!Array.isArray(list) || list.length === 0) fail('"strategies" must be a list of one or more strategies');
+  const strategies = (list as unknown[]).map((item, i) => parseStrategy(item, (problem) => fail(`strategies[${i}] ${problem}`)));
+  const seen = new Set<string>();
+  for (const { collection } of strategies) {
+    if (seen.has(collection)) fail(`"${collection}" has two strategies (one per collection)`);
+    seen.add(collection);
+  }
+  const window = record['window'];
+  if (window !== undefined) {
+    if (typeof window !== 'string') fail(`"window" is HH:MM-HH:MM in UTC, not ${JSON.stringify(window)}`);
+    try {
+      parseWindow(window as string);
+    } catch {
+      fail(`"window" is HH:MM-HH:MM in UTC, start and end apart, not ${JSON.stringify(window)}`);
+    }
+  }
+  return { strategies, ...(window === undefined ? {} : { window: window as string }) };
+}
+
+function parseStrategy(value: unknown, fail: (problem: string) => never): EvictionStrategyConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`must be an object {"kind", "collection", …}, not ${JSON.stringify(value)}`);
+  const record = value as Record<string, unknown>;
+  const { kind, collection } = record;
+  if (typeof collection !== 'string' || collection.trim() === '') fail(`needs "collection" as a non-empty string`);
+  const name = collection as string;
+  if (name.startsWith('__')) fail(`names an internal collection, ${name}: strategies evict application collections`);
+  if (kind === 'big-peer') {
+    const extra = Object.keys(record).filter((key) => key !== 'kind' && key !== 'collection');
+    if (extra.length > 0) fail(`(big-peer) takes kind and collection only, not ${extra.join(', ')}: the Big Peer's TTL job decides what is old`);
+    return { kind: 'big-peer', collection: name };
+  }
+  if (kind !== 'local') fail(`needs "kind" as "big-peer" or "local", not ${JSON.stringify(kind)}`);
+  const extra = Object.keys(record).filter((key) => !['kind', 'collection', 'ttlHours', 'field'].includes(key));
+  if (extra.length > 0) fail(`(local) takes kind, collection, ttlHours and field, not ${extra.join(', ')}`);
+  const { ttlHours, field } = record;
+  if (typeof ttlHours !== 'number' || !Number.isFinite(ttlHours) || ttlHours <= 0) fail(`needs "ttlHours" as a number of hours above 0, not ${JSON.stringify(ttlHours)}`);
+  if (field !== undefined && (typeof field !== 'string' || !NAME_PATH.test(field))) fail(`needs "field" as a field name or dotted path (such as "createdAt"), not ${JSON.stringify(field)}`);
+  return { kind: 'local', collection: name, ttlHours: ttlHours as number, ...(field === undefined ? {} : { field: field as string }) };
 }
 
 /** The settings in `userDataDir`, or undefined when it has no settings file. */

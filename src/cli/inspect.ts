@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, createInspector, toErrorValue, type Inspector, type LanOptions } from '../peer/index.ts';
+import { LogHub, createInspector, toErrorValue, type EvictionOptions, type Inspector, type LanOptions } from '../peer/index.ts';
 import { startAppPeer, userDataPlan, type AppPeer, type AppPeerPlan } from '../big-peer/index.ts';
 import { errorLine, untilSignal, write, type CliIo } from './io.ts';
 import { startInspectorServer, type InspectorServer } from './inspector-server.ts';
-import { LAN_USAGE, PEER_OPTIONS, UsageError, lanOption, logLevelOption, parseCommandLine, playgroundLoginOptions } from './peer-options.ts';
+import { EVICT_USAGE, LAN_USAGE, PEER_OPTIONS, UsageError, evictionOption, lanOption, logLevelOption, parseCommandLine, playgroundLoginOptions } from './peer-options.ts';
 
 /** The built renderer of this checkout; SYNCMESH_RENDERER_DIR serves another build instead. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -50,6 +50,8 @@ Options:
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
   --port N                  the port on 127.0.0.1 (default: a free one)
 ${LAN_USAGE}
+${EVICT_USAGE}
+                            (with --user-data, settings.json's "eviction" applies unless --evict is given)
   -h, --help                this text
 
 The page is the renderer built into out/renderer (npm run build); SYNCMESH_RENDERER_DIR names
@@ -71,6 +73,7 @@ interface InspectOptions {
   readonly logLevel: LogLevel;
   readonly port: number;
   readonly lan: LanOptions | undefined;
+  readonly eviction: EvictionOptions | undefined;
 }
 
 /** The options, or undefined when the command line asks for the help text. */
@@ -82,7 +85,7 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
   const portText = values.port ?? '0';
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : -1;
   if (port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535, not ${portText}`);
-  const base = { subscribe: values.subscribe ?? [], logLevel, port, lan: lanOption(values) };
+  const base = { subscribe: values.subscribe ?? [], logLevel, port, lan: lanOption(values), eviction: evictionOption(values) };
   const login = playgroundLoginOptions(values, 'optional');
   const localDir = values['local-big-peer'];
   const userData = values['user-data'];
@@ -158,7 +161,13 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
     logHub.close();
   };
   try {
-    peer = await startAppPeer({ ...plan, logHub, subscriptions: options.subscribe, ...(options.lan === undefined ? {} : { lan: options.lan }) });
+    peer = await startAppPeer({
+      ...plan,
+      logHub,
+      subscriptions: options.subscribe,
+      ...(options.lan === undefined ? {} : { lan: options.lan }),
+      ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
+    });
     inspector = createInspector(peer.sync);
     server = await startInspectorServer({ inspector, rendererDir, port: options.port });
   } catch (error) {

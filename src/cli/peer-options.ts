@@ -1,10 +1,11 @@
 /**
  * The options of a small peer on the command line, shared by `syncmesh peer` and `syncmesh
- * inspect`: the store, the playground login to a Big Peer, subscriptions and the log level.
+ * inspect`: the store, the playground login to a Big Peer, subscriptions, the log level, the LAN
+ * and the eviction strategies.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
-import type { LanOptions } from '../peer/index.ts';
+import { parseWindow, type EvictionOptions, type EvictionStrategyConfig, type LanOptions } from '../peer/index.ts';
 
 /** A malformed command line: the command prints it with its usage text and exits 2. */
 export class UsageError extends Error {}
@@ -20,6 +21,8 @@ export const PEER_OPTIONS = {
   lan: { type: 'boolean', default: false },
   'lan-listen': { type: 'string' },
   'lan-interface': { type: 'string' },
+  evict: { type: 'string', multiple: true },
+  'evict-window': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -28,6 +31,17 @@ export const LAN_USAGE = `  --lan                     also sync with peers of th
                             mDNS (_syncmesh._tcp) and dial the peers found (docs/lan.md)
   --lan-listen HOST:PORT    where the LAN listener binds (default 0.0.0.0 and a free port)
   --lan-interface IP        the IPv4 address of the interface mDNS uses (default: the system's choice)`;
+
+/** The usage lines of the eviction options, shared by the commands that take them. */
+export const EVICT_USAGE = `  --evict big-peer:COLLECTION
+                            evict COLLECTION by the Big Peer's TTL flag: subscribe to evictionFlag == false
+                            and evict evictionFlag = true (recommended; repeatable, one per collection)
+  --evict local:COLLECTION:TTL_HOURS[:FIELD]
+                            evict COLLECTION by this peer's own TTL: documents whose FIELD (default
+                            createdAt, ISO 8601) is TTL_HOURS old or more, the spec 3.2 cycle
+  --evict-window HH:MM-HH:MM
+                            the UTC low-activity window scheduled runs happen in, at most once a day
+                            (default 02:00-05:00; may wrap midnight)`;
 
 
 /** A playground login to a Big Peer. */
@@ -93,4 +107,51 @@ export function lanOption(values: LanValues): LanOptions | undefined {
   }
   if (iface !== undefined && !/^\d{1,3}(\.\d{1,3}){3}$/.test(iface)) throw new UsageError(`--lan-interface takes an IPv4 address, not ${iface}`);
   return { ...(bind === undefined ? {} : { listen: bind }), ...(iface === undefined ? {} : { interface: iface }) };
+}
+
+type EvictValues = { readonly evict?: readonly string[] | undefined; readonly 'evict-window'?: string | undefined };
+
+/** One `--evict` value: `big-peer:COLLECTION` or `local:COLLECTION:TTL_HOURS[:FIELD]`. */
+export function evictStrategyOption(text: string): EvictionStrategyConfig {
+  const usage = `--evict takes big-peer:COLLECTION or local:COLLECTION:TTL_HOURS[:FIELD] (such as local:orders:72), not ${JSON.stringify(text)}`;
+  const [kind, collection, ...rest] = text.split(':');
+  if (collection === undefined || collection.trim() === '' || collection !== collection.trim()) throw new UsageError(usage);
+  if (collection.startsWith('__')) throw new UsageError(`${usage}: ${collection} is an internal collection; strategies evict application collections`);
+  if (kind === 'big-peer') {
+    if (rest.length > 0) throw new UsageError(`${usage}: big-peer takes a collection only (the Big Peer's TTL job decides what is old)`);
+    return { kind: 'big-peer', collection };
+  }
+  if (kind !== 'local') throw new UsageError(`${usage}: the strategy is big-peer or local`);
+  const [ttlText, field, ...extra] = rest;
+  if (ttlText === undefined || extra.length > 0) throw new UsageError(usage);
+  const ttlHours = /^\d+(\.\d+)?$/.test(ttlText) ? Number(ttlText) : Number.NaN;
+  if (!(ttlHours > 0)) throw new UsageError(`${usage}: TTL_HOURS is a number of hours above 0, such as 72`);
+  if (field !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(field)) {
+    throw new UsageError(`${usage}: FIELD is a field name or a dotted path, such as createdAt or meta.created`);
+  }
+  return { kind: 'local', collection, ttlHours, ...(field === undefined ? {} : { field }) };
+}
+
+/** `--evict` (repeatable) and `--evict-window`: the peer's eviction options, undefined without `--evict`. */
+export function evictionOption(values: EvictValues): EvictionOptions | undefined {
+  const window = values['evict-window'];
+  const given = values.evict ?? [];
+  if (given.length === 0) {
+    if (window !== undefined) throw new UsageError('--evict-window needs at least one --evict strategy');
+    return undefined;
+  }
+  const strategies = given.map(evictStrategyOption);
+  const seen = new Set<string>();
+  for (const { collection } of strategies) {
+    if (seen.has(collection)) throw new UsageError(`--evict names ${collection} twice: one strategy per collection`);
+    seen.add(collection);
+  }
+  if (window !== undefined) {
+    try {
+      parseWindow(window);
+    } catch (error) {
+      throw new UsageError(`--evict-window takes HH:MM-HH:MM in UTC, start and end apart (such as 02:00-05:00): ${(error as Error).message}`);
+    }
+  }
+  return { strategies, ...(window === undefined ? {} : { window }) };
 }

@@ -10,12 +10,14 @@
 import { createInterface } from 'node:readline';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, Sync, onlinePlayground, toErrorValue, type LanOptions } from '../peer/index.ts';
+import { LogHub, Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions } from '../peer/index.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
 import {
+  EVICT_USAGE,
   LAN_USAGE,
   PEER_OPTIONS,
   UsageError,
+  evictionOption,
   lanOption,
   logLevelOption,
   parseCommandLine,
@@ -27,7 +29,7 @@ import {
 export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
                 [--subscribe STATEMENT]… [--lan [--lan-listen HOST:PORT] [--lan-interface IP]]
-                [--log-level LEVEL]
+                [--evict STRATEGY]… [--evict-window HH:MM-HH:MM] [--log-level LEVEL]
 
 Runs a small peer on the store in DIR (created if missing): logs in to the Big Peer at URL with
 the playground token, registers each --subscribe statement, and syncs. Meanwhile it reads one DQL
@@ -49,6 +51,7 @@ Options:
   --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
 ${LAN_USAGE}
+${EVICT_USAGE}
   -h, --help                this text
 
 With --lan the peer goes on syncing with its LAN neighbours when the Big Peer is out of reach,
@@ -60,6 +63,7 @@ interface PeerOptions extends PlaygroundLogin {
   readonly subscribe: readonly string[];
   readonly logLevel: LogLevel;
   readonly lan: LanOptions | undefined;
+  readonly eviction: EvictionOptions | undefined;
 }
 
 /** The options, or undefined when the command line asks for the help text. */
@@ -70,7 +74,7 @@ function parse(argv: readonly string[]): PeerOptions | undefined {
   const logLevel = logLevelOption(values['log-level']);
   const store = requiredOption(values.store, '--store DIR');
   const login = playgroundLoginOptions(values, 'required') as PlaygroundLogin;
-  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values) };
+  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values), eviction: evictionOption(values) };
 }
 
 /** The statement and arguments of one input line, or the error line that answers it. */
@@ -152,6 +156,7 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
       identity: onlinePlayground({ appID: options.appID, token: options.token, bigPeerURL: options.bigPeerURL }),
       logHub,
       ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
+      ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
     });
   } catch (error) {
     return fail(undefined, toErrorValue(error));
