@@ -7,6 +7,7 @@ import { bigPeerCommand } from './big-peer.ts';
 import { execCommand } from './exec.ts';
 import { inspectCommand } from './inspect.ts';
 import { peerCommand } from './peer.ts';
+import { scenarioCommand } from './scenario.ts';
 import { write, type CliIo } from './io.ts';
 
 export type { CliIo } from './io.ts';
@@ -16,6 +17,7 @@ const COMMANDS: Readonly<Record<string, { summary: string; run: (argv: readonly 
   peer: { summary: 'run a headless small peer: sync with a Big Peer, run DQL read from standard input', run: peerCommand },
   inspect: { summary: 'run a headless peer and serve the mesh inspector to a browser on 127.0.0.1', run: inspectCommand },
   'big-peer': { summary: 'serve the Big Peer (HTTP API, login, sync WebSocket); manage its API keys', run: bigPeerCommand },
+  scenario: { summary: 'run a scenario end to end on a local Big Peer and small peer: evict-loop (the evict/re-sync loop)', run: scenarioCommand },
 };
 
 function version(): string {
