@@ -85,6 +85,8 @@ const DAY_MS = 86_400_000;
 const BATCH = 500;
 /** Polling interval of the waits. */
 const POLL_MS = 20;
+/** Once every evicted document is back, the wrong way's cycle waits this long without replication writing to the collection. */
+const BACK_QUIET_MS = 150;
 /** No wait of a cycle lasts longer, however busy replication stays. */
 const MAX_CYCLE_WAIT_MS = 120_000;
 /** How long the Big Peer may take to acknowledge the documents written: this, plus 1 ms per document. */
@@ -172,7 +174,7 @@ class ScenarioRun {
   #wrongSubscription: SyncSubscription | undefined;
   /** Re-synced documents of the collection since the cycle began. */
   #resynced = 0;
-  /** When replication last wrote to the collection (real clock). */
+  /** When replication last wrote to the collection or received bytes (real clock). */
   #lastArrival = 0;
 
   constructor(options: EvictLoopOptions, collection: string, settleMs: number) {
@@ -305,16 +307,25 @@ class ScenarioRun {
   }
 
   /**
-   * Waits until replication has written nothing to the collection for `quietMs`, or (given
-   * `count`) the collection holds `count` documents again; at most MAX_CYCLE_WAIT_MS.
+   * Waits until replication has been quiet for `quietMs` (nothing written to the collection,
+   * no bytes received); or, given
+   * `count`, until the collection holds `count` documents again and replication has been quiet
+   * for BACK_QUIET_MS (the rest of the update it came back with); at most MAX_CYCLE_WAIT_MS.
    */
   async #quiet(quietMs: number, count?: number): Promise<void> {
     const begin = Date.now();
+    let back = false;
+    let received = this.#sync.traffic.bytesReceived;
     for (;;) {
       this.#signal?.throwIfAborted();
       const now = Date.now();
-      if (count !== undefined && (await this.#count()) >= count) return;
-      if (now - Math.max(begin, this.#lastArrival) >= quietMs || now - begin >= MAX_CYCLE_WAIT_MS) return;
+      // Bytes still arriving count as activity too: an update's next chunk may take a while to merge.
+      const bytes = this.#sync.traffic.bytesReceived;
+      if (bytes !== received) this.#lastArrival = now;
+      received = bytes;
+      const silent = now - Math.max(begin, this.#lastArrival);
+      if (count !== undefined && !back) back = (await this.#count()) >= count;
+      if ((back && silent >= Math.min(quietMs, BACK_QUIET_MS)) || silent >= quietMs || now - begin >= MAX_CYCLE_WAIT_MS) return;
       await this.#sleep(POLL_MS);
     }
   }
