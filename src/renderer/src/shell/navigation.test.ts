@@ -23,7 +23,8 @@ describe('navigation', () => {
   it('switches panels with Alt and a digit, by key position', () => {
     expect(panelForShortcut(key('Digit1', { altKey: true }))).toBe('overview');
     expect(panelForShortcut(key('Digit7', { altKey: true }))).toBe('logs');
-    expect(panelForShortcut(key('Digit8', { altKey: true }))).toBeUndefined();
+    expect(panelForShortcut(key('Digit8', { altKey: true }))).toBe('eviction');
+    expect(panelForShortcut(key('Digit9', { altKey: true }))).toBeUndefined();
     expect(panelForShortcut(key('Digit2'))).toBeUndefined();
     expect(panelForShortcut(key('Digit2', { altKey: true, ctrlKey: true }))).toBeUndefined();
   });

@@ -1,10 +1,10 @@
 /**
  * Which panel is shown, as the URL says it (`#/documents`), and the keyboard shortcuts that switch
- * panels (Alt+1 … Alt+7, by key position so that it works on every layout). Pure.
+ * panels (Alt+1 … Alt+8, by key position so that it works on every layout). Pure.
  */
 
 /** Every panel, in the order of the tabs. */
-export const PANEL_IDS = ['overview', 'documents', 'subscriptions', 'permissions', 'transactions', 'mesh', 'logs'] as const;
+export const PANEL_IDS = ['overview', 'documents', 'subscriptions', 'permissions', 'transactions', 'mesh', 'logs', 'eviction'] as const;
 
 export type PanelId = (typeof PANEL_IDS)[number];
 
@@ -41,7 +41,7 @@ export function panelForShortcut(event: KeyLike): PanelId | undefined {
 
 /** The shortcuts the help dialog lists, in its order. `Mod` is ⌘ on macOS and Ctrl elsewhere. */
 export const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly what: string }[] = [
-  { keys: ['Alt', '1 … 7'], what: 'Show a panel (Overview … Logs)' },
+  { keys: ['Alt', '1 … 8'], what: 'Show a panel (Overview … Eviction)' },
   { keys: ['←', '→'], what: 'Move between tabs when a tab has focus' },
   { keys: ['Mod', 'Enter'], what: 'Run the statement in the console' },
   { keys: ['Mod', '↑'], what: 'Previous statement in the console history' },

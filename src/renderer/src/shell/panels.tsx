@@ -1,6 +1,7 @@
 /** Every panel of the inspector, in the order of the navigation. */
 import type { ComponentType } from 'react';
 import { DocumentsPanel } from '../features/documents/DocumentsPanel.tsx';
+import { EvictionPanel } from '../features/eviction/EvictionPanel.tsx';
 import { LogsPanel } from '../features/logs/LogsPanel.tsx';
 import { MeshPanel } from '../features/mesh/MeshPanel.tsx';
 import { OverviewPanel } from '../features/overview/OverviewPanel.tsx';
@@ -27,4 +28,5 @@ export const PANELS = [
   { id: 'transactions', title: 'Transactions', icon: 'activity', Component: TransactionsPanel },
   { id: 'mesh', title: 'Mesh', icon: 'mesh', Component: MeshPanel },
   { id: 'logs', title: 'Logs', icon: 'logs', Component: LogsPanel },
+  { id: 'eviction', title: 'Eviction', icon: 'evict', Component: EvictionPanel },
 ] as const satisfies readonly PanelDefinition[];

@@ -1,6 +1,7 @@
 /** The inspector's store, built from every slice; and the wiring of pushed events into it. */
 import { create } from 'zustand';
 import { createDocumentsSlice, wireDocumentsEvents } from '../features/documents/slice.ts';
+import { createEvictionSlice, wireEvictionEvents } from '../features/eviction/slice.ts';
 import { createLogsSlice, wireLogsEvents } from '../features/logs/slice.ts';
 import { createMeshSlice, wireMeshEvents } from '../features/mesh/slice.ts';
 import { createOverviewSlice, wireOverviewEvents } from '../features/overview/slice.ts';
@@ -21,6 +22,7 @@ export const useInspector = create<InspectorState>()((...a) => ({
   ...createTransactionsSlice(...a),
   ...createMeshSlice(...a),
   ...createLogsSlice(...a),
+  ...createEvictionSlice(...a),
 }));
 
 const WIRINGS: readonly EventWiring[] = [
@@ -32,6 +34,7 @@ const WIRINGS: readonly EventWiring[] = [
   wireTransactionsEvents,
   wireMeshEvents,
   wireLogsEvents,
+  wireEvictionEvents,
 ];
 
 /** Starts every panel's event subscriptions; returns the function that stops them. */

@@ -6,6 +6,7 @@
  */
 import type { StateCreator, StoreApi } from 'zustand';
 import type { DocumentsSlice } from '../features/documents/slice.ts';
+import type { EvictionSlice } from '../features/eviction/slice.ts';
 import type { LogsSlice } from '../features/logs/slice.ts';
 import type { MeshSlice } from '../features/mesh/slice.ts';
 import type { OverviewSlice } from '../features/overview/slice.ts';
@@ -21,7 +22,8 @@ export type InspectorState = ShellSlice &
   PermissionsSlice &
   TransactionsSlice &
   MeshSlice &
-  LogsSlice;
+  LogsSlice &
+  EvictionSlice;
 
 /** How a slice is written: it sees (and may call) the whole state. */
 export type SliceCreator<Slice> = StateCreator<InspectorState, [], [], Slice>;
