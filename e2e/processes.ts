@@ -141,6 +141,8 @@ export interface PeerOptions {
   readonly subscribe?: readonly string[];
   /** `--log-level`: ERROR, WARN, INFO (the default), DEBUG or VERBOSE. */
   readonly logLevel?: string;
+  /** `--evict` strategies (`local:orders:72`, `big-peer:orders`). */
+  readonly evict?: readonly string[];
 }
 
 export interface Mesh {
@@ -215,6 +217,7 @@ export function createMesh(prefix: string): Mesh {
       }
       for (const statement of options.subscribe ?? []) args.push('--subscribe', statement);
       if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
+      for (const strategy of options.evict ?? []) args.push('--evict', strategy);
       return track(
         startSyncmesh(`peer ${name}`, args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+)\/([A-Za-z0-9_-]+)\/\n/).then(({ process: running, match }) => ({
           ...running,

@@ -1,0 +1,107 @@
+/**
+ * The Eviction panel against a real peer started with `--evict local:orders:72`, syncing with a
+ * Big Peer: the strategy is shown; with old and new orders and an overlapping find-all
+ * subscription, the dry run lists the old orders it would evict and the subscription it would
+ * cancel first; Run now evicts them (the run in the table with its counts, a mark on the chart),
+ * a second run is refused as too soon, clearly, and Force runs it anyway; then the evict/re-sync
+ * scenario, run from the panel, shows its rows as they come, the re-syncs on the chart, and the
+ * verdict with the fix.
+ */
+import { withContract } from './contract.ts';
+import { expect, openInspector, REPLICATION_TIMEOUT_MS, section, test, type PanelName } from './fixtures.ts';
+import { createMesh, type InspectedPeer } from './processes.ts';
+
+const mesh = createMesh('eviction');
+let peer: InspectedPeer;
+/** The panel's tab (fixtures.ts's PanelName does not list it yet). */
+const EVICTION = 'Eviction' as PanelName;
+const HOUR = 3_600_000;
+
+test.beforeAll(async () => {
+  const bigPeer = await mesh.startBigPeer();
+  peer = await mesh.startPeer('a', { bigPeer, evict: ['local:orders:72'] });
+  await expect.poll(() => /phy started/.test(peer.stderr()), { timeout: REPLICATION_TIMEOUT_MS, message: 'the peer connects to the Big Peer' }).toBe(true);
+  // Three orders older than the 72 h TTL, two newer; and the find-all subscription that overlaps them.
+  const now = Date.now();
+  const order = (id: string, hoursAgo: number) => ({ _id: id, total: 10, createdAt: new Date(now - hoursAgo * HOUR).toISOString() });
+  await withContract(peer, async (client) => {
+    await client.query('INSERT INTO orders DOCUMENTS (:a), (:b), (:c), (:d), (:e)', {
+      a: order('old-1', 120),
+      b: order('old-2', 100),
+      c: order('old-3', 80),
+      d: order('new-1', 20),
+      e: order('new-2', 2),
+    });
+    await client.call('subscriptions:register', { statement: 'SELECT * FROM orders' });
+  });
+});
+test.afterAll(() => mesh.stop());
+
+test('shows the strategy, dry-runs it, runs it (refused when too soon, then forced), and runs the evict/re-sync scenario', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openInspector(page, peer, EVICTION);
+
+  // The strategy.
+  const strategies = page.getByRole('table', { name: 'Eviction strategies' });
+  const orders = strategies.getByRole('row').filter({ hasText: 'orders' });
+  await expect(orders).toContainText('Local TTL');
+  await expect(orders).toContainText('createdAt older than 3 d (72 h)');
+  await expect(orders).toContainText('never');
+  await expect(section(page, 'Strategies')).toContainText('Scheduled runs in 02:00-05:00 UTC');
+
+  // The dry run: the three old orders, and the overlapping subscription cancelled first.
+  await orders.getByRole('button', { name: 'Dry run orders' }).click();
+  const dry = page.getByTestId('dry-run');
+  const evicted = dry.getByRole('list', { name: 'Documents the run would evict' }).getByRole('listitem');
+  // In the store's order; what matters is which.
+  await expect.poll(async () => (await evicted.allInnerTexts()).sort()).toEqual(['old-1', 'old-2', 'old-3']);
+  await expect(dry.locator('.eviction-count').filter({ hasText: 'Would evict' })).toContainText('3');
+  await expect(dry.locator('dt', { hasText: 'Cancels first' }).locator('+ dd')).toContainText('SELECT * FROM orders');
+  await expect(dry).toContainText('nothing comes back');
+
+  // Run now: the dialog says what will run; the run evicts the three.
+  await orders.getByRole('button', { name: 'Run now orders' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Run the eviction of orders now' });
+  await expect(dialog).toContainText('3 documents');
+  await dialog.getByRole('button', { name: 'Run now' }).click();
+  const result = page.getByTestId('run-result');
+  await expect(result).toContainText('evicted 3 documents');
+  await expect(result).toContainText('cancelled SELECT * FROM orders');
+  const runs = page.getByRole('table', { name: 'Eviction runs' });
+  await expect(runs.getByRole('row').nth(1)).toContainText(/orders\s*manual\s*evicted\s*3/);
+  await expect(orders).toContainText('evicted 3');
+  // The chart marks it.
+  await expect(page.getByTestId('eviction-mark').and(page.locator('[data-kind="eviction"][data-collection="orders"]'))).toHaveCount(1);
+
+  // Run now again: refused, too soon, said plainly with its code; Force runs it anyway.
+  await orders.getByRole('button', { name: 'Run now orders' }).click();
+  await page.getByRole('dialog', { name: 'Run the eviction of orders now' }).getByRole('button', { name: 'Run now' }).click();
+  const refusal = result.getByRole('alert');
+  await expect(refusal).toContainText('Run of orders refused: Evicted less than a day ago');
+  await expect(refusal).toContainText('eviction/too-soon');
+  await refusal.getByRole('button', { name: 'Force…' }).click();
+  await page.getByRole('dialog', { name: 'Force the eviction of orders' }).getByRole('button', { name: 'Force run' }).click();
+  await expect(result).toContainText('Forced run of orders: evicted 0 documents');
+  await expect(runs.getByRole('row').nth(1)).toContainText('forced');
+  await expect(runs.getByRole('row')).toHaveCount(4);
+
+  // The scenario: rows as they come, then the verdict and the fix; the re-syncs on the chart.
+  const scenario = section(page, 'Evict/re-sync scenario');
+  await scenario.getByLabel('Documents').fill('40');
+  await scenario.getByLabel('Cycles each way').fill('1');
+  await scenario.getByRole('button', { name: 'Run scenario' }).click();
+  const rows = scenario.getByRole('table', { name: 'Scenario cycles' }).locator('tbody tr');
+  await expect(rows.first()).toContainText('wrong way', { timeout: 90_000 });
+  await expect(rows).toHaveCount(2, { timeout: 90_000 });
+  await expect(rows.nth(1)).toContainText('right way');
+  const verdict = scenario.getByTestId('scenario-verdict');
+  await expect(verdict).toContainText('Evict/re-sync loop reproduced');
+  await expect(verdict).toContainText('The fix');
+  await expect(verdict).toContainText('spec 3.2');
+  const resynced = Number((await rows.first().getByRole('cell').nth(3).innerText()).replace(/,/g, ''));
+  expect(resynced).toBeGreaterThan(0);
+  await expect(rows.nth(1).getByRole('cell').nth(3)).toHaveText('0');
+  await expect(page.getByTestId('eviction-mark').and(page.locator('[data-kind="resync"]')).first()).toBeAttached();
+  // The scenario's own strategy is gone again: orders is the only one.
+  await expect(strategies.getByRole('row')).toHaveCount(2);
+});
