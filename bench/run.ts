@@ -10,6 +10,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatTable, verdictOf, type Suite, type SuiteContext } from './harness.ts';
 import { bigPeerSuite } from './big-peer.bench.ts';
+import { evictionSuites } from './eviction.bench.ts';
 import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
@@ -17,7 +18,7 @@ import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, inspectorSuite, ...lanSuites];
+const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, ...evictionSuites, inspectorSuite, ...lanSuites];
 
 function machine(): string {
   const db = new Database(':memory:');
