@@ -14,7 +14,7 @@ import type { IssuerKeys } from './auth/certificate.ts';
 import { MeshTracker, type LanPeer, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
 import { PeerCredentials } from './replication/peer-credentials.ts';
 import { BIG_PEER_HOLDS_SETTING, Replicator, evictedCollections, readBigPeerHolds, type SessionInfo } from './replication/replicator.ts';
-import { ReplicationProgress } from './replication/progress.ts';
+import { ReplicationProgress, progressSetting } from './replication/progress.ts';
 import type { ReplicationTraffic } from './replication/session.ts';
 import { EvictionManager } from './eviction/eviction-manager.ts';
 import type { EvictionOptions } from './eviction/types.ts';
@@ -203,6 +203,8 @@ export class Sync {
     // The eviction manager's timers outlive calls: they reach the replicator through this link, never the Sync.
     const link = this.#link;
     const memo = this.#bigPeerMemo;
+    const tracker = (this.#tracker = new MeshTracker(timers));
+    const savedProgress = new ReplicationProgress(store.internalSettings);
     try {
       this.eviction = new EvictionManager(
         {
@@ -210,6 +212,11 @@ export class Sync {
           timers,
           logger: hub.logger('eviction'),
           bigPeerHolds: () => link.replicator?.bigPeerHolds() ?? memo.bigPeerHolds ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
+          progress: {
+            remotes: () => [...new Set([...tracker.peers().map((p) => p.peerKey), ...(link.replicator?.sessions().map((s) => s.remote.peerKey) ?? [])])],
+            load: (remote) => savedProgress.load(remote),
+            setting: progressSetting,
+          },
         },
         options.eviction,
       );
@@ -219,11 +226,10 @@ export class Sync {
     }
     // An EVICT while sync is stopped: what this peer held of the collection is gone, so the next
     // session must be sent it again (a running replicator records it itself).
-    const progress = new ReplicationProgress(store.internalSettings);
     store.onCommit((txn) => {
       const evicted = evictedCollections(txn);
       if (evicted.length === 0 || link.replicator?.isClosed === false || store.isClosed) return;
-      void progress.evicted(evicted, txn.txnId).catch(() => {
+      void savedProgress.evicted(evicted, txn.txnId).catch(() => {
         // Closing: the store is gone with what it held.
       });
     });
@@ -231,7 +237,6 @@ export class Sync {
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
-    this.#tracker = new MeshTracker(timers);
     this.#credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
     const credentials = this.#credentials;
     // A subscription to a collection this peer may not read is refused (spec 5.7).

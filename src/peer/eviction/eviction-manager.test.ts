@@ -12,7 +12,8 @@ import { createMesh, ids, type Mesh, type MeshPeer } from '../replication/test-m
 import { MemoryStorage } from '../storage/memory-storage.ts';
 import { Store } from '../store/store.ts';
 import { ManualTimers } from '../time.ts';
-import { EvictionManager } from './eviction-manager.ts';
+import { ReplicationProgress, progressSetting } from '../replication/progress.ts';
+import { EvictionManager, type ProgressPort } from './eviction-manager.ts';
 import type { ResyncEvent } from './eviction-watch.ts';
 import type { EvictionOptions, EvictionRun } from './types.ts';
 
@@ -38,8 +39,13 @@ async function seed(peer: MeshPeer): Promise<void> {
   await peer.store.execute(`INSERT INTO orders DOCUMENTS ${names.join(', ')}`, docs);
 }
 
-function manager(peer: MeshPeer, timers: ManualTimers, options?: EvictionOptions): EvictionManager {
-  return new EvictionManager({ store: peer.store, timers, logger: peer.hub.logger('eviction'), bigPeerHolds: () => peer.replicator.bigPeerHolds() }, options);
+function manager(peer: MeshPeer, timers: ManualTimers, options?: EvictionOptions, keepProgress = true): EvictionManager {
+  const saved = new ReplicationProgress(peer.store.internalSettings);
+  const progress: ProgressPort = { remotes: () => peer.replicator.sessions().map((s) => s.remote.peerKey), load: (r) => saved.load(r), setting: progressSetting };
+  return new EvictionManager(
+    { store: peer.store, timers, logger: peer.hub.logger('eviction'), bigPeerHolds: () => peer.replicator.bigPeerHolds(), ...(keepProgress ? { progress } : {}) },
+    options,
+  );
 }
 
 const messages = (peer: MeshPeer, event: string): string[] => peer.logs.filter((e: LogEntry) => e.event === event).map((e) => e.message);
@@ -81,6 +87,21 @@ describe('the local strategy, the cycle of spec 3.2 as one operation', () => {
     expect(messages(small, 'eviction.ran')).toEqual([
       `Eviction ran; collection = orders; strategy = local; trigger = manual; cancelled = SELECT * FROM orders; evicted = 6; bytes_freed = ${run.bytesFreed}; store_bytes = 0 -> 0; registered = SELECT * FROM \`orders\` WHERE \`createdAt\` > :ttl; kept_not_at_big_peer = 0; txn_id = ${run.txnId}`,
     ]);
+  });
+
+  it('keeps what the peer holds of the Big Peer across the cycle: the Big Peer sends nothing again', async () => {
+    for (const keepProgress of [true, false]) {
+      const { small } = await syncedPair();
+      const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], scheduled: false }, keepProgress);
+      const before = small.logs.length;
+      await eviction.runNow('orders');
+      await mesh.settle();
+      const merged = small.logs.slice(before).filter((e) => e.event === 'replication.chunk-merged');
+      // Without keeping it, the Big Peer sends the four orders still held again.
+      expect(merged.length === 0).toBe(keepProgress);
+      mesh.dispose();
+      mesh = createMesh();
+    }
   });
 
   it('keeps the rest of an application subscription when it narrows it, and replaces its own narrowed one on the next run', async () => {

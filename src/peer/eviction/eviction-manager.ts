@@ -15,6 +15,10 @@
  * kept in a short history.
  */
 import { LOG_EVENTS } from '../../shared/log.ts';
+import { queryKey } from '../../shared/protocol/messages.ts';
+import { toParams } from '../store/args.ts';
+import { prepare } from '../store/prepare.ts';
+import { toQuery } from '../subscriptions/subscription-set.ts';
 import { SyncError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { Store } from '../store/store.ts';
@@ -61,6 +65,20 @@ export interface EvictionHost {
   readonly logger: Logger;
   /** Up to which txn_id of this store the Big Peer holds every change (undefined: unknown). */
   bigPeerHolds(): number | undefined;
+  /**
+   * What this peer holds of each remote's store (replication progress), so that a run keeps it
+   * across its EVICT: otherwise remotes send again every document of the collection.
+   */
+  readonly progress?: ProgressPort;
+}
+
+export interface ProgressPort {
+  /** The remotes this peer replicates with (live sessions and those seen since it started). */
+  remotes(): string[];
+  /** Per subscription query key, the remote's txn_id this peer holds everything up to. */
+  load(remote: string): Record<string, number>;
+  /** The setting that saves a remote's progress as of `savedAt` (written inside the EVICT's transaction). */
+  setting(remote: string, progress: Record<string, number>, savedAt: number): [string, string];
 }
 
 export interface ManagerRunOptions {
@@ -361,6 +379,10 @@ export class EvictionManager {
       if (rules !== undefined) this.#log.warn(LOG_EVENTS.evictionForced, { collection, overriding: `${rules.refusal.code}: ${rules.refusal.message}` });
       const forced = rules !== undefined;
 
+      // What this peer holds of each remote stays true across the EVICT for every subscription
+      // it leaves in place, and carries over to each narrowed one (the two are disjoint from the
+      // EVICT): saved with the EVICT, so remotes send only what is new, not the whole collection again.
+      const progress = this.#carriedProgress(plan);
       // Step 1: cancel. Step 2: EVICT (one transaction). Step 3: register, narrowed to the new TTL.
       const cancelled = plan.cancel.map((sub) => ({ statement: sub.statement, args: sub.args, owned: state.owned.get(sub.id) }));
       for (const sub of plan.cancel) {
@@ -369,7 +391,7 @@ export class EvictionManager {
       }
       let evicted: { count: number; bytes: number; kept: number; txnId: number };
       try {
-        evicted = await this.#evict(plan);
+        evicted = await this.#evict(plan, progress);
       } catch (error) {
         // Nothing was evicted: what was cancelled is registered again, as it was.
         for (const c of cancelled) {
@@ -425,11 +447,15 @@ export class EvictionManager {
   }
 
   /** The EVICT, as one `Internal` transaction: documents chosen again inside it, the Big Peer's watermark read again too. */
-  async #evict(plan: EvictionPlan): Promise<{ count: number; bytes: number; kept: number; txnId: number }> {
+  async #evict(plan: EvictionPlan, progress: ReadonlyMap<string, Record<string, number>>): Promise<{ count: number; bytes: number; kept: number; txnId: number }> {
     const { collection } = plan.config;
     const holds = plan.config.kind === 'big-peer' ? (this.#host.bigPeerHolds() ?? 0) : undefined;
+    const port = this.#host.progress;
     const { result, txnId } = await this.#host.store.internalWrites.write('Internal', `evict ${collection}`, (w) => {
       w.beforeEvict?.(plan.query);
+      if (port !== undefined) {
+        for (const [remote, held] of progress) w.writer.setSetting(...port.setting(remote, held, w.txnId));
+      }
       const docs = w.writer.findDocuments(plan.query);
       const chosen = holds === undefined ? docs : docs.filter((d) => d.txnId <= holds);
       const bytes = chosen.reduce((sum, d) => sum + storedBytes(d), 0);
@@ -446,6 +472,31 @@ export class EvictionManager {
       return { count, bytes, kept: docs.length - chosen.length };
     });
     return { ...result, txnId };
+  }
+
+  /** Each remote's progress as it will be after the run: cancelled queries dropped, narrowed ones carried over. */
+  #carriedProgress(plan: EvictionPlan): Map<string, Record<string, number>> {
+    const port = this.#host.progress;
+    const out = new Map<string, Record<string, number>>();
+    if (port === undefined) return out;
+    const { collection } = plan.config;
+    const keyOf = (sub: Pick<SyncSubscription, 'collection' | 'query'>): string => queryKey(sub.collection, sub.query);
+    const cancelled = new Set(plan.cancel.map(keyOf));
+    const narrowed = plan.register.map((r) => {
+      const ast = prepare(r.statement).ast;
+      return { key: ast.kind === 'select' ? queryKey(collection, toQuery(ast, toParams(r.args))) : undefined, from: r.replaces.map(keyOf) };
+    });
+    for (const remote of port.remotes()) {
+      const held = { ...port.load(remote) };
+      for (const key of cancelled) delete held[key];
+      for (const { key, from } of narrowed) {
+        if (key === undefined || from.length === 0) continue;
+        const values = from.map((k) => port.load(remote)[k]);
+        if (values.every((v): v is number => typeof v === 'number')) held[key] = Math.min(...values);
+      }
+      out.set(remote, held);
+    }
+    return out;
   }
 
   #refused(state: CollectionState, run: Omit<EvictionRun, 'outcome' | 'code' | 'reason' | 'forced'> & { forced?: boolean }, code: EvictionRefusalCode, reason: string): EvictionRun {

@@ -46,6 +46,8 @@ export interface PlannedSubscription {
   readonly args: Record<string, JsonValue>;
   /** The condition it narrows (an application subscription's, the TTL left out), kept for the next run. */
   readonly base: BaseQuery | undefined;
+  /** The cancelled subscriptions it replaces (ids): what this peer held of theirs, it holds of this one. */
+  readonly replaces: readonly SyncSubscription[];
 }
 
 /** An application subscription's query without the strategy's TTL condition. */
@@ -212,14 +214,16 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
     if (verdict.kind === 'disjoint') return false;
     return overlapsOf(reader, [s], evictedKeys).length > 0;
   });
-  const bases = new Map<string, BaseQuery | undefined>();
+  const bases = new Map<string, { base: BaseQuery | undefined; replaces: SyncSubscription[] }>();
   for (const s of cancel) {
     const base = input.owned.has(s.id) ? input.owned.get(s.id) : baseOf(s);
     const statement = narrowed(collection, base, subscribeWhere);
-    if (!bases.has(statement)) bases.set(statement, base);
+    const entry = bases.get(statement);
+    if (entry === undefined) bases.set(statement, { base, replaces: [s] });
+    else entry.replaces.push(s);
   }
-  if (bases.size === 0) bases.set(narrowed(collection, undefined, subscribeWhere), undefined);
-  const register: PlannedSubscription[] = [...bases].map(([statement, base]) => ({ statement, args, base }));
+  if (bases.size === 0) bases.set(narrowed(collection, undefined, subscribeWhere), { base: undefined, replaces: [] });
+  const register: PlannedSubscription[] = [...bases].map(([statement, { base, replaces }]) => ({ statement, args, base, replaces }));
 
   // The EVICT and the complementary subscription must not overlap (spec 3.2): decided from the
   // conditions when they have the usual shape, else from the documents stored now.

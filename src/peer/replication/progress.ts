@@ -20,7 +20,13 @@ interface Saved {
   readonly progress: Record<string, number>;
 }
 
-function collectionOf(key: string): string | undefined {
+/** The setting (key and value) that saves what this peer holds of a remote's store, as of `savedAt`. */
+export function progressSetting(remotePeerKey: string, progress: Record<string, number>, savedAt: number): [string, string] {
+  return [PROGRESS_PREFIX + remotePeerKey, JSON.stringify({ savedAt, progress } satisfies Saved)];
+}
+
+/** The collection of a progress key (undefined for the everything key). */
+export function collectionOf(key: string): string | undefined {
   if (key === EVERYTHING_KEY) return undefined;
   try {
     const parsed = JSON.parse(key) as unknown;
@@ -64,7 +70,7 @@ export class ReplicationProgress {
   }
 
   save(remotePeerKey: string, progress: Record<string, number>, savedAt: number): Promise<void> {
-    return this.#settings.set({ [PROGRESS_PREFIX + remotePeerKey]: JSON.stringify({ savedAt, progress } satisfies Saved) });
+    return this.#settings.set(Object.fromEntries([progressSetting(remotePeerKey, progress, savedAt)]));
   }
 
   /** Records an EVICT of these collections at this store's txn_id. */

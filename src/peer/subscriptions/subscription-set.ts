@@ -124,7 +124,8 @@ export class SubscriptionSet {
   }
 }
 
-function toQuery(ast: SelectStatement, params: Params): SubscriptionQuery {
+/** A subscription's query in the spec's shape (parameters printed as their values). */
+export function toQuery(ast: SelectStatement, params: Params): SubscriptionQuery {
   const limit = countOf(ast.limit, 'LIMIT', params);
   const offset = countOf(ast.offset, 'OFFSET', params);
   const query: { expr: string; order_by: string[]; limit?: number; offset?: number } = {
