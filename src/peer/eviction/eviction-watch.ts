@@ -84,8 +84,11 @@ export class EvictionWatch {
   }
 
   /** Before an EVICT runs (inside its transaction): warns of each subscription it overlaps. */
-  beforeEvict(reader: StorageReader, query: DocumentQuery): EvictionCheck {
-    const check = checkEviction(reader, query, this.#options.subscriptions());
+  beforeEvict(reader: StorageReader, query: DocumentQuery): EvictionCheck | undefined {
+    const subscriptions = this.#options.subscriptions().filter((s) => !s.isInternal && !s.isCancelled && s.collection === query.collection);
+    // No subscription of the collection: nothing can come back, and nothing is read.
+    if (subscriptions.length === 0) return undefined;
+    const check = checkEviction(reader, query, subscriptions);
     for (const overlap of check.overlaps) {
       this.#options.logger.warn(LOG_EVENTS.evictOverlap, {
         collection: check.collection,

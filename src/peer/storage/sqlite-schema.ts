@@ -45,12 +45,6 @@ export function migrate(db: BetterSqlite3.Database, path: string): number {
       { details: { path, version: current, supported: SCHEMA_VERSION } },
     );
   }
-  // A new store returns the pages an EVICT frees to the file system (reclaimSpace runs an
-  // incremental vacuum); it can be chosen only before the first table exists. Stores made
-  // before keep the pages for reuse instead (docs/eviction.md).
-  if (current === 0 && (db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'").pluck().get() as number) === 0) {
-    db.pragma('auto_vacuum = INCREMENTAL');
-  }
   for (let v = current; v < SCHEMA_VERSION; v++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[v] as string);

@@ -41,6 +41,51 @@ describe('the SQLite store on disk', () => {
     }
   });
 
+  it('makes a new store with incremental auto-vacuum, so that reclaiming after an EVICT shrinks the file', async () => {
+    const sync = quietSync({ persistenceDirectory: dir });
+    try {
+      const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, body: 'x'.repeat(400) }));
+      await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs });
+      await sync.store.reclaimSpace();
+      const full = sync.store.sizeOnDisk();
+      await sync.store.execute('EVICT FROM orders');
+      await sync.store.reclaimSpace();
+      expect(sync.store.sizeOnDisk()).toBeLessThan(full / 4);
+      expect(sync.store.freeBytes()).toBe(0);
+    } finally {
+      sync.close();
+    }
+    const db = new Database(join(dir, DATABASE_FILE));
+    try {
+      expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('keeps the freed pages of a store made without auto-vacuum for reuse', async () => {
+    SqliteStorage.open(dir).close();
+    const raw = new Database(join(dir, DATABASE_FILE));
+    raw.pragma('journal_mode = DELETE');
+    raw.pragma('auto_vacuum = NONE');
+    raw.exec('VACUUM');
+    raw.pragma('journal_mode = WAL');
+    raw.close();
+    const sync = quietSync({ persistenceDirectory: dir });
+    try {
+      const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, body: 'x'.repeat(400) }));
+      await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs });
+      await sync.store.reclaimSpace();
+      const full = sync.store.sizeOnDisk();
+      await sync.store.execute('EVICT FROM orders');
+      await sync.store.reclaimSpace();
+      expect(sync.store.sizeOnDisk()).toBe(full);
+      expect(sync.store.freeBytes()).toBeGreaterThan(full / 2);
+    } finally {
+      sync.close();
+    }
+  });
+
   it('gives back documents, txn ids and the peer key after a reopen', async () => {
     const first = quietSync({ persistenceDirectory: dir });
     await first.store.execute("INSERT INTO orders DOCUMENTS ({_id: 'o1', total: 5})");

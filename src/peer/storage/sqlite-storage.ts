@@ -311,6 +311,11 @@ class SnapshotReader extends SqliteReader {
 function openConnection(Database: DatabaseConstructor, file: string): BetterSqlite3.Database {
   // A busy database (held by another program) is waited for at most this long: the wait blocks.
   const db = new Database(file, { timeout: 1000 });
+  // A new store returns the pages an EVICT frees to the file system (reclaimSpace runs an
+  // incremental vacuum). It takes effect only in a file with no table yet, and before WAL mode
+  // writes the file's first page; elsewhere SQLite ignores it, and stores made before keep
+  // their free pages for reuse (docs/eviction.md).
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   registerSqlFunctions(db);
