@@ -143,6 +143,8 @@ export interface PeerOptions {
   readonly logLevel?: string;
   /** `--evict` strategies (`local:orders:72`, `big-peer:orders`). */
   readonly evict?: readonly string[];
+  /** `--evict-window HH:MM-HH:MM` (UTC). */
+  readonly evictWindow?: string;
 }
 
 export interface Mesh {
@@ -218,6 +220,7 @@ export function createMesh(prefix: string): Mesh {
       for (const statement of options.subscribe ?? []) args.push('--subscribe', statement);
       if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
       for (const strategy of options.evict ?? []) args.push('--evict', strategy);
+      if (options.evictWindow !== undefined) args.push('--evict-window', options.evictWindow);
       return track(
         startSyncmesh(`peer ${name}`, args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+)\/([A-Za-z0-9_-]+)\/\n/).then(({ process: running, match }) => ({
           ...running,

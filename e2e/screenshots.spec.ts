@@ -8,7 +8,10 @@
  * products; about 300 orders written on both, a few deleted; one order edited on both peers
  * (merge metadata with two writers, a counter with two tallies); the Big Peer restarted (a closed
  * connection beside the elected one); a blocked wait behind a held write slot, then a
- * writer waiting behind a second hold when the Transactions panel is photographed.
+ * writer waiting behind a second hold when the Transactions panel is photographed. Peer A evicts
+ * orders by a local 72-hour TTL (its window half a day away, so that nothing runs on its own):
+ * last, the evict/re-sync scenario runs from the Eviction panel, then a dry run and a run of the
+ * orders strategy.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -130,8 +133,11 @@ test.beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   bigPeer = await mesh.startBigPeer();
   const subscribe = ['SELECT * FROM orders', 'SELECT * FROM customers', 'SELECT * FROM products WHERE active = true'];
+  // A window half a day from now: no scheduled run while the scene is set.
+  const hour = (new Date().getUTCHours() + 12) % 24;
+  const evictWindow = `${String(hour).padStart(2, '0')}:00-${String((hour + 2) % 24).padStart(2, '0')}:00`;
   [peerA, peerB] = await Promise.all([
-    mesh.startPeer('a', { bigPeer, subscribe, logLevel: 'DEBUG' }),
+    mesh.startPeer('a', { bigPeer, subscribe, logLevel: 'DEBUG', evict: ['local:orders:72'], evictWindow }),
     mesh.startPeer('b', { bigPeer, subscribe: subscribe.slice(0, 2) }),
   ]);
   for (const peer of [peerA, peerB]) {
@@ -260,4 +266,33 @@ test('screenshots of every panel, with real data', async ({ page }) => {
   await panel(page, 'Logs');
   await expect(page.getByRole('rowgroup', { name: 'Log entries, newest last' }).getByRole('row').last()).toBeVisible();
   await shoot(page, 'logs');
+
+  // Eviction: the evict/re-sync scenario run from the panel, the orders strategy dry-run, then run.
+  await panel(page, 'Eviction' as PanelName);
+  const scenario = section(page, 'Evict/re-sync scenario');
+  await scenario.getByLabel('Documents').fill('600');
+  await scenario.getByLabel('Cycles each way').fill('2');
+  await scenario.getByRole('button', { name: 'Run scenario' }).click();
+  await expect(scenario.getByTestId('scenario-verdict')).toContainText('loop reproduced', { timeout: 120_000 });
+  const strategies = page.getByRole('table', { name: 'Eviction strategies' });
+  await strategies.getByRole('button', { name: 'Dry run orders' }).click();
+  await expect(page.getByTestId('dry-run')).toContainText('SELECT * FROM orders');
+  await page.getByRole('radio', { name: '2 min' }).click();
+  await page.locator('#panel-main .panel-scroll').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await shoot(page, 'eviction-dry-run-and-scenario');
+  await strategies.getByRole('button', { name: 'Run now orders' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Run the eviction of orders now' });
+  await expect(dialog).toContainText('documents');
+  await dialog.getByRole('button', { name: 'Run now' }).click();
+  // The holds above blocked writes a moment ago: the run is refused (eviction/write-blocked), and Force runs it.
+  const result = page.getByTestId('run-result');
+  await expect(result).toContainText(/evicted \d+ documents|refused/);
+  if (await result.getByRole('alert').isVisible()) {
+    await result.getByRole('button', { name: 'Force…' }).click();
+    await page.getByRole('dialog', { name: 'Force the eviction of orders' }).getByRole('button', { name: 'Force run' }).click();
+  }
+  await expect(result).toContainText(/run of orders: evicted \d+ documents/);
+  await page.locator('#panel-main .panel-scroll').evaluate((element) => element.scrollTo(0, 0));
+  await expect(page.getByTestId('eviction-mark').and(page.locator('[data-collection="orders"][data-kind="eviction"]'))).toHaveCount(1);
+  await shoot(page, 'eviction');
 });
