@@ -86,7 +86,7 @@ export const test = base.extend<Fixtures>({
   },
 });
 
-export type PanelName = 'Overview' | 'Documents' | 'Subscriptions' | 'Permissions' | 'Transactions' | 'Mesh' | 'Logs';
+export type PanelName = 'Overview' | 'Documents' | 'Subscriptions' | 'Permissions' | 'Transactions' | 'Mesh' | 'Logs' | 'Eviction';
 
 /** Opens `peer`'s inspector (optionally on a panel) and waits for its link to the peer. */
 export async function openInspector(page: Page, peer: InspectedPeer, panel: PanelName = 'Overview'): Promise<void> {

@@ -268,7 +268,7 @@ test('screenshots of every panel, with real data', async ({ page }) => {
   await shoot(page, 'logs');
 
   // Eviction: the evict/re-sync scenario run from the panel, the orders strategy dry-run, then run.
-  await panel(page, 'Eviction' as PanelName);
+  await panel(page, 'Eviction');
   const scenario = section(page, 'Evict/re-sync scenario');
   await scenario.getByLabel('Documents').fill('600');
   await scenario.getByLabel('Cycles each way').fill('2');

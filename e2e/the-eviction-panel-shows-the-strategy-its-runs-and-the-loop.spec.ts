@@ -13,8 +13,8 @@ import { createMesh, type InspectedPeer } from './processes.ts';
 
 const mesh = createMesh('eviction');
 let peer: InspectedPeer;
-/** The panel's tab (fixtures.ts's PanelName does not list it yet). */
-const EVICTION = 'Eviction' as PanelName;
+/** The panel under test. */
+const EVICTION: PanelName = 'Eviction';
 const HOUR = 3_600_000;
 
 test.beforeAll(async () => {

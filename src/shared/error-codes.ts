@@ -35,7 +35,7 @@ export const ERROR_CODES = {
   'inspector/bad-request': 'An inspector call named no known channel, or its input is not what the channel takes.',
   'inspector/not-found': 'An inspector call named something the peer does not hold: an expired query result, a document, a subscription.',
   'inspector/closed': 'The inspector window, tab or session was closed (or the inspector itself); the call was not run.',
-  'inspector/cancelled': 'A transactions:hold still waiting for the write slot was released before it got it; nothing was held.',
+  'inspector/cancelled': 'The call was stopped before it finished: a transactions:hold released while still waiting for the write slot (nothing was held), or an eviction:scenario whose window or tab closed (the peer was put back as it was).',
   'eviction/invalid': 'An eviction strategy or schedule is malformed: unknown kind, no collection, a TTL that is not positive, a bad window or condition.',
   'eviction/not-configured': 'No eviction strategy is configured for this collection.',
   'eviction/too-soon': 'This collection was evicted less than a day ago (spec 8: at most once per day); force overrides, and is logged.',

@@ -117,6 +117,19 @@ describe('the local strategy, the cycle of spec 3.2 as one operation', () => {
     expect(small.store.subscriptions.find((s) => !s.isInternal)?.args).toEqual({ ttl: iso(NOW + 25 * HOUR - 72 * HOUR) });
   });
 
+  it('keeps its narrowed subscription when configured again, and leaves it to the application when the strategy is removed', async () => {
+    const { small } = await syncedPair();
+    const options: EvictionOptions = { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], scheduled: false };
+    const eviction = manager(small, new ManualTimers(NOW), options);
+    await eviction.runNow('orders');
+    const narrowed = ['SELECT * FROM `orders` WHERE `createdAt` > :ttl'];
+    eviction.configure(options);
+    expect(appSubscriptions(small)).toEqual(narrowed);
+    expect(eviction.snapshot().collections[0]?.subscription).toBe(narrowed[0]);
+    eviction.configure({ strategies: [] });
+    expect(appSubscriptions(small)).toEqual(narrowed);
+  });
+
   it('refuses, with an explanation, an EVICT and a subscription that overlap, and changes nothing', async () => {
     const { small } = await syncedPair();
     const eviction = manager(small, new ManualTimers(NOW), {
@@ -174,10 +187,15 @@ describe('the local strategy, the cycle of spec 3.2 as one operation', () => {
 });
 
 describe('the Big Peer strategy', () => {
-  it('registers its subscription to unflagged documents when configured', async () => {
+  it('registers its subscription to unflagged documents when configured, once however often configured, and cancels it when removed', async () => {
     const small = mesh.peer('small');
-    manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false });
+    const options: EvictionOptions = { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false };
+    const eviction = manager(small, new ManualTimers(NOW), options);
     expect(appSubscriptions(small)).toEqual(['SELECT * FROM `orders` WHERE evictionFlag == false']);
+    eviction.configure(options);
+    expect(appSubscriptions(small)).toEqual(['SELECT * FROM `orders` WHERE evictionFlag == false']);
+    eviction.configure({ strategies: [] });
+    expect(appSubscriptions(small)).toEqual([]);
   });
 
   it('evicts flagged documents the Big Peer holds and keeps those changed here since, until they have reached it', async () => {

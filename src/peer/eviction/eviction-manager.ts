@@ -156,30 +156,48 @@ export class EvictionManager {
     const quiet = options.quietAfterBlockedMs ?? DEFAULT_QUIET_AFTER_BLOCKED_MS;
     if (!(Number.isFinite(quiet) && quiet >= 0)) throw new SyncError('eviction/invalid', `quietAfterBlockedMs is a number of ms >= 0, not ${JSON.stringify(quiet)}`);
     for (const state of this.#collections.values()) if (state.running) throw new SyncError('eviction/busy', `a run of ${state.config.collection} is under way; configure after it ends`);
-    // Register the Big Peer strategies' subscriptions first: a refused one changes nothing.
+    // What a collection's strategy registered stays: a Big Peer strategy's own subscription
+    // while the collection keeps that strategy, and a local strategy's narrowed subscriptions
+    // always (they replaced the application's; without the strategy they stay as the
+    // application's). Only a Big Peer strategy's subscription, no longer wanted, is cancelled.
+    const kept = (config: EvictionStrategyConfig): CollectionState | undefined => {
+      const previous = this.#collections.get(config.collection);
+      return previous?.config.kind === config.kind ? previous : undefined;
+    };
+    // Register new Big Peer strategies' subscriptions first: a refused one changes nothing.
     const registered: SyncSubscription[] = [];
     try {
-      for (const s of strategies) if (s.kind === 'big-peer') registered.push(this.#host.store.registerSubscription(bigPeerStatements(s.collection).subscribe));
+      for (const s of strategies) {
+        const previous = kept(s);
+        const alive = previous !== undefined && [...previous.owned.values()].some((o) => !o.sub.isCancelled);
+        if (s.kind === 'big-peer' && !alive) registered.push(this.#host.store.registerSubscription(bigPeerStatements(s.collection).subscribe));
+      }
     } catch (error) {
       for (const sub of registered) sub.cancel();
       throw error;
     }
-    this.#stopAll();
+    for (const state of this.#collections.values()) {
+      if (state.timer !== undefined) this.#host.timers.clearTimeout(state.timer);
+      state.timer = undefined;
+      const stays = strategies.some((s) => kept(s) === state);
+      if (!stays && state.config.kind === 'big-peer') for (const { sub } of state.owned.values()) sub.cancel();
+    }
     this.#window = window;
     this.#scheduled = options.scheduled ?? true;
     this.#quietMs = quiet;
     const next = new Map<string, CollectionState>();
     for (const config of strategies) {
+      const previous = kept(config);
       const owned = new Map<number, { sub: SyncSubscription; base: BaseQuery | undefined }>();
+      for (const [id, o] of previous?.owned ?? []) if (!o.sub.isCancelled) owned.set(id, o);
       const own = registered.find((sub) => config.kind === 'big-peer' && sub.collection === config.collection);
       if (own !== undefined) owned.set(own.id, { sub: own, base: undefined });
       const saved = Number(this.#host.store.internalSettings.get(LAST_RUN_PREFIX + config.collection));
-      const previous = this.#collections.get(config.collection);
       next.set(config.collection, {
         config,
         owned,
         lastRunAt: Number.isFinite(saved) && saved > 0 ? saved : undefined,
-        lastRun: previous?.lastRun,
+        lastRun: this.#collections.get(config.collection)?.lastRun,
         nextRunAt: undefined,
         timer: undefined,
         running: false,
@@ -280,14 +298,6 @@ export class EvictionManager {
       throw new SyncError('eviction/not-configured', `no eviction strategy is configured for ${collection}${configured.length === 0 ? '' : `; configured: ${configured.join(', ')}`}`);
     }
     return state;
-  }
-
-  #stopAll(): void {
-    for (const state of this.#collections.values()) {
-      if (state.timer !== undefined) this.#host.timers.clearTimeout(state.timer);
-      state.timer = undefined;
-      for (const { sub } of state.owned.values()) sub.cancel();
-    }
   }
 
   #plan(state: CollectionState, ttl: string | undefined): EvictionPlan {
