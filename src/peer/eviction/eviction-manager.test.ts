@@ -319,6 +319,7 @@ describe('the schedule, on an injected clock', () => {
       { strategies: [{ kind: 'big-peer', collection: '__presence' }] },
       { strategies: [{ kind: 'big-peer', collection: 'a' }, { kind: 'local', collection: 'a', ttlHours: 1 }] },
       { strategies: [], window: '2am-5am' },
+      { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 1, evictWhere: 'createdAt <=' }] },
     ];
     for (const options of bad) expect(() => eviction.configure(options as EvictionOptions)).toThrow(expect.objectContaining({ code: 'eviction/invalid' }));
     expect(appSubscriptions(small)).toEqual(['SELECT * FROM `orders` WHERE evictionFlag == false']);

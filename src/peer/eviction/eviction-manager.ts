@@ -25,7 +25,7 @@ import type { Store } from '../store/store.ts';
 import type { StoredDocument } from '../storage/types.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
 import type { TimerHandle, Timers } from '../time.ts';
-import { bigPeerStatements, firstIds, planEviction, quoteName, type BaseQuery, type EvictionPlan } from './eviction-plan.ts';
+import { bigPeerStatements, firstIds, localConditions, planEviction, quoteName, type BaseQuery, type EvictionPlan } from './eviction-plan.ts';
 import {
   BLOCKED_WAIT_MS,
   DAY_MS,
@@ -110,6 +110,17 @@ function validate(config: EvictionStrategyConfig): void {
       throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} needs ttlHours > 0, not ${JSON.stringify(l.ttlHours)}`);
     }
     if (l.field !== undefined && (typeof l.field !== 'string' || l.field === '')) throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} has an empty field`);
+    const { evictWhere, subscribeWhere } = localConditions(l as import('./types.ts').LocalStrategyConfig);
+    for (const [name, statement] of [
+      ['evictWhere', `EVICT FROM ${quoteName(c.collection)} WHERE ${evictWhere}`],
+      ['subscribeWhere', `SELECT * FROM ${quoteName(c.collection)} WHERE ${subscribeWhere}`],
+    ] as const) {
+      try {
+        prepare(statement);
+      } catch (error) {
+        throw new SyncError('eviction/invalid', `the ${name} of the local strategy of ${c.collection} is not a DQL condition: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   }
 }
 
