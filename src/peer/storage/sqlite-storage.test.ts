@@ -21,6 +21,22 @@ runStorageAcceptanceTests('SQLite', () => {
   return { storage: SqliteStorage.open(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 });
 
+/** Fills a store with 2,000 documents of ~400 bytes, evicts them all, reclaiming after each step: the sizes on disk and the free bytes left. */
+async function fillThenEvictAll(dir: string): Promise<{ full: number; after: number; free: number }> {
+  const sync = quietSync({ persistenceDirectory: dir });
+  try {
+    const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, body: 'x'.repeat(400) }));
+    await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs });
+    await sync.store.reclaimSpace();
+    const full = sync.store.sizeOnDisk();
+    await sync.store.execute('EVICT FROM orders');
+    await sync.store.reclaimSpace();
+    return { full, after: sync.store.sizeOnDisk(), free: sync.store.freeBytes() };
+  } finally {
+    sync.close();
+  }
+}
+
 describe('the SQLite store on disk', () => {
   let dir: string;
   beforeEach(() => {
@@ -42,19 +58,9 @@ describe('the SQLite store on disk', () => {
   });
 
   it('makes a new store with incremental auto-vacuum, so that reclaiming after an EVICT shrinks the file', async () => {
-    const sync = quietSync({ persistenceDirectory: dir });
-    try {
-      const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, body: 'x'.repeat(400) }));
-      await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs });
-      await sync.store.reclaimSpace();
-      const full = sync.store.sizeOnDisk();
-      await sync.store.execute('EVICT FROM orders');
-      await sync.store.reclaimSpace();
-      expect(sync.store.sizeOnDisk()).toBeLessThan(full / 4);
-      expect(sync.store.freeBytes()).toBe(0);
-    } finally {
-      sync.close();
-    }
+    const { full, after, free } = await fillThenEvictAll(dir);
+    expect(after).toBeLessThan(full / 4);
+    expect(free).toBe(0);
     const db = new Database(join(dir, DATABASE_FILE));
     try {
       expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
@@ -71,19 +77,9 @@ describe('the SQLite store on disk', () => {
     raw.exec('VACUUM');
     raw.pragma('journal_mode = WAL');
     raw.close();
-    const sync = quietSync({ persistenceDirectory: dir });
-    try {
-      const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, body: 'x'.repeat(400) }));
-      await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs });
-      await sync.store.reclaimSpace();
-      const full = sync.store.sizeOnDisk();
-      await sync.store.execute('EVICT FROM orders');
-      await sync.store.reclaimSpace();
-      expect(sync.store.sizeOnDisk()).toBe(full);
-      expect(sync.store.freeBytes()).toBeGreaterThan(full / 2);
-    } finally {
-      sync.close();
-    }
+    const { full, after, free } = await fillThenEvictAll(dir);
+    expect(after).toBe(full);
+    expect(free).toBeGreaterThan(full / 2);
   });
 
   it('gives back documents, txn ids and the peer key after a reopen', async () => {
