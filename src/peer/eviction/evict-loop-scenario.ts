@@ -7,6 +7,7 @@
  * (`syncmesh scenario evict-loop`) and the inspector's Eviction panel run it; docs/evict-loop.md
  * tells how to read it.
  */
+import { formatBytes as formatSize } from '../../shared/format-bytes.ts';
 import { SyncError } from '../errors.ts';
 import type { Sync } from '../sync.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
@@ -148,17 +149,9 @@ export function formatCycleLine(row: EvictLoopCycle): string {
   ].join('  ');
 }
 
-/** `1536` → `1.5 KB`: binary multiples, one decimal. */
+/** `1536` → `1.5 KB`: binary multiples, always one decimal (the CLI's aligned columns). */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${Math.round(bytes)} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
+  return formatSize(bytes, 'always');
 }
 
 /** The state of one run: what it registered, what replication brought during the current cycle. */

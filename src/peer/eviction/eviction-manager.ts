@@ -15,6 +15,7 @@
  * kept in a short history.
  */
 import { LOG_EVENTS } from '../../shared/log.ts';
+import type { Expr } from '../dql/ast.ts';
 import { queryKey } from '../../shared/protocol/messages.ts';
 import { toParams } from '../store/args.ts';
 import { prepare } from '../store/prepare.ts';
@@ -48,6 +49,7 @@ import {
   type EvictionSnapshot,
   type EvictionStatus,
   type EvictionStrategyConfig,
+  type LocalStrategyConfig,
 } from './types.ts';
 
 /** The setting holding when a collection was last evicted (ms). */
@@ -105,12 +107,12 @@ function validate(config: EvictionStrategyConfig): void {
   if (typeof c.collection !== 'string' || c.collection === '') throw new SyncError('eviction/invalid', 'an eviction strategy needs a collection');
   if (c.collection.startsWith('__')) throw new SyncError('eviction/invalid', `${c.collection} is an internal collection; strategies evict application collections`);
   if (c.kind === 'local') {
-    const l = c as Partial<import('./types.ts').LocalStrategyConfig>;
+    const l = c as Partial<LocalStrategyConfig>;
     if (!(typeof l.ttlHours === 'number' && Number.isFinite(l.ttlHours) && l.ttlHours > 0)) {
       throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} needs ttlHours > 0, not ${JSON.stringify(l.ttlHours)}`);
     }
     if (l.field !== undefined && (typeof l.field !== 'string' || l.field === '')) throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} has an empty field`);
-    const { evictWhere, subscribeWhere } = localConditions(l as import('./types.ts').LocalStrategyConfig);
+    const { evictWhere, subscribeWhere } = localConditions(l as LocalStrategyConfig);
     for (const [name, statement] of [
       ['evictWhere', `EVICT FROM ${quoteName(c.collection)} WHERE ${evictWhere}`],
       ['subscribeWhere', `SELECT * FROM ${quoteName(c.collection)} WHERE ${subscribeWhere}`],
@@ -508,11 +510,12 @@ export class EvictionManager {
       return { key: ast.kind === 'select' ? queryKey(collection, toQuery(ast, toParams(r.args))) : undefined, from: r.replaces.map(keyOf) };
     });
     for (const remote of port.remotes()) {
-      const held = { ...port.load(remote) };
+      const before = port.load(remote);
+      const held = { ...before };
       for (const key of cancelled) delete held[key];
       for (const { key, from } of narrowed) {
         if (key === undefined || from.length === 0) continue;
-        const values = from.map((k) => port.load(remote)[k]);
+        const values = from.map((k) => before[k]);
         if (values.every((v): v is number => typeof v === 'number')) held[key] = Math.min(...values);
       }
       out.set(remote, held);
@@ -555,9 +558,9 @@ export class EvictionManager {
 const IDS_PARAM = '__eviction_ids';
 
 /** `(<where>) AND _id IN :__eviction_ids`, as an expression. */
-function idsCondition(where: import('../dql/ast.ts').Expr | undefined): import('../dql/ast.ts').Expr {
+function idsCondition(where: Expr | undefined): Expr {
   const pos = { offset: 0, line: 1, column: 1 };
-  const inIds: import('../dql/ast.ts').Expr = { kind: 'in', negated: false, needle: { kind: 'path', segments: ['_id'], pos }, haystack: { kind: 'param', name: IDS_PARAM, pos }, pos };
+  const inIds: Expr = { kind: 'in', negated: false, needle: { kind: 'path', segments: ['_id'], pos }, haystack: { kind: 'param', name: IDS_PARAM, pos }, pos };
   return where === undefined ? inIds : { kind: 'binary', op: 'AND', left: where, right: inIds, pos };
 }
 
@@ -566,4 +569,3 @@ function storedBytes(doc: StoredDocument): number {
   return Buffer.byteLength(JSON.stringify(doc.value)) + Buffer.byteLength(JSON.stringify(doc.meta));
 }
 
-export { quoteName };

@@ -6,13 +6,12 @@
  */
 import type { JsonValue } from '../../shared/json.ts';
 import type { Expr } from '../dql/ast.ts';
-import type { Params } from '../dql/evaluate.ts';
 import { toParams } from '../store/args.ts';
 import { prepare } from '../store/prepare.ts';
 import { documentQueryOf } from '../store/select.ts';
 import type { DocumentQuery, StorageReader, StoredDocument } from '../storage/types.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
-import type { EvictionOverlap } from './eviction-watch.ts';
+import { countComeBack, type EvictionOverlap } from './eviction-watch.ts';
 import { conditionsOverlap } from './query-overlap.ts';
 import { DRY_RUN_IDS, type EvictionRefusalCode, type EvictionStrategyConfig, type LocalStrategyConfig } from './types.ts';
 
@@ -89,9 +88,10 @@ export interface PlanInput {
   readonly bigPeerHolds: number | undefined;
 }
 
-function whereOf(statement: string): { where: Expr | undefined; ast: ReturnType<typeof prepare>['ast'] } {
+/** The WHERE condition of a statement (undefined: none). */
+function whereOf(statement: string): Expr | undefined {
   const ast = prepare(statement).ast;
-  return { where: ast.kind === 'select' || ast.kind === 'evict' ? ast.where : undefined, ast };
+  return ast.kind === 'select' || ast.kind === 'evict' ? ast.where : undefined;
 }
 
 const ids = (docs: readonly StoredDocument[]): JsonValue[] => docs.map((d) => d.id);
@@ -130,20 +130,6 @@ function narrowed(collection: string, base: BaseQuery | undefined, condition: st
   return text;
 }
 
-/** For each subscription, how many of `evicted` it selects now (those counted > 0). */
-function overlapsOf(reader: StorageReader, subs: readonly { id: number; statement: string; args: Params }[], evicted: ReadonlySet<string>): EvictionOverlap[] {
-  const out: EvictionOverlap[] = [];
-  if (evicted.size === 0) return out;
-  for (const sub of subs) {
-    const ast = prepare(sub.statement).ast;
-    if (ast.kind !== 'select') continue;
-    let comeBack = 0;
-    for (const doc of reader.findDocuments(documentQueryOf(ast, sub.args))) if (evicted.has(JSON.stringify(doc.id))) comeBack++;
-    if (comeBack > 0) out.push({ subscriptionId: sub.id, statement: sub.statement, comeBack });
-  }
-  return out;
-}
-
 /** Works out a run on a snapshot of committed data. Throws a typed error for a malformed condition. */
 export function planEviction(reader: StorageReader, input: PlanInput): EvictionPlan {
   return input.config.kind === 'big-peer' ? planBigPeer(reader, input) : planLocal(reader, input, input.config);
@@ -163,9 +149,9 @@ function planBigPeer(reader: StorageReader, input: PlanInput): EvictionPlan {
   // Application subscriptions of the collection other than the strategy's own that select
   // flagged documents: with them the evicted documents come back, run after run.
   const others = input.subscriptions.filter((s) => s.collection === collection && !input.owned.has(s.id));
-  const overlapping = others.filter((s) => conditionsOverlap(whereOf(s.statement).where, s.args, evictAst.where, {}).kind !== 'disjoint');
-  const comeBack = overlapsOf(reader, overlapping, evictedKeys);
-  const statically = overlapping.filter((s) => conditionsOverlap(whereOf(s.statement).where, s.args, evictAst.where, {}).kind === 'overlap');
+  const verdicts = others.map((s) => ({ sub: s, kind: conditionsOverlap(whereOf(s.statement), s.args, evictAst.where, {}).kind }));
+  const comeBack = countComeBack(reader, verdicts.filter((v) => v.kind !== 'disjoint').map((v) => v.sub), evictedKeys);
+  const statically = verdicts.filter((v) => v.kind === 'overlap').map((v) => v.sub);
   const culprits = [...new Set([...statically.map((s) => s.statement), ...comeBack.map((o) => o.statement)])];
   const refusal =
     culprits.length === 0
@@ -209,10 +195,10 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
   const mine = input.subscriptions.filter((s) => s.collection === collection);
   const cancel = mine.filter((s) => {
     if (input.owned.has(s.id)) return true;
-    const verdict = conditionsOverlap(whereOf(s.statement).where, s.args, evictAst.where, params);
+    const verdict = conditionsOverlap(whereOf(s.statement), s.args, evictAst.where, params);
     if (verdict.kind === 'overlap') return true;
     if (verdict.kind === 'disjoint') return false;
-    return overlapsOf(reader, [s], evictedKeys).length > 0;
+    return countComeBack(reader, [s], evictedKeys).length > 0;
   });
   const bases = new Map<string, { base: BaseQuery | undefined; replaces: SyncSubscription[] }>();
   for (const s of cancel) {
@@ -233,9 +219,9 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
   if (verdict.kind === 'overlap') {
     refusal = { code: 'eviction/overlap', message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) overlap with ttl = ${ttl}: ${verdict.explanation}; those documents would be evicted and come straight back. Make the subscription the opposite of the EVICT, such as <field> <= :ttl against <field> > :ttl` };
   }
-  const kept = new Set(input.subscriptions.filter((s) => !cancel.includes(s)));
-  const afterRun = [...[...kept].filter((s) => s.collection === collection), ...register.map((r, i) => ({ id: -1 - i, statement: r.statement, args: toParams(r.args) }))];
-  const comeBack = overlapsOf(reader, afterRun, evictedKeys);
+  const left = mine.filter((s) => !cancel.includes(s));
+  const afterRun = [...left, ...register.map((r, i) => ({ id: -1 - i, statement: r.statement, args: toParams(r.args) }))];
+  const comeBack = countComeBack(reader, afterRun, evictedKeys);
   if (refusal === undefined && verdict.kind === 'unknown') {
     const fromNew = comeBack.filter((o) => o.subscriptionId < 0);
     if (fromNew.length > 0) {

@@ -8,9 +8,9 @@ import type { JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { DocumentChange } from '../storage/recording-writer.ts';
+import type { Params } from '../dql/evaluate.ts';
 import type { DocumentQuery, StorageReader } from '../storage/types.ts';
 import { prepare } from '../store/prepare.ts';
-import { toParams } from '../store/args.ts';
 import { documentQueryOf } from '../store/select.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
 import type { Timers } from '../time.ts';
@@ -39,20 +39,32 @@ export const EVICTED_IDS_KEPT = 200_000;
 /** A stable key of a document, for sets. */
 const keyOf = (collection: string, id: JsonValue): string => `${collection}\u0000${JSON.stringify(id)}`;
 
+/** A subscription as the counting needs it: its id, statement and arguments. */
+export interface CountedSubscription {
+  readonly id: number;
+  readonly statement: string;
+  readonly args: Params;
+}
+
+/** For each subscription, how many of the `evicted` documents (keys: `JSON.stringify(_id)`) it selects now; those above 0. */
+export function countComeBack(reader: StorageReader, subscriptions: readonly CountedSubscription[], evicted: ReadonlySet<string>): EvictionOverlap[] {
+  const overlaps: EvictionOverlap[] = [];
+  if (evicted.size === 0) return overlaps;
+  for (const sub of subscriptions) {
+    const ast = prepare(sub.statement).ast;
+    if (ast.kind !== 'select') continue;
+    let comeBack = 0;
+    for (const doc of reader.findDocuments(documentQueryOf(ast, sub.args))) if (evicted.has(JSON.stringify(doc.id))) comeBack++;
+    if (comeBack > 0) overlaps.push({ subscriptionId: sub.id, statement: sub.statement, comeBack });
+  }
+  return overlaps;
+}
+
 /** Counts, for each application subscription of `query.collection`, the documents both select. */
 export function checkEviction(reader: StorageReader, query: DocumentQuery, subscriptions: readonly SyncSubscription[]): EvictionCheck {
   const evicted = new Set(reader.findDocuments(query).map((d) => JSON.stringify(d.id)));
-  const overlaps: EvictionOverlap[] = [];
-  for (const sub of subscriptions) {
-    if (sub.isInternal || sub.isCancelled || sub.collection !== query.collection || evicted.size === 0) continue;
-    const ast = prepare(sub.statement).ast;
-    if (ast.kind !== 'select') continue;
-    const matched = reader.findDocuments(documentQueryOf(ast, toParams(sub.args)));
-    let comeBack = 0;
-    for (const doc of matched) if (evicted.has(JSON.stringify(doc.id))) comeBack++;
-    if (comeBack > 0) overlaps.push({ subscriptionId: sub.id, statement: sub.statement, comeBack });
-  }
-  return { collection: query.collection, evicted: evicted.size, overlaps };
+  const relevant = subscriptions.filter((sub) => !sub.isInternal && !sub.isCancelled && sub.collection === query.collection);
+  return { collection: query.collection, evicted: evicted.size, overlaps: countComeBack(reader, relevant, evicted) };
 }
 
 export interface EvictionWatchOptions {

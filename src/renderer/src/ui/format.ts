@@ -8,18 +8,7 @@ export function formatCount(n: number): string {
 }
 
 /** `1536` → `1.5 KB`; binary multiples, one decimal below 10 units. */
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes < 0) return '—';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+export { formatBytes } from '../../../shared/format-bytes.ts';
 
 /** A short duration: `850 ms`, `4.2 s`, `3 min 05 s`, `2 h 07 min`, `3 d 4 h`. */
 export function formatDuration(ms: number): string {

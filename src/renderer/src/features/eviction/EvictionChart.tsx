@@ -10,6 +10,7 @@ import type { EvictionMark, EvictionSample, EvictionState } from '../../../../sh
 import { useInspector } from '../../store/index.ts';
 import { formatBytes, formatCount, formatDuration, plural } from '../../ui/format.ts';
 import { Section } from '../../ui/Section.tsx';
+import { Segmented } from '../../ui/Segmented.tsx';
 import { useElementSize } from '../mesh/use-element-size.ts';
 import { CHART_MARGIN, SERIES_NAMES, layoutChart, nearestPoint, xOf, type ChartLayout, type SeriesId } from './chart-layout.ts';
 import { clock, describeMark } from './model.ts';
@@ -42,13 +43,7 @@ export function EvictionChart({ state }: { readonly state: EvictionState }) {
       title="Documents, store and memory"
       description={`One point a second, the last ${Math.round((state.sampleEveryMs * state.sampleCapacity) / 60_000)} minutes kept; a line at each eviction and each re-sync.`}
       actions={
-        <div className="eviction-window" role="radiogroup" aria-label="Chart window">
-          {CHART_WINDOWS.map(({ ms, label }) => (
-            <button key={ms} type="button" role="radio" aria-checked={view.chartWindowMs === ms} className="eviction-window-option" onClick={() => setEvictionChartWindow(ms)}>
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented label="Chart window" options={CHART_WINDOWS.map(({ ms, label }) => ({ value: ms, label }))} value={view.chartWindowMs} onChange={setEvictionChartWindow} />
       }
     >
       <div className="eviction-legend">

@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx';
 import { formatCount, formatDuration } from '../../ui/format.ts';
 import { useTicker } from '../../ui/hooks.ts';
 import { ErrorNotice, Loading } from '../../ui/states.tsx';
+import { Segmented } from '../../ui/Segmented.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { HoldDialog } from './HoldDialog.tsx';
 import { SlotStatus } from './SlotStatus.tsx';
@@ -74,13 +75,7 @@ export function TransactionsPanel() {
       )}
 
       <div className="txn-toolbar" role="toolbar" aria-label="Timeline controls">
-        <div className="txn-window" role="radiogroup" aria-label="Time window">
-          {TIMELINE_WINDOWS.map(({ ms, label }) => (
-            <button key={ms} type="button" role="radio" aria-checked={view.windowMs === ms} className="txn-window-option" onClick={() => setTimelineWindow(ms)}>
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented label="Time window" options={TIMELINE_WINDOWS.map(({ ms, label }) => ({ value: ms, label }))} value={view.windowMs} onChange={setTimelineWindow} />
         <div className="txn-originators" role="group" aria-label="Originators shown">
           {ORIGINATORS.map((originator) => (
             <button
