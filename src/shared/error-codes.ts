@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   'store/busy': 'Another program holds the store database file; the write was not made. Try again.',
   'store/closed': 'The store was closed; open a new one.',
   'store/io': 'The persistence directory or its database file could not be read or written.',
+  'store/unavailable': 'The database server (PostgreSQL) could not be reached, or did not answer in time; what was being written was not committed.',
   'auth/certificate-invalid': 'A certificate is not signed by the trusted Big Peer (UnknownIssuer), is expired, or is malformed.',
   'auth/failed': 'Authentication with the Big Peer failed: wrong app id or token, or the webhook refused or failed.',
   'auth/unreachable': 'The Big Peer or the authentication webhook could not be reached.',

@@ -16,6 +16,11 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.writeTxnCommitted]: (f) => `Write txn committed; txn_id = ${f.txn_id}; originator = ${f.originator}`,
   [LOG_EVENTS.writeTxnRolledBack]: (f) => `Write txn rolled back; txn_id = ${f.txn_id}; originator = ${f.originator}; reason = ${f.reason}`,
   [LOG_EVENTS.databaseChangeNotified]: (f) => `Notifying a database change; transaction = ${f.transaction}`,
+  [LOG_EVENTS.externalCommitSeen]: (f) => `Another node committed; txn_id = ${f.txn_id}; collections = ${f.collections}`,
+  [LOG_EVENTS.postgresConnected]: (f) => `PostgreSQL store opened; server = ${f.server}; schema = ${f.schema}; last_txn_id = ${f.last_txn_id}`,
+  [LOG_EVENTS.postgresListenLost]: (f) => `PostgreSQL notifications lost, polling every ${f.poll_ms} ms until they are back; error = ${f.error}`,
+  [LOG_EVENTS.postgresMigrated]: (f) =>
+    `PostgreSQL schema ready; schema = ${f.schema}; schema_version = ${f.schema_version}${f.migrated_from === f.schema_version ? '' : `; migrated_from = ${f.migrated_from}`}`,
   [LOG_EVENTS.writeTxnBlocked]: (f) =>
     `Write txn blocked; ${f.hint === null ? `position = ${f.position}` : `hint = ${f.hint}`}; originator = ${f.originator}; ` +
     `blocked_by = ${f.blocked_by}; blocking_txn_id = ${f.blocking_txn_id}; blocked_for = ${f.blocked_for_s} s`,

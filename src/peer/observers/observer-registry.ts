@@ -140,6 +140,23 @@ export class ObserverRegistry {
     if (any) this.#requestFlush();
   }
 
+  /**
+   * Called when another process committed to the shared database: what it wrote is not known
+   * here, so every observer of those collections (of any, when undefined) re-runs.
+   */
+  changedCollections(collections: readonly string[] | undefined): void {
+    let any = false;
+    for (const [collection, entries] of this.#byCollection) {
+      if (collections !== undefined && !collections.includes(collection)) continue;
+      for (const entry of entries) {
+        if (entry.dirty) continue;
+        entry.dirty = true;
+        any = true;
+      }
+    }
+    if (any) this.#requestFlush();
+  }
+
   /** Cancels every observer (the store is closing). */
   close(): void {
     this.#closed = true;

@@ -89,6 +89,12 @@ export class Replicator {
       yieldNow: () => new Promise((resolve) => setImmediate(resolve)),
     };
     this.#unlisten.push(store.onCommit((txn) => this.#committed(txn)));
+    // Another Big Peer node committed to the shared database: its changes go to this node's sessions.
+    this.#unlisten.push(
+      store.onExternalCommit((commit) => {
+        for (const session of this.#sessions.values()) session.localChanged(commit.collections);
+      }),
+    );
     this.#unlisten.push(store.onSubscriptionsChange(() => this.#resendSubscriptions()));
   }
 

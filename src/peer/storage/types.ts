@@ -128,8 +128,19 @@ export interface ReadTransaction {
   end(): void;
 }
 
+/**
+ * A commit that another process made to a database this storage shares: several Big Peer nodes
+ * on one PostgreSQL database. `collections` is what it wrote, or undefined when not known (a
+ * commit found by polling rather than told by a notification): then any collection may have
+ * changed.
+ */
+export interface ExternalCommit {
+  readonly txnId: number;
+  readonly collections: readonly string[] | undefined;
+}
+
 export interface StorageEngine {
-  readonly kind: 'sqlite' | 'memory';
+  readonly kind: 'sqlite' | 'memory' | 'postgres';
   /** Runs `fn` on a consistent snapshot of committed data. */
   read<T>(fn: (reader: StorageReader) => T): T;
   /** Runs `fn` in one atomic write transaction: all of it commits, or (if it throws) none of it. */
@@ -138,6 +149,21 @@ export interface StorageEngine {
   beginRead(): ReadTransaction;
   /** Opens the one write transaction; it may stay open across awaits. A second is refused. */
   beginWrite(): WriteTransaction;
+  /**
+   * Opens the one write transaction once this process may write, waiting without blocking the
+   * event loop: a database several processes write (PostgreSQL) lets one write at a time, so
+   * that txn_ids commit in their order. Engines only this process writes open it at once. The
+   * writer's `clock()` is then the database's latest, which other processes may have moved on.
+   * Engines that need no wait return the transaction itself, not a promise.
+   */
+  acquireWrite(): WriteTransaction | Promise<WriteTransaction>;
+  /**
+   * Tells of commits other processes made (see ExternalCommit), in txn_id order, each once at
+   * most; a listener may be told of a txn_id it already knows. Absent where no other process writes.
+   */
+  onExternalCommit?(listener: (commit: ExternalCommit) => void): () => void;
+  /** Looks for commits of other processes now, and resolves after telling of any it found (read-your-writes). */
+  pollExternalCommits?(): Promise<void>;
   /** Bytes the store occupies on disk (0 in memory). */
   sizeOnDisk(): number;
   /**

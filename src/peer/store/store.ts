@@ -15,7 +15,7 @@ import type { Stamp } from '../crdt/document-meta.ts';
 import { StoreError, UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type StoreObserver } from '../observers/observer-registry.ts';
-import type { CollectionInfo, StorageEngine, StorageReader } from '../storage/types.ts';
+import type { CollectionInfo, ExternalCommit, StorageEngine, StorageReader, WriteTransaction } from '../storage/types.ts';
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { ROLLBACK, TransactionHandle, prepareWithArgs, type Transaction, type TransactionOptions } from '../txn/transaction.ts';
@@ -94,6 +94,7 @@ export interface StoreOptions {
 
 interface StoreEvents {
   committed: ((txn: CommittedTransaction) => void)[];
+  external: ((commit: ExternalCommit) => void)[];
   waited: ((wait: BlockedWait) => void)[];
 }
 
@@ -111,7 +112,8 @@ export class Store {
   readonly #eviction: EvictionWatch;
   /** The write transaction the current code runs inside, while it is open. */
   readonly #insideWrite = new AsyncLocalStorage<{ readonly store: Store; open: boolean }>();
-  readonly #events: StoreEvents = { committed: [], waited: [] };
+  readonly #events: StoreEvents = { committed: [], external: [], waited: [] };
+  readonly #stopExternal: (() => void) | undefined;
   #lastTxnId: number;
   #readers = 0;
   #closed = false;
@@ -171,9 +173,15 @@ export class Store {
         const lease = await this.#slot.acquire({ originator: 'Internal', hint: 'settings' });
         try {
           this.#assertOpen();
-          this.#storage.write((w) => {
-            for (const [key, value] of Object.entries(entries)) w.setSetting(key, value);
-          });
+          const opening = this.#openStorageWrite();
+          const tx = opening instanceof Promise ? await opening : opening;
+          try {
+            for (const [key, value] of Object.entries(entries)) tx.writer.setSetting(key, value);
+            tx.commit();
+          } catch (error) {
+            tx.rollback();
+            throw error;
+          }
         } finally {
           lease.release();
         }
@@ -183,6 +191,7 @@ export class Store {
     this.#eviction = new EvictionWatch({ logger: options.logger.child('eviction'), timers: options.timers, subscriptions: () => this.#subscriptions.list() });
     // Every peer is subscribed to presence from the start: the set begins with it, unannounced.
     this.#subscriptions.register(prepare(`SELECT * FROM ${BUILT_IN_COLLECTIONS[0]}`), {}, true, false);
+    this.#stopExternal = options.storage.onExternalCommit?.((commit) => this.#externalCommitted(commit));
   }
 
   /**
@@ -341,6 +350,58 @@ export class Store {
     return this.#listen(this.#events.committed, listener);
   }
 
+  /**
+   * Called for each commit another process made to the database this store shares (several Big
+   * Peer nodes on one PostgreSQL database), once this store knows of it; `collections` is
+   * undefined when any may have changed. Never called for a store only this process writes.
+   */
+  onExternalCommit(listener: (commit: ExternalCommit) => void): () => void {
+    return this.#listen(this.#events.external, listener);
+  }
+
+  /**
+   * Looks now for commits other processes made (read-your-writes across Big Peer nodes): once it
+   * resolves, `lastTxnId` is at least the database's last commit as it was when called.
+   */
+  async catchUp(): Promise<void> {
+    this.#assertOpen();
+    await this.#storage.pollExternalCommits?.();
+  }
+
+  #externalCommitted(commit: ExternalCommit): void {
+    if (this.#closed || commit.txnId <= this.#lastTxnId) return;
+    this.#lastTxnId = commit.txnId;
+    this.#log.child('txn').debug(LOG_EVENTS.externalCommitSeen, { txn_id: commit.txnId, collections: commit.collections?.join(',') ?? '*' });
+    this.#observers.changedCollections(commit.collections);
+    for (const listener of this.#events.external) {
+      try {
+        listener(commit);
+      } catch (error) {
+        this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onExternalCommit', error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
+  /**
+   * Opens the storage's write transaction, waiting (without blocking) where other processes
+   * write the same database, and catches up with what they committed meanwhile.
+   */
+  #openStorageWrite(): WriteTransaction | Promise<WriteTransaction> {
+    const opening = this.#storage.acquireWrite();
+    return opening instanceof Promise ? opening.then((tx) => this.#caughtUp(tx)) : this.#caughtUp(opening);
+  }
+
+  #caughtUp(tx: WriteTransaction): WriteTransaction {
+    const shared = tx.writer.clock();
+    if (shared.lastTxnId > this.#lastTxnId) {
+      // Another process committed since: this store's clock follows it, so that its txn_ids and
+      // stamps stay after everything committed before.
+      this.#clock.observe(shared.lastHlc);
+      this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
+    }
+    return tx;
+  }
+
   /** Called for every writer that had to wait for the slot, once it gets it. */
   onBlockedWait(listener: (wait: BlockedWait) => void): () => void {
     return this.#listen(this.#events.waited, listener);
@@ -423,12 +484,16 @@ export class Store {
     }
     const lease = await this.#slot.acquire({ originator, hint });
     const startedAt = this.#timers.now();
-    let storageTxn;
+    let storageTxn: WriteTransaction | undefined;
+    let txnId = lease.txnId;
     let committed: CommittedTransaction | undefined;
     try {
       this.#assertOpen();
-      storageTxn = this.#storage.beginWrite();
-      const txnId = lease.txnId;
+      const opening = this.#openStorageWrite();
+      storageTxn = opening instanceof Promise ? await opening : opening;
+      this.#assertOpen(); // closed while it waited for other processes' writes
+      // The database's next txn_id: the slot's guess, unless another process committed meanwhile.
+      txnId = storageTxn.writer.clock().lastTxnId + 1;
       const stamp: Stamp = [this.#clock.tick(), this.#peerKey];
       const recorder = new RecordingWriter(storageTxn.writer);
       const write: OpenWrite = { writer: recorder, txnId, stamp, newId: this.#newId, beforeEvict: (query) => this.#eviction.beforeEvict(recorder, query) };
@@ -459,7 +524,7 @@ export class Store {
       if (storageTxn !== undefined) {
         storageTxn.rollback();
         this.#log.child('txn').debug(LOG_EVENTS.writeTxnRolledBack, {
-          txn_id: lease.txnId,
+          txn_id: txnId,
           originator,
           reason: error === RolledBack ? 'rollback requested' : error instanceof Error ? error.message : String(error),
         });
@@ -508,6 +573,7 @@ export class Store {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopExternal?.();
     this.#observers.close();
     this.#subscriptions.close();
     this.#storage.close();
