@@ -2,6 +2,12 @@
  * The Big Peer: a peer (a `Sync` on an embedded SQLite store) that serves the HTTP API, the
  * login endpoint and the sync WebSocket, and runs the TTL jobs. It is composed here from small
  * parts; tests start many on 127.0.0.1:0, each with its own in-memory `Sync`, log hub and timers.
+ *
+ * For operators (docs/operations.md): `/_health`, `/_ready` and `/metrics`, and drain(), the
+ * stop of a node behind a load balancer: `/_ready` answers 503 at once; after `drainDelayMs`
+ * (when a load balancer asks `/_ready`, so that it takes the node out of rotation first) the node
+ * stops accepting, closes its sessions with 1001 so that small peers reconnect elsewhere, lets
+ * requests in flight finish within `shutdownGraceMs`, and closes.
  */
 import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
@@ -12,8 +18,10 @@ import { credentials } from './credentials.ts';
 import { ApiKeys } from './api-keys.ts';
 import { ConfigError, type BigPeerConfig } from './config.ts';
 import { HttpServer } from './http-server.ts';
+import { BigPeerMetrics } from './metrics.ts';
 import { executeRoute } from './routes/execute.ts';
 import { loginRoute } from './routes/login.ts';
+import { operationsRoutes } from './routes/operations.ts';
 import { writeRoute } from './routes/write.ts';
 import { BigPeerSettings } from './settings.ts';
 import { TtlJob } from './ttl-job.ts';
@@ -25,6 +33,19 @@ export interface BigPeerDeps {
   readonly logHub?: LogHub;
   /** A Sync to serve; the Big Peer then leaves it open on close. Default: one on `config.dataDir` (or in memory). */
   readonly sync?: Sync;
+  /** Adds the process metrics (CPU, memory, event loop, GC) to /metrics: once per process (the CLI). */
+  readonly processMetrics?: boolean;
+}
+
+/** The reason of the 1001 that closes the sessions of a draining Big Peer. */
+export const DRAIN_CLOSE_REASON = 'Big Peer draining; reconnect to another node';
+
+/** What the operations endpoints read and tell while the Big Peer runs. */
+interface OperationsState {
+  /** Set by drain() and close(): /_ready answers 503 draining. */
+  draining: boolean;
+  /** A load balancer (or anyone) asked /_ready: a drain waits `drainDelayMs` for it. */
+  readinessAsked: boolean;
 }
 
 function readTls(config: BigPeerConfig): { key: Buffer; cert: Buffer } | undefined {
@@ -57,7 +78,16 @@ export class BigPeer {
   readonly #ownsSync: boolean;
   readonly #hub: LogHub;
   readonly #closing: AbortController;
+  readonly #timers: Timers;
+  readonly #metrics: BigPeerMetrics;
+  readonly #state: OperationsState;
   #closed: Promise<void> | undefined;
+  #drained: Promise<void> | undefined;
+  /** Ends the drain delay now, while it runs. */
+  #endDelay: (() => void) | undefined;
+  #cutShort = false;
+  /** Detaches the HTTP server from a Sync this Big Peer leaves open. */
+  #detachHttp: () => void = () => {};
 
   private constructor(parts: {
     config: BigPeerConfig;
@@ -70,6 +100,9 @@ export class BigPeer {
     ownsSync: boolean;
     hub: LogHub;
     closing: AbortController;
+    timers: Timers;
+    metrics: BigPeerMetrics;
+    state: OperationsState;
   }) {
     this.config = parts.config;
     this.sync = parts.sync;
@@ -81,6 +114,9 @@ export class BigPeer {
     this.#ownsSync = parts.ownsSync;
     this.#hub = parts.hub;
     this.#closing = parts.closing;
+    this.#timers = parts.timers;
+    this.#metrics = parts.metrics;
+    this.#state = parts.state;
   }
 
   /** Opens the store (unless given one), listens, and resolves once requests are served. */
@@ -98,6 +134,18 @@ export class BigPeer {
       // Aborted on close: requests waiting for a transaction answer 503 store/closed at once.
       const closing = new AbortController();
       const logger = hub.logger('big-peer');
+      const state: OperationsState = { draining: false, readinessAsked: false };
+      let ws: WebSocketEndpoint | undefined;
+      const metrics = new BigPeerMetrics(
+        {
+          store,
+          traffic: () => sync.traffic,
+          sessions: () => ws?.sessions ?? 0,
+          peers: () => ws?.peers ?? 0,
+          draining: () => state.draining,
+        },
+        { processMetrics: deps.processMetrics },
+      );
       const http = await HttpServer.listen({
         host: config.host,
         port: config.port,
@@ -105,17 +153,35 @@ export class BigPeer {
         timers,
         logger,
         requestTimeoutMs: config.requestTimeoutMs,
+        observe: (method, route) => metrics.request(method, route),
         routes: [
           executeRoute({ store, apiKeys: bearers, timers, logger, txnWaitTimeoutMs: config.txnWaitTimeoutMs, closing: closing.signal }),
           writeRoute({ store, apiKeys: bearers, logger }),
           loginRoute({ config, issuer, timers, logger: hub.logger('auth') }),
+          ...operationsRoutes({
+            timers,
+            logger,
+            draining: () => state.draining,
+            readStore: () => store.readNow((r) => r.clock()),
+            readinessAsked: () => {
+              state.readinessAsked = true;
+            },
+            metrics,
+            metricsToken: config.metricsToken,
+          }),
         ],
       });
       sync.serveAsBigPeer({ appID: config.appID, issuer });
-      const ws = new WebSocketEndpoint({ server: http.server, sync, timers, logger: hub.logger('sync-ws') });
+      ws = new WebSocketEndpoint({
+        server: http.server,
+        sync,
+        timers,
+        logger: hub.logger('sync-ws'),
+        observer: { opened: () => metrics.sessionOpened(), ended: (code) => metrics.sessionEnded(code) },
+      });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
-      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing });
+      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing, timers, metrics, state });
       // The listening server holds the Big Peer (and so its Sync): a caller that drops its
       // reference does not let the garbage collector close a Big Peer that still serves.
       http.owner = peer;
@@ -155,19 +221,84 @@ export class BigPeer {
     return this.#ws.sessions;
   }
 
+  /** Is it draining or closing (`/_ready` answers 503)? */
+  get isDraining(): boolean {
+    return this.#state.draining;
+  }
+
+  /** Prometheus metrics of this Big Peer (`GET /metrics` serves `metrics.text()`). */
+  get metrics(): BigPeerMetrics {
+    return this.#metrics;
+  }
+
+  /**
+   * Stops this node behind a load balancer, and resolves once it is closed. `/_ready` answers
+   * 503 at once, and answers close their connections; the node keeps serving for
+   * `drainDelayMs` (skipped when nothing ever asked `/_ready`: no load balancer watches it),
+   * then closes as close() does, its sessions ending with 1001 DRAIN_CLOSE_REASON. Called again,
+   * it returns the same promise; close() or cutShort() end the delay.
+   */
+  drain(reason = 'asked'): Promise<void> {
+    this.#drained ??= (async () => {
+      this.#state.draining = true;
+      this.#http.draining = true;
+      const delayMs = this.#state.readinessAsked ? this.config.drainDelayMs : 0;
+      this.#hub.logger('big-peer').info(LOG_EVENTS.bigPeerDraining, {
+        app_id: this.config.appID,
+        reason,
+        delay_ms: delayMs,
+        ready_asked: this.#state.readinessAsked,
+        sessions: this.sessions,
+      });
+      if (delayMs > 0 && this.#closed === undefined) {
+        await new Promise<void>((resolve) => {
+          const timer = this.#timers.setTimeout(resolve, delayMs);
+          this.#endDelay = () => {
+            this.#timers.clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#endDelay = undefined;
+      }
+      await this.close();
+    })();
+    return this.#drained;
+  }
+
+  /**
+   * Ends a drain or a close now (a second SIGTERM): no more drain delay, no more grace for
+   * requests in flight or for sessions' closing handshakes. The store still closes cleanly.
+   */
+  cutShort(): Promise<void> {
+    if (!this.#cutShort) {
+      this.#cutShort = true;
+      this.#hub.logger('big-peer').warn(LOG_EVENTS.bigPeerDrainCutShort, { app_id: this.config.appID, sessions: this.sessions });
+    }
+    const closed = this.close();
+    this.#http.cutNow();
+    this.#ws.cutNow();
+    return this.#drained ?? closed;
+  }
+
   /**
    * Stops accepting requests and sessions, lets requests in flight finish (cutting them after
-   * the configured grace), closes the sessions, then the Sync if this Big Peer opened it.
+   * the configured grace), closes the sessions, then the Sync if this Big Peer opened it. During
+   * a drain it ends the drain delay.
    */
-  #detachHttp: () => void = () => {};
-
   close(): Promise<void> {
+    this.#endDelay?.();
     this.#closed ??= (async () => {
+      const draining = this.#drained !== undefined;
+      this.#state.draining = true;
       this.#ttl.stop();
       this.#closing.abort();
       const grace = this.config.shutdownGraceMs;
-      await Promise.all([this.#http.close(grace), this.#ws.close(grace)]);
-      this.#hub.logger('big-peer').info(LOG_EVENTS.bigPeerStopped, { app_id: this.config.appID });
+      const sessions = this.sessions;
+      await Promise.all([this.#http.close(grace), draining ? this.#ws.close(grace, DRAIN_CLOSE_REASON) : this.#ws.close(grace)]);
+      const log = this.#hub.logger('big-peer');
+      if (draining) log.info(LOG_EVENTS.bigPeerDrained, { app_id: this.config.appID, sessions_closed: sessions, cut_short: this.#cutShort });
+      log.info(LOG_EVENTS.bigPeerStopped, { app_id: this.config.appID });
+      this.#metrics.close();
       if (this.#ownsSync) this.sync.close();
       else this.#detachHttp();
       this.#http.owner = undefined;

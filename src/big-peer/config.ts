@@ -40,6 +40,13 @@ export interface BigPeerConfig {
   readonly webhookTimeoutMs: number;
   /** How long close() lets requests in flight finish before it cuts their connections. */
   readonly shutdownGraceMs: number;
+  /**
+   * How long drain() (SIGTERM) keeps serving after `/_ready` turned 503, so that a load balancer's
+   * health check takes the node out of rotation before it stops accepting (docs/operations.md).
+   */
+  readonly drainDelayMs: number;
+  /** When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>`; otherwise it is open. */
+  readonly metricsToken: string | undefined;
   /** Lifetime of a playground certificate, and of a webhook one whose answer gives none. */
   readonly certificateLifetimeSeconds: number;
   readonly ttlJobs: readonly TtlJobConfig[];
@@ -52,6 +59,7 @@ export const CONFIG_DEFAULTS = {
   txnWaitTimeoutMs: 10_000,
   webhookTimeoutMs: 5_000,
   shutdownGraceMs: 5_000,
+  drainDelayMs: 5_000,
   certificateLifetimeSeconds: 8 * 3600,
 } as const;
 
@@ -90,6 +98,8 @@ const FILE_KEYS = new Set([
   'txnWaitTimeoutMs',
   'webhookTimeoutMs',
   'shutdownGraceMs',
+  'drainDelayMs',
+  'metricsToken',
   'certificateLifetimeSeconds',
   'ttlJobs',
 ]);
@@ -204,6 +214,9 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
   }
 
   const ms = (field: string): number | undefined => inFile.integer(field, file[field], 1, 3_600_000);
+  const metricsToken = inFile.string('metricsToken', file.metricsToken);
+  // Not echoed: the value is a secret.
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError(`${flags.config}: metricsToken must be at least 16 characters long`);
   return {
     appID,
     host: pick(onLine.string('host', flags.host), inFile.string('host', file.host)) ?? CONFIG_DEFAULTS.host,
@@ -219,12 +232,17 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     txnWaitTimeoutMs: ms('txnWaitTimeoutMs') ?? CONFIG_DEFAULTS.txnWaitTimeoutMs,
     webhookTimeoutMs: ms('webhookTimeoutMs') ?? CONFIG_DEFAULTS.webhookTimeoutMs,
     shutdownGraceMs: ms('shutdownGraceMs') ?? CONFIG_DEFAULTS.shutdownGraceMs,
+    drainDelayMs: inFile.integer('drainDelayMs', file.drainDelayMs, 0, 3_600_000) ?? CONFIG_DEFAULTS.drainDelayMs,
+    metricsToken,
     certificateLifetimeSeconds: inFile.integer('certificateLifetimeSeconds', file.certificateLifetimeSeconds, 1, 366 * 86_400) ?? CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs,
   };
 }
 
-/** A configuration for code and tests: the defaults, with what is given. */
+/**
+ * A configuration for code and tests: the defaults, with what is given; except the drain delay,
+ * 0 here (no load balancer in front of a Big Peer started in code).
+ */
 export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: string }): BigPeerConfig {
   return {
     host: CONFIG_DEFAULTS.host,
@@ -240,6 +258,8 @@ export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: 
     txnWaitTimeoutMs: CONFIG_DEFAULTS.txnWaitTimeoutMs,
     webhookTimeoutMs: CONFIG_DEFAULTS.webhookTimeoutMs,
     shutdownGraceMs: CONFIG_DEFAULTS.shutdownGraceMs,
+    drainDelayMs: 0,
+    metricsToken: undefined,
     certificateLifetimeSeconds: CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs: [],
     ...given,

@@ -7,7 +7,9 @@
  *   body not JSON → 400, not answered within the deadline → 408, unexpected fault → 500.
  *
  * close() stops accepting connections, lets the requests in flight finish (their connections
- * close after the answer), and cuts whatever is still open after the grace period.
+ * close after the answer), and cuts whatever is still open after the grace period. While the
+ * Big Peer drains (`draining`), it still serves, but every answer closes its connection, so that
+ * clients and load balancers open their next one elsewhere.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -61,7 +63,16 @@ export interface HttpServerOptions {
   readonly timers: Timers;
   readonly logger: Logger;
   readonly requestTimeoutMs: number;
+  /**
+   * Told of each request as it starts, with its method and its route's path (`unmatched` for an
+   * unknown path: never the raw URL); the function it returns is told the status of the answer
+   * once the exchange ends (undefined: the connection ended before an answer).
+   */
+  readonly observe?: (method: string, route: string) => (status: number | undefined) => void;
 }
+
+/** The route label of a request whose path matches no route. */
+export const UNMATCHED_ROUTE = 'unmatched';
 
 export function jsonError(error: HttpError): Reply {
   return { status: error.status, headers: error.headers, json: { error: { code: error.code, message: error.message } } };
@@ -124,6 +135,8 @@ export class HttpServer {
   readonly #options: HttpServerOptions;
   readonly #routes = new Map<string, Route>();
   #closing = false;
+  /** Answers carry `Connection: close` (the Big Peer drains). */
+  draining = false;
 
   private constructor(options: HttpServerOptions) {
     this.#options = options;
@@ -176,7 +189,11 @@ export class HttpServer {
     const path = URL.parse(req.url ?? '/', 'http://big-peer.invalid')?.pathname ?? '/';
     const route = this.#routes.get(path);
     const errorReply = (error: HttpError): Reply => (route?.errorReply ?? jsonError)(error);
-    const { timers, requestTimeoutMs } = this.#options;
+    const { timers, requestTimeoutMs, observe } = this.#options;
+    if (observe !== undefined) {
+      const ended = observe(method, route === undefined ? UNMATCHED_ROUTE : path);
+      res.once('close', () => ended(res.headersSent ? res.statusCode : undefined));
+    }
     const deadline = timers.setTimeout(() => {
       this.#send(res, route, errorReply(new HttpError(408, 'http/timeout', `the request was not answered within ${requestTimeoutMs} ms`)), true);
     }, requestTimeoutMs);
@@ -206,7 +223,7 @@ export class HttpServer {
     const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', ...route?.headers, ...reply.headers };
     // An answer before the body was read to its end (401, 404, 413…): the rest is not read.
     const unread = !res.req.complete;
-    if (close || this.#closing || unread) headers.Connection = 'close';
+    if (close || this.#closing || this.draining || unread) headers.Connection = 'close';
     if (unread) this.#cutAfter(res);
     let body = '';
     if (reply.text !== undefined) {
@@ -249,5 +266,10 @@ export class HttpServer {
     const cut = timers.setTimeout(() => this.server.closeAllConnections(), graceMs);
     await closed;
     timers.clearTimeout(cut);
+  }
+
+  /** Cuts every connection now, requests in flight included (a drain cut short). */
+  cutNow(): void {
+    this.server.closeAllConnections();
   }
 }

@@ -1,7 +1,9 @@
 /**
  * The Big Peer's public surface, for the `syncmesh big-peer` command and for tests elsewhere.
  */
-export { BigPeer, type BigPeerDeps } from './big-peer.ts';
+export { BigPeer, DRAIN_CLOSE_REASON, type BigPeerDeps } from './big-peer.ts';
+export { BigPeerMetrics, METRICS_PREFIX } from './metrics.ts';
+export { OPERATIONS_PATHS } from './routes/operations.ts';
 export { loadConfig, bigPeerConfig, ConfigError, CONFIG_DEFAULTS, type BigPeerConfig, type ConfigFlags } from './config.ts';
 export { ApiKeys, API_KEY_PREFIX, type ApiKeyInfo } from './api-keys.ts';
 export { BigPeerSettings } from './settings.ts';

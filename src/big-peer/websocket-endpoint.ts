@@ -22,6 +22,15 @@ export const MAX_PENDING_SESSIONS = 256;
 /** Accepted sessions; beyond that an announcement is refused (1013). */
 export const MAX_SESSIONS = 10_000;
 
+/** Told of every session the endpoint opens, and of its end (the Big Peer's metrics). */
+export interface SessionObserver {
+  opened(): void;
+  ended(code: number): void;
+}
+
+/** The reason of the 1001 that closes the sessions when the Big Peer stops. */
+export const SHUTDOWN_CLOSE_REASON = 'Big Peer shutting down';
+
 export interface WebSocketEndpointOptions {
   readonly server: Server;
   /** The Big Peer's Sync, serving as the Big Peer (`serveAsBigPeer`). */
@@ -32,6 +41,7 @@ export interface WebSocketEndpointOptions {
   readonly maxPendingSessions?: number;
   /** Default MAX_SESSIONS. */
   readonly maxSessions?: number;
+  readonly observer?: SessionObserver;
 }
 
 export class WebSocketEndpoint {
@@ -52,6 +62,11 @@ export class WebSocketEndpoint {
   /** Sessions open now. */
   get sessions(): number {
     return this.#sessions.size;
+  }
+
+  /** Peers with an accepted session (announced) now. */
+  get peers(): number {
+    return this.#byPeer.size;
   }
 
   #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -80,8 +95,10 @@ export class WebSocketEndpoint {
     }
     this.#sessions.add(ws);
     this.#pending.add(ws);
+    this.#options.observer?.opened();
     let peerKey: string | undefined;
     ws.on('close', (code, reason) => {
+      this.#options.observer?.ended(code);
       this.#sessions.delete(ws);
       this.#pending.delete(ws);
       if (peerKey !== undefined) {
@@ -114,8 +131,11 @@ export class WebSocketEndpoint {
     );
   }
 
-  /** Closes every session (1001, going away) and refuses new ones; cuts those still open after `graceMs`. */
-  async close(graceMs: number): Promise<void> {
+  /**
+   * Closes every session (1001, going away, with `reason`) and refuses new ones; cuts those still
+   * open after `graceMs`.
+   */
+  async close(graceMs: number, reason: string = SHUTDOWN_CLOSE_REASON): Promise<void> {
     this.#closing = true;
     const open = [...this.#sessions];
     const { timers } = this.#options;
@@ -127,10 +147,15 @@ export class WebSocketEndpoint {
             ws.once('close', () => resolve());
             const cut = timers.setTimeout(() => ws.terminate(), graceMs);
             ws.once('close', () => timers.clearTimeout(cut));
-            ws.close(1001, 'Big Peer shutting down');
+            ws.close(1001, reason);
           }),
       ),
     );
     this.#wss.close();
+  }
+
+  /** Cuts every session still open now, without waiting for its closing handshake (a drain cut short). */
+  cutNow(): void {
+    for (const ws of this.#sessions) ws.terminate();
   }
 }

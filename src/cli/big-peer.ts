@@ -14,7 +14,7 @@ import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, t
 import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:
-  syncmesh big-peer [--config FILE] [options]      serve the Big Peer until SIGINT or SIGTERM
+  syncmesh big-peer [--config FILE] [options]      serve the Big Peer until SIGINT or SIGTERM (it drains)
   syncmesh big-peer keys create --data DIR [--name N] [--read-only | --collections a,b]
   syncmesh big-peer keys list --data DIR
   syncmesh big-peer keys revoke --data DIR ID
@@ -30,6 +30,10 @@ Serving (flags win over the config file; see docs/http-api.md):
   --tls-key FILE           serve https and wss with this private key (PEM) …
   --tls-cert FILE          … and this certificate (PEM)
   --log-level L            ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
+
+SIGINT or SIGTERM drains it (docs/operations.md): /_ready answers 503, and after drainDelayMs
+(when something asks /_ready) it stops accepting, closes the sessions with 1001, lets requests
+finish, and exits 0. A second signal cuts the drain short; a third ends the process at once.
 
 Keys (the Big Peer on DIR must be stopped: it holds the store while it runs):
   create    make a key and print it once; --read-only: no writes; --collections a,b: only those
@@ -58,8 +62,11 @@ function parse<T>(fn: () => T): T {
   }
 }
 
-/** Runs the Big Peer until `stop` resolves; resolves to the exit status. */
-export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Promise<unknown>): Promise<number> {
+/**
+ * Runs the Big Peer until `stop` resolves, then drains it; `cutShort` resolving during the drain
+ * ends it at once. Resolves to the exit status.
+ */
+export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Promise<unknown>, cutShort?: Promise<unknown>): Promise<number> {
   let config: BigPeerConfig;
   try {
     const { values, positionals } = parse(() =>
@@ -104,7 +111,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
   const logHub = new LogHub({ minimumLogLevel: config.logLevel, console: (line) => io.stderr.write(`${line}\n`) });
   let peer: BigPeer;
   try {
-    peer = await BigPeer.start(config, { logHub });
+    peer = await BigPeer.start(config, { logHub, processMetrics: true });
   } catch (error) {
     return fail(io, error);
   }
@@ -114,7 +121,8 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\nStop it with Ctrl-C or SIGTERM.\n`,
   );
   const reason = await stop;
-  await peer.close();
+  void cutShort?.then(() => peer.cutShort());
+  await peer.drain(typeof reason === 'string' ? reason : 'asked');
   await write(io.stdout, `Big Peer stopped${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
   logHub.close();
   return 0;
@@ -185,8 +193,47 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
   }
 }
 
-/** The `big-peer` command: serves until SIGINT or SIGTERM, or runs `keys …`. */
+/**
+ * The next SIGINT or SIGTERM once `after` resolved (the signal that started the drain). Its
+ * listeners go after that one signal, so that a third one ends the process at once, or on
+ * `dispose`.
+ */
+function nextSignal(after: Promise<unknown>): { readonly signal: Promise<NodeJS.Signals>; dispose(): void } {
+  let disposed = false;
+  let remove = (): void => {};
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    void after.then(() => {
+      if (disposed) return;
+      const once = (received: NodeJS.Signals): void => {
+        remove();
+        resolve(received);
+      };
+      remove = () => {
+        process.removeListener('SIGINT', once);
+        process.removeListener('SIGTERM', once);
+      };
+      process.on('SIGINT', once);
+      process.on('SIGTERM', once);
+    });
+  });
+  return {
+    signal,
+    dispose: () => {
+      disposed = true;
+      remove();
+    },
+  };
+}
+
+/** The `big-peer` command: serves until SIGINT or SIGTERM and drains, or runs `keys …`. */
 export async function bigPeerCommand(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv[0] === 'keys') return keysCommand(argv.slice(1), io);
-  return untilSignal((stop) => serveBigPeer(argv, io, stop));
+  return untilSignal(async (stop) => {
+    const second = nextSignal(stop);
+    try {
+      return await serveBigPeer(argv, io, stop, second.signal);
+    } finally {
+      second.dispose();
+    }
+  });
 }

@@ -74,6 +74,9 @@ interface Outgoing {
 export interface ReplicationTraffic {
   bytesSent: number;
   bytesReceived: number;
+  /** Documents sent in update chunks, and received in update chunks taken in (counted from 0 when absent). */
+  docsSent?: number;
+  docsReceived?: number;
 }
 
 export class Session {
@@ -136,7 +139,7 @@ export class Session {
     this.#log = options.logger;
     this.#onEnd = options.onEnd;
     this.#onRemoteSubscriptions = options.onRemoteSubscriptions;
-    this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0 };
+    this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
     };
@@ -389,6 +392,7 @@ export class Session {
       const notices = chunk.notices.length > 0 ? `,"notices":${JSON.stringify(chunk.notices)}` : '';
       const progress = last ? `,"progress":${JSON.stringify(current.progress)}` : '';
       this.#send(`${head},"docs":${chunk.docsJson}${notices}${progress}}`);
+      this.#traffic.docsSent = (this.#traffic.docsSent ?? 0) + chunk.docs;
     }
   }
 
@@ -463,6 +467,7 @@ export class Session {
     const inOrder = message.chunk === 1 ? message.update > expected.update : message.update === expected.update && message.chunk === expected.chunk + 1;
     if (!inOrder) return this.#malformed(`update ${message.update} chunk ${message.chunk} out of order`);
     this.#receiving = { update: message.update, chunk: message.chunk };
+    this.#traffic.docsReceived = (this.#traffic.docsReceived ?? 0) + message.docs.length;
     // An update made for subscriptions this peer no longer has (it changed them meanwhile, as
     // around an EVICT) may bring only what this peer holds or still subscribes to.
     const docs = message.subscription_version === this.#localVersion ? message.docs : this.#stillWanted(message.docs);
