@@ -1,0 +1,64 @@
+import type { MessagePort } from 'node:worker_threads';
+
+/**
+ * The messages between the PostgreSQL storage (main thread) and its worker thread, which owns
+ * the `pg` connections. The storage interface is synchronous (the store reads and writes inside
+ * one turn of the event loop, as with SQLite), so most calls wait for their answer with
+ * `Atomics.wait`; the few that may wait long (the cluster write lock, polling) are asynchronous.
+ */
+
+/** One SQL statement; `params` bind `$1`, `$2`, …. Without params, `sql` may hold several statements. */
+export interface Statement {
+  readonly sql: string;
+  readonly params?: readonly unknown[];
+}
+
+/** A statement's rows, each an array of column values (`bytea` arrives as a Uint8Array). */
+export interface StatementResult {
+  readonly rows: unknown[][];
+  readonly rowCount: number;
+}
+
+/** What the worker needs to connect. */
+export interface WorkerSetup {
+  readonly url: string;
+  readonly schema: string;
+  readonly applicationName: string;
+  /** A connection attempt fails after this long. */
+  readonly connectTimeoutMs: number;
+  /** The main thread waits on index 0 for answers to synchronous calls. */
+  readonly signal: SharedArrayBuffer;
+  /** Where answers to synchronous calls go. */
+  readonly syncPort: MessagePort;
+}
+
+export type WorkerRequest =
+  /** Runs statements in order on the session's connection (taking one when it has none); stops at the first error. */
+  | { readonly kind: 'run'; readonly session: number; readonly statements: readonly Statement[] }
+  /** Runs `sql` (COMMIT, ROLLBACK) if given, and gives the session's connection back for reuse. */
+  | { readonly kind: 'end'; readonly session: number; readonly sql?: string }
+  /** LISTENs on a channel on a connection of its own, reconnecting while the worker runs. */
+  | { readonly kind: 'listen'; readonly channel: string }
+  /** Closes every connection. */
+  | { readonly kind: 'close' };
+
+/** An error from PostgreSQL (`code` is its SQLSTATE) or from the connection (`code` undefined). */
+export interface WorkerError {
+  readonly message: string;
+  readonly code: string | undefined;
+}
+
+export type WorkerOutcome = { readonly ok: true; readonly results: StatementResult[] } | { readonly ok: false; readonly error: WorkerError };
+
+/** A request as posted: `seq` names it; synchronous ones are answered on the sync port. */
+export interface PostedRequest {
+  readonly seq: number;
+  readonly sync: boolean;
+  readonly request: WorkerRequest;
+}
+
+export type WorkerEvent =
+  | { readonly kind: 'reply'; readonly seq: number; readonly outcome: WorkerOutcome }
+  | { readonly kind: 'notification'; readonly channel: string; readonly payload: string }
+  | { readonly kind: 'listening'; readonly channel: string }
+  | { readonly kind: 'listen-lost'; readonly channel: string; readonly error: string };

@@ -1,0 +1,603 @@
+/**
+ * The PostgreSQL storage of the Big Peer: the StorageEngine of src/peer/storage/types.ts on one
+ * PostgreSQL schema that several Big Peer nodes share. It passes the same acceptance suite as
+ * SQLite. What differs, and why:
+ *
+ * - The engine is synchronous (the store reads and writes within one turn, as with SQLite), so
+ *   its calls block on a worker thread that owns the `pg` connections (pg-bridge.ts). Only the
+ *   wait for the cluster write lock (`acquireWrite`) and the poller do not block.
+ * - One write transaction at a time in the whole cluster: it starts by locking the clock row
+ *   (SELECT … FOR UPDATE), so txn_ids are one sequence and commit in their order, which
+ *   replication by txn_id (`changedSince`) needs. A SEQUENCE would not do: a lower txn_id could
+ *   commit after a higher one was read.
+ * - A commit NOTIFYs the other nodes (channel `syncmesh_commit`, with its txn_id and
+ *   collections); a poller reads the clock every `pollIntervalMs` too, so a lost notification
+ *   delays a change by that much at most (`onExternalCommit`).
+ * - Conditions, ORDER BY and LIMIT run in JavaScript with the reference evaluator over the
+ *   collection's live documents, except the plain cases that SQL answers exactly (no condition,
+ *   `_id` order). Replication reads by txn_id and `_id` only, which are indexed.
+ * - Writes of whole documents (`put`) are sent in batches: at the next read, savepoint or commit.
+ */
+import type { JsonObject, JsonValue } from '../../shared/json.ts';
+import { LOG_EVENTS } from '../../shared/log.ts';
+import type { DocumentMeta } from '../../peer/crdt/document-meta.ts';
+import { sortKey } from '../../peer/dql/sort-key.ts';
+import { StoreError, systemTimers, type Logger, type Timers } from '../../peer/index.ts';
+import type { TimerHandle } from '../../peer/time.ts';
+import { runQuery } from '../../peer/storage/js-query.ts';
+import type {
+  ChangePage,
+  ChangeQuery,
+  ClockState,
+  CollectionInfo,
+  DocumentQuery,
+  ExternalCommit,
+  ReadTransaction,
+  Savepoint,
+  StorageEngine,
+  StorageReader,
+  StorageWriter,
+  StoredDocument,
+  WriteTransaction,
+} from '../../peer/storage/types.ts';
+import { PgBridge, describeServer } from './pg-bridge.ts';
+import type { Statement, StatementResult } from './pg-protocol.ts';
+import { PG_SCHEMA_VERSION, SCHEMA_NAME, migratePg } from './pg-schema.ts';
+
+/** The channel commits are announced on; payload `{"s": schema, "t": txn_id, "c": [collections]}`. */
+export const COMMIT_CHANNEL = 'syncmesh_commit';
+/** A NOTIFY payload must stay under 8000 bytes: past this, the collections are left out (any may have changed). */
+const MAX_PAYLOAD = 7_000;
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+export const DEFAULT_SCHEMA = 'syncmesh';
+
+export interface PgStorageOptions {
+  /** `postgres://user:password@host:port/database` (any libpq-style URL `pg` takes). */
+  readonly url: string;
+  /** The schema holding this store's tables (default `syncmesh`): one per Big Peer app in a database. */
+  readonly schema?: string;
+  /** Names this node in `pg_stat_activity` and in the migrations it applies. */
+  readonly nodeName?: string;
+  readonly logger?: Logger;
+  readonly timers?: Timers;
+  /** How often the clock is read for commits whose notification was lost (default 1 s): the bound on their delay. */
+  readonly pollIntervalMs?: number;
+  /** A blocking call not answered within this fails with `store/unavailable` (default 30 s). */
+  readonly callTimeoutMs?: number;
+}
+
+type Row = [Uint8Array, string, string, boolean, number];
+
+const COLUMNS = 'SELECT id, body, meta, deleted, txn_id FROM documents';
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function toStored(row: Row): StoredDocument {
+  const body = JSON.parse(row[1]) as JsonObject;
+  return { id: body._id as JsonValue, value: row[3] ? null : body, meta: JSON.parse(row[2]) as DocumentMeta, txnId: row[4] };
+}
+
+function bodyOf(doc: StoredDocument): string {
+  return JSON.stringify(doc.value ?? { _id: doc.id });
+}
+
+/** Does SQL answer this query exactly, in `_id` order with no condition? */
+function isPlain(query: DocumentQuery): boolean {
+  return query.where === undefined && query.orderBy.length === 0;
+}
+
+/** Reads through one session: a snapshot of its own (REPEATABLE READ), or the write transaction. */
+class PgReader implements StorageReader {
+  protected readonly run: (statements: readonly Statement[]) => StatementResult[];
+
+  constructor(run: (statements: readonly Statement[]) => StatementResult[]) {
+    this.run = run;
+  }
+
+  /** One statement of this session. */
+  query(sql: string, params?: readonly unknown[]): StatementResult {
+    return this.one(sql, params);
+  }
+
+  protected one(sql: string, params?: readonly unknown[]): StatementResult {
+    return this.run([params === undefined ? { sql } : { sql, params }])[0] as StatementResult;
+  }
+
+  /** The live documents of a query's collection that it selects, in its order. */
+  protected rows(query: DocumentQuery): Row[] {
+    if (isPlain(query)) {
+      return this.one(`${COLUMNS} WHERE collection = $1 AND NOT deleted ORDER BY id LIMIT $2 OFFSET $3`, [query.collection, query.limit ?? null, query.offset])
+        .rows as Row[];
+    }
+    const rows = this.one(`${COLUMNS} WHERE collection = $1 AND NOT deleted`, [query.collection]).rows as Row[];
+    return runQuery(rows, (r) => JSON.parse(r[1]) as JsonObject, (r) => bufferOf(r[0]), query);
+  }
+
+  findValues(query: DocumentQuery): JsonObject[] {
+    return this.rows(query).map((r) => JSON.parse(r[1]) as JsonObject);
+  }
+
+  findDocuments(query: DocumentQuery): StoredDocument[] {
+    return this.rows(query).map(toStored);
+  }
+
+  count(query: DocumentQuery): number {
+    if (query.where === undefined) return this.one('SELECT count(*) FROM documents WHERE collection = $1 AND NOT deleted', [query.collection]).rows[0]?.[0] as number;
+    return this.rows({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
+  }
+
+  get(collection: string, id: JsonValue): StoredDocument | undefined {
+    const row = this.one(`${COLUMNS} WHERE collection = $1 AND id = $2`, [collection, sortKey(id)]).rows[0] as Row | undefined;
+    return row === undefined ? undefined : toStored(row);
+  }
+
+  changedSince(query: ChangeQuery): ChangePage {
+    if (!Number.isInteger(query.limit) || query.limit < 1) throw new RangeError(`changedSince needs a limit >= 1, not ${query.limit}`);
+    const { cursor } = query;
+    // A cursor at or before afterTxnId excludes nothing that (after, upto] does not.
+    const fromCursor = cursor !== undefined && cursor.txnId > query.afterTxnId;
+    if (fromCursor && typeof cursor.key !== 'string') throw new TypeError('this change cursor was not made by the PostgreSQL storage');
+    // One row more than the limit: it tells whether another page follows. (txn_id, id) is the
+    // index's order, so a cursor is one index seek.
+    const { rows } = fromCursor
+      ? this.one(`${COLUMNS} WHERE collection = $1 AND (txn_id, id) > ($2, $3) AND txn_id <= $4 ORDER BY txn_id, id LIMIT $5`, [
+          query.collection,
+          cursor.txnId,
+          Buffer.from(cursor.key as string, 'hex'),
+          query.uptoTxnId,
+          query.limit + 1,
+        ])
+      : this.one(`${COLUMNS} WHERE collection = $1 AND txn_id > $2 AND txn_id <= $3 ORDER BY txn_id, id LIMIT $4`, [
+          query.collection,
+          query.afterTxnId,
+          query.uptoTxnId,
+          query.limit + 1,
+        ]);
+    const more = rows.length > query.limit;
+    if (more) rows.length = query.limit;
+    const last = rows[rows.length - 1] as Row | undefined;
+    return { documents: (rows as Row[]).map(toStored), next: more && last !== undefined ? { txnId: last[4], key: bufferOf(last[0]).toString('hex') } : undefined };
+  }
+
+  collections(): CollectionInfo[] {
+    const { rows } = this.one(
+      'SELECT collection, count(*) FILTER (WHERE NOT deleted), count(*) FILTER (WHERE deleted) FROM documents GROUP BY collection ORDER BY collection COLLATE "C"',
+    );
+    return rows.map((r) => ({ name: r[0] as string, documents: r[1] as number, tombstones: r[2] as number }));
+  }
+
+  clock(): ClockState {
+    const row = this.one('SELECT txn_id, hlc FROM clock WHERE one = 1').rows[0] as [number, string];
+    return { lastTxnId: row[0], lastHlc: row[1] };
+  }
+
+  setting(key: string): string | undefined {
+    return this.one('SELECT value FROM settings WHERE key = $1', [key]).rows[0]?.[0] as string | undefined;
+  }
+}
+
+interface PendingPut {
+  readonly collection: string;
+  readonly id: Buffer;
+  readonly body: string;
+  readonly meta: string;
+  readonly deleted: boolean;
+  readonly txnId: number;
+}
+
+/**
+ * The write transaction's reader and writer. `put`s wait in a batch (the last per document wins,
+ * as it would have in order) and go as one statement before anything else runs.
+ */
+class PgWriter extends PgReader implements StorageWriter {
+  readonly #puts = new Map<string, PendingPut>();
+  #clock: ClockState;
+  #clockChanged = false;
+  readonly written = new Set<string>();
+  #savepoints = 0;
+
+  constructor(run: (statements: readonly Statement[]) => StatementResult[], clock: ClockState) {
+    super((statements) => {
+      const flush = this.#flush();
+      if (flush === undefined) return run(statements);
+      return run([flush, ...statements]).slice(1);
+    });
+    this.#clock = clock;
+  }
+
+  #flush(): Statement | undefined {
+    if (this.#puts.size === 0) return undefined;
+    const puts = [...this.#puts.values()];
+    this.#puts.clear();
+    return {
+      sql:
+        'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) ' +
+        "SELECT c, decode(i, 'hex'), b, m, d, t FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::bigint[]) AS p(c, i, b, m, d, t) " +
+        'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, meta = excluded.meta, deleted = excluded.deleted, txn_id = excluded.txn_id',
+      params: [
+        puts.map((p) => p.collection),
+        puts.map((p) => p.id.toString('hex')),
+        puts.map((p) => p.body),
+        puts.map((p) => p.meta),
+        puts.map((p) => p.deleted),
+        puts.map((p) => p.txnId),
+      ],
+    };
+  }
+
+  /** The statements that end the transaction with a commit: what waits, then the commit itself. */
+  commitStatements(schema: string): Statement[] {
+    const flush = this.#flush();
+    const out: Statement[] = flush === undefined ? [] : [flush];
+    if (this.#clockChanged) {
+      const collections = [...this.written];
+      let payload = JSON.stringify({ s: schema, t: this.#clock.lastTxnId, c: collections });
+      if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ s: schema, t: this.#clock.lastTxnId });
+      out.push({ sql: 'SELECT pg_notify($1, $2)', params: [COMMIT_CHANNEL, payload] });
+    }
+    out.push({ sql: 'COMMIT' });
+    return out;
+  }
+
+  /** The txn_id this transaction commits (or the one it found, when it set none). */
+  get committedTxnId(): number {
+    return this.#clock.lastTxnId;
+  }
+
+  override clock(): ClockState {
+    return this.#clock;
+  }
+
+  insertIfAbsent(collection: string, doc: StoredDocument): boolean {
+    this.written.add(collection);
+    const result = this.one('INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING', [
+      collection,
+      sortKey(doc.id),
+      bodyOf(doc),
+      JSON.stringify(doc.meta),
+      doc.value === null,
+      doc.txnId,
+    ]);
+    return result.rowCount === 1;
+  }
+
+  put(collection: string, doc: StoredDocument): void {
+    this.written.add(collection);
+    const id = sortKey(doc.id);
+    this.#puts.set(`${collection}\u0000${id.toString('latin1')}`, {
+      collection,
+      id,
+      body: bodyOf(doc),
+      meta: JSON.stringify(doc.meta),
+      deleted: doc.value === null,
+      txnId: doc.txnId,
+    });
+  }
+
+  evict(query: DocumentQuery): JsonValue[] {
+    let removed: { key: Buffer; body: string }[];
+    if (isPlain(query) && query.limit === undefined && query.offset === 0) {
+      removed = this.one('DELETE FROM documents WHERE collection = $1 AND NOT deleted RETURNING id, body', [query.collection]).rows.map((r) => ({
+        key: bufferOf(r[0] as Uint8Array),
+        body: r[1] as string,
+      }));
+    } else {
+      removed = this.rows(query).map((r) => ({ key: bufferOf(r[0]), body: r[1] }));
+      if (removed.length > 0) {
+        this.one("DELETE FROM documents WHERE collection = $1 AND id IN (SELECT decode(i, 'hex') FROM unnest($2::text[]) AS u(i))", [
+          query.collection,
+          removed.map((r) => r.key.toString('hex')),
+        ]);
+      }
+    }
+    if (removed.length > 0) this.written.add(query.collection);
+    removed.sort((a, b) => Buffer.compare(a.key, b.key));
+    return removed.map((r) => (JSON.parse(r.body) as JsonObject)._id as JsonValue);
+  }
+
+  setClock(state: ClockState): void {
+    this.one('UPDATE clock SET txn_id = $1, hlc = $2 WHERE one = 1', [state.lastTxnId, state.lastHlc]);
+    this.#clock = state;
+    this.#clockChanged = true;
+  }
+
+  setSetting(key: string, value: string): void {
+    this.one('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+  }
+
+  savepoint(): Savepoint {
+    const name = `s${++this.#savepoints}`;
+    this.run([{ sql: `SAVEPOINT ${name}` }]);
+    const clock = this.#clock;
+    const clockChanged = this.#clockChanged;
+    let done = false;
+    return {
+      release: () => {
+        if (done) return;
+        done = true;
+        this.run([{ sql: `RELEASE SAVEPOINT ${name}` }]);
+      },
+      rollback: () => {
+        if (done) return;
+        done = true;
+        // What waits in the batch was written after the savepoint: it goes, then is undone.
+        this.run([{ sql: `ROLLBACK TO SAVEPOINT ${name}` }, { sql: `RELEASE SAVEPOINT ${name}` }]);
+        this.#clock = clock;
+        this.#clockChanged = clockChanged;
+      },
+    };
+  }
+}
+
+export class PgStorage implements StorageEngine {
+  readonly kind = 'postgres' as const;
+  readonly schema: string;
+  readonly server: string;
+  readonly #bridge: PgBridge;
+  readonly #timers: Timers;
+  readonly #logger: Logger | undefined;
+  readonly #pollIntervalMs: number;
+  readonly #writeSession: number;
+  readonly #pollSession: number;
+  readonly #listeners = new Set<(commit: ExternalCommit) => void>();
+  /** The last txn_id this storage knows committed: its own, told, or polled. */
+  #known: number;
+  #writing = false;
+  #closed = false;
+  #pollTimer: TimerHandle | undefined;
+  #polling: Promise<void> | undefined;
+
+  private constructor(bridge: PgBridge, options: PgStorageOptions, schema: string) {
+    this.#bridge = bridge;
+    this.schema = schema;
+    this.server = describeServer(options.url);
+    this.#timers = options.timers ?? systemTimers;
+    this.#logger = options.logger;
+    this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#writeSession = bridge.newSession();
+    this.#pollSession = bridge.newSession();
+    this.#known = 0;
+  }
+
+  /**
+   * Connects, applies the migrations this database lacks (one node at a time), and starts
+   * hearing of other nodes' commits.
+   * @throws StoreError `store/unavailable` (cannot connect), `store/schema-too-new`, `store/io`.
+   */
+  static open(options: PgStorageOptions): PgStorage {
+    const schema = options.schema ?? DEFAULT_SCHEMA;
+    if (!SCHEMA_NAME.test(schema)) {
+      throw new StoreError('store/io', `the PostgreSQL schema name ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter or underscore`);
+    }
+    const node = options.nodeName ?? `syncmesh-${process.pid}`;
+    const bridge = new PgBridge({ url: options.url, schema, applicationName: node, callTimeoutMs: options.callTimeoutMs });
+    try {
+      const storage = new PgStorage(bridge, options, schema);
+      const session = bridge.newSession();
+      let from: number;
+      try {
+        from = migratePg((statements) => bridge.runSync(session, statements), schema, node);
+      } finally {
+        bridge.end(session);
+      }
+      options.logger?.debug(LOG_EVENTS.postgresMigrated, { schema, schema_version: PG_SCHEMA_VERSION, migrated_from: from });
+      storage.#known = storage.read((r) => r.clock().lastTxnId);
+      options.logger?.info(LOG_EVENTS.postgresConnected, { server: storage.server, schema, last_txn_id: storage.#known });
+      storage.#startHearing();
+      return storage;
+    } catch (error) {
+      bridge.close();
+      throw error;
+    }
+  }
+
+  beginRead(): ReadTransaction {
+    this.#assertOpen();
+    const session = this.#bridge.newSession();
+    // The snapshot is taken now, by a first read, not at the first query the caller makes.
+    this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, { sql: 'SELECT 1 FROM clock' }]);
+    let ended = false;
+    return {
+      reader: new PgReader((statements) => this.#bridge.runSync(session, statements)),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.#bridge.end(session, 'COMMIT');
+      },
+    };
+  }
+
+  read<T>(fn: (reader: StorageReader) => T): T {
+    this.#assertOpen();
+    // `fn` runs within this turn: nothing of this process commits before its first query, so
+    // the snapshot may begin there (one round trip fewer).
+    const session = this.#bridge.newSession();
+    let begun = false;
+    const reader = new PgReader((statements) => {
+      if (begun) return this.#bridge.runSync(session, statements);
+      begun = true;
+      return this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, ...statements]).slice(1);
+    });
+    try {
+      return fn(reader);
+    } finally {
+      if (begun) this.#bridge.end(session, 'COMMIT');
+    }
+  }
+
+  write<T>(fn: (writer: StorageWriter) => T): T {
+    const tx = this.beginWrite();
+    try {
+      const result = fn(tx.writer);
+      tx.commit();
+      return result;
+    } catch (error) {
+      tx.rollback();
+      throw error;
+    }
+  }
+
+  beginWrite(): WriteTransaction {
+    this.#claimWrite();
+    try {
+      const [, locked] = this.#bridge.runSync(this.#writeSession, [{ sql: 'BEGIN' }, { sql: 'SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE' }]);
+      return this.#writeTransaction(locked as StatementResult);
+    } catch (error) {
+      this.#abandonWrite();
+      throw error;
+    }
+  }
+
+  async acquireWrite(): Promise<WriteTransaction> {
+    this.#claimWrite();
+    try {
+      // The wait for other nodes' write transactions happens in the worker, off this thread.
+      const [, locked] = await this.#bridge.run(this.#writeSession, [{ sql: 'BEGIN' }, { sql: 'SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE' }]);
+      this.#assertOpen();
+      return this.#writeTransaction(locked as StatementResult);
+    } catch (error) {
+      this.#abandonWrite();
+      throw error;
+    }
+  }
+
+  #claimWrite(): void {
+    this.#assertOpen();
+    if (this.#writing) throw new Error('a storage write transaction is already open');
+    this.#writing = true;
+  }
+
+  #abandonWrite(): void {
+    this.#writing = false;
+    if (!this.#closed) this.#bridge.end(this.#writeSession, 'ROLLBACK');
+  }
+
+  #writeTransaction(locked: StatementResult): WriteTransaction {
+    const row = locked.rows[0] as [number, string];
+    const writer = new PgWriter((statements) => this.#bridge.runSync(this.#writeSession, statements), { lastTxnId: row[0], lastHlc: row[1] });
+    let open = true;
+    const finish = (statements: () => Statement[]): void => {
+      if (!open) return;
+      open = false;
+      try {
+        this.#bridge.runSync(this.#writeSession, statements());
+      } catch (error) {
+        // A failed COMMIT leaves the transaction aborted: end it, so the next one starts clean.
+        try {
+          this.#bridge.runSync(this.#writeSession, [{ sql: 'ROLLBACK' }]);
+        } catch {
+          // The connection is gone, and the transaction with it.
+        }
+        throw error;
+      } finally {
+        this.#writing = false;
+      }
+    };
+    return {
+      writer,
+      commit: () => {
+        finish(() => writer.commitStatements(this.schema));
+        this.#known = Math.max(this.#known, writer.committedTxnId);
+      },
+      rollback: () => {
+        if (this.#closed) {
+          open = false;
+          this.#writing = false;
+          return;
+        }
+        finish(() => [{ sql: 'ROLLBACK' }]);
+      },
+    };
+  }
+
+  onExternalCommit(listener: (commit: ExternalCommit) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  pollExternalCommits(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#polling ??= this.#bridge
+      .run(this.#pollSession, [{ sql: 'SELECT txn_id FROM clock WHERE one = 1' }])
+      .then(([result]) => this.#found(result?.rows[0]?.[0] as number, undefined))
+      .catch(() => {
+        // Unreachable now: the next poll tries again; readiness reports it.
+      })
+      .finally(() => {
+        this.#polling = undefined;
+      });
+    return this.#polling;
+  }
+
+  #startHearing(): void {
+    this.#bridge.listen(COMMIT_CHANNEL, {
+      notification: (_channel, payload) => {
+        let parsed: { s?: unknown; t?: unknown; c?: unknown };
+        try {
+          parsed = JSON.parse(payload) as typeof parsed;
+        } catch {
+          return;
+        }
+        if (parsed.s !== this.schema || typeof parsed.t !== 'number') return;
+        const collections = Array.isArray(parsed.c) ? parsed.c.filter((c): c is string => typeof c === 'string') : undefined;
+        this.#found(parsed.t, collections);
+      },
+      listening: () => {
+        // Commits made while nobody listened are found by the next poll; look at once.
+        void this.pollExternalCommits();
+      },
+      lost: (_channel, error) => this.#logger?.warn(LOG_EVENTS.postgresListenLost, { poll_ms: this.#pollIntervalMs, error }),
+    });
+    const tick = (): void => {
+      this.#pollTimer = undefined;
+      if (this.#closed) return;
+      void this.pollExternalCommits().then(() => {
+        if (!this.#closed) this.#pollTimer = this.#timers.setTimeout(tick, this.#pollIntervalMs);
+      });
+    };
+    this.#pollTimer = this.#timers.setTimeout(tick, this.#pollIntervalMs);
+  }
+
+  /** Tells the listeners of a commit up to `txnId`; what it wrote is known only when it directly follows the last one known. */
+  #found(txnId: number, collections: readonly string[] | undefined): void {
+    if (this.#closed || !(txnId > this.#known)) return;
+    const gap = txnId !== this.#known + 1;
+    this.#known = txnId;
+    const commit: ExternalCommit = { txnId, collections: gap ? undefined : collections };
+    for (const listener of this.#listeners) listener(commit);
+  }
+
+  sizeOnDisk(): number {
+    this.#assertOpen();
+    return this.read((r) => {
+      const { rows } = (r as PgReader).query(
+        "SELECT coalesce(sum(pg_total_relation_size(format('%I.%I', schemaname, tablename))), 0)::bigint FROM pg_tables WHERE schemaname = $1",
+        [this.schema],
+      );
+      return rows[0]?.[0] as number;
+    });
+  }
+
+  /** PostgreSQL's autovacuum makes freed space reusable; nothing is given back by hand. */
+  reclaimSpace(): void {
+    this.#assertOpen();
+  }
+
+  freeBytes(): number {
+    return 0;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#pollTimer !== undefined) this.#timers.clearTimeout(this.#pollTimer);
+    this.#listeners.clear();
+    this.#bridge.close();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new StoreError('store/closed', 'the store is closed; open a new one');
+  }
+}
