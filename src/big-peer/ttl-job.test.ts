@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogHub, ManualTimers, Sync } from '../peer/index.ts';
-import { TtlJob, ttlStatement, untilTimeOfDay } from './ttl-job.ts';
+import { TtlJob, ttlSlot, ttlStatement, untilTimeOfDay } from './ttl-job.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -63,6 +63,34 @@ describe('the TTL job', () => {
     job.stop();
     timers.advance(48 * HOUR);
     expect(timers.pending).toBe(0);
+  });
+
+  it('runs a scheduled slot once when two nodes share the store: the later node skips it', async () => {
+    const { sync, timers, hub } = await setUp();
+    const config = { collection: 'orders', ttlHours: 72, at: '03:00' };
+    const nodes = [0, 1].map(() => new TtlJob({ store: sync.store, jobs: [config], timers, logger: hub.logger('ttl') }));
+    for (const node of nodes) node.start();
+    const count = (event: string) => hub.recentEntries().filter((e) => e.event === event).length;
+    timers.advance(15 * HOUR); // 03:00 next day: both nodes' timers fire
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect([count('ttl.ran'), count('ttl.skipped')]).toEqual([1, 1]);
+    expect(ttlSlot(config, timers.now())).toBe(ttlSlot(config, timers.now() + HOUR));
+    timers.advance(24 * HOUR); // the next day's slot: again once
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect([count('ttl.ran'), count('ttl.skipped')]).toEqual([2, 2]);
+    // By hand it runs whatever the schedule did.
+    expect(await nodes[1]?.runNow()).toHaveLength(1);
+    for (const node of nodes) node.stop();
+  });
+
+  it('counts schedule slots from the time of day, so that nodes started at different times share them', () => {
+    const config = { collection: 'orders', ttlHours: 1, at: '03:00' };
+    const day = Date.UTC(2026, 10, 22);
+    expect(ttlSlot(config, day + 3 * HOUR)).toBe(ttlSlot(config, day + 26 * HOUR));
+    expect(ttlSlot(config, day + 3 * HOUR + 24 * HOUR)).toBe(ttlSlot(config, day + 3 * HOUR) + 1);
+    expect(ttlSlot({ ...config, everyHours: 6 }, day + 9 * HOUR)).toBe(ttlSlot({ ...config, everyHours: 6 }, day + 3 * HOUR) + 1);
   });
 
   it('stops every timer, also of two jobs on the same collection', async () => {

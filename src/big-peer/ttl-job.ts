@@ -4,9 +4,16 @@
  * flagged, setting `evictionFlag = true`. The flag replicates; small peers then evict them.
  * It runs as an `Internal` transaction; the same update can be sent over HTTP to
  * `POST /api/v4/store/write` by an external scheduler.
+ *
+ * Several Big Peer nodes on one database each schedule the job; a scheduled run happens once per
+ * schedule slot (the period's n-th occurrence since the time of day, UTC), on the node whose
+ * timer fires first: the run records its slot in the same transaction as its update, and write
+ * transactions are one at a time across the nodes, so a later node sees the slot done and skips.
  */
 import { LOG_EVENTS } from '../shared/log.ts';
 import type { Logger, Store, Timers } from '../peer/index.ts';
+import { runMutation } from '../peer/store/mutations.ts';
+import { prepareWithArgs } from '../peer/txn/transaction.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -37,6 +44,19 @@ export interface TtlRun {
 export function ttlStatement(collection: string, field: string): string {
   const name = (n: string): string => `\`${n.replaceAll('`', '``')}\``;
   return `UPDATE ${name(collection)} SET evictionFlag = true WHERE ${name(field)} <= :ttl AND evictionFlag = false`;
+}
+
+/** The setting that holds the last schedule slot a job ran in (several nodes share it through the database). */
+export function ttlSlotSetting(config: TtlJobConfig): string {
+  return `big-peer.ttl.slot.${JSON.stringify([config.collection, config.field ?? 'createdAt', config.ttlHours, config.everyHours ?? 24, config.at ?? null])}`;
+}
+
+/** Which occurrence of the job's period `at` falls in, counted from its time of day (UTC) on 1 January 1970. */
+export function ttlSlot(config: TtlJobConfig, at: number): number {
+  const period = (config.everyHours ?? 24) * HOUR_MS;
+  const anchor = config.at === undefined ? 0 : untilTimeOfDay(0, config.at) % DAY_MS;
+  // Timers fire late, never early: a run a little past its time stays in its slot.
+  return Math.floor((at - anchor) / period);
 }
 
 /** Milliseconds from `now` to the next `HH:MM` UTC. */
@@ -85,7 +105,9 @@ export class TtlJob {
   async runNow(collection?: string): Promise<TtlRun[]> {
     const runs: TtlRun[] = [];
     for (const config of this.#configs) {
-      if (collection === undefined || config.collection === collection) runs.push(await this.#run(config));
+      if (collection !== undefined && config.collection !== collection) continue;
+      const run = await this.#run(config);
+      if (run !== undefined) runs.push(run);
     }
     return runs;
   }
@@ -101,19 +123,36 @@ export class TtlJob {
     this.#log.debug(LOG_EVENTS.ttlJobScheduled, { collection: config.collection, next_run: new Date(this.#timers.now() + delayMs).toISOString() });
     const handle = this.#timers.setTimeout(() => {
       this.#handles.delete(handle);
-      void this.#run(config)
+      void this.#run(config, ttlSlot(config, this.#timers.now()))
         .catch(() => undefined) // logged in #run
         .finally(() => this.#schedule(config, (config.everyHours ?? 24) * HOUR_MS));
     }, delayMs);
     this.#handles.add(handle);
   }
 
-  async #run(config: TtlJobConfig): Promise<TtlRun> {
+  /** Runs the job; a scheduled run (`slot` given) only if no node ran that slot yet, else undefined. */
+  async #run(config: TtlJobConfig, slot?: number): Promise<TtlRun | undefined> {
     const field = config.field ?? 'createdAt';
     const ttl = new Date(this.#timers.now() - config.ttlHours * HOUR_MS).toISOString();
+    const key = ttlSlotSetting(config);
+    const ranElsewhere = (done: string | undefined): boolean => slot !== undefined && done !== undefined && Number(done) >= slot;
     try {
-      const result = await this.#store.internalWrites.execute('Internal', `ttl ${config.collection}`, ttlStatement(config.collection, field), { ttl });
-      const run: TtlRun = { collection: config.collection, field, ttl, flagged: result.mutatedDocumentIds.length, txnId: result.commitId ?? 0 };
+      if (ranElsewhere(this.#store.internalSettings.get(key))) {
+        this.#log.debug(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
+        return undefined;
+      }
+      const { prepared, params } = prepareWithArgs(ttlStatement(config.collection, field), { ttl });
+      const { result, txnId } = await this.#store.internalWrites.write('Internal', `ttl ${config.collection}`, (w) => {
+        // Again inside the transaction: another node may have run the slot since the look above.
+        if (ranElsewhere(w.writer.setting(key))) return undefined;
+        if (slot !== undefined) w.writer.setSetting(key, String(slot));
+        return runMutation(w, prepared, params);
+      });
+      if (result === undefined) {
+        this.#log.debug(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
+        return undefined;
+      }
+      const run: TtlRun = { collection: config.collection, field, ttl, flagged: result.length, txnId };
       this.#log.info(LOG_EVENTS.ttlJobRan, { collection: run.collection, field, ttl, flagged: run.flagged, txn_id: run.txnId });
       return run;
     } catch (error) {

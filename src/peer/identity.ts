@@ -20,11 +20,15 @@ export function loadOrCreateIdentity(storage: StorageEngine): PeerIdentity {
     return { peerKey: existing.peerKey, privateKeyPem: existing.privateKeyPem };
   }
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const peerKey = publicKey.export({ format: 'jwk' }).x as string;
-  const privateKeyPem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-  storage.write((w) => {
-    w.setSetting(KEY, peerKey);
-    w.setSetting(PRIVATE_KEY, privateKeyPem);
+  const made = { peerKey: publicKey.export({ format: 'jwk' }).x as string, privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string };
+  // Inside the write transaction: where several processes share the store (Big Peer nodes on one
+  // PostgreSQL database), the first to write makes the identity and the others take it.
+  return storage.write((w) => {
+    const peerKey = w.setting(KEY);
+    const privateKeyPem = w.setting(PRIVATE_KEY);
+    if (peerKey !== undefined && privateKeyPem !== undefined) return { peerKey, privateKeyPem };
+    w.setSetting(KEY, made.peerKey);
+    w.setSetting(PRIVATE_KEY, made.privateKeyPem);
+    return made;
   });
-  return { peerKey, privateKeyPem };
 }

@@ -43,6 +43,13 @@ export interface SyncOptions {
   readonly persistenceDirectory?: string;
   /** Keep everything in memory instead (tests, throwaway peers). */
   readonly inMemory?: boolean;
+  /**
+   * A storage engine opened by the caller, used instead of `persistenceDirectory` or `inMemory`
+   * (the Big Peer's PostgreSQL store). The Sync closes it when it closes.
+   */
+  readonly storage?: StorageEngine;
+  /** How logs name the store of `storage` (default its kind). */
+  readonly storageName?: string;
   /** Where log entries go; defaults to the process-wide `SyncLogger`. */
   readonly logHub?: LogHub;
   /** Time and timers; injected so that tests control time. Defaults to the system clock. */
@@ -158,8 +165,8 @@ export class Sync {
   #closed = false;
 
   constructor(options: SyncOptions) {
-    if (options.persistenceDirectory === undefined && options.inMemory !== true) {
-      throw new SyncError('store/io', 'a Sync needs a persistenceDirectory, or inMemory: true');
+    if (options.persistenceDirectory === undefined && options.inMemory !== true && options.storage === undefined) {
+      throw new SyncError('store/io', 'a Sync needs a persistenceDirectory, inMemory: true, or a storage');
     }
     // Before anything is opened: a refused identity leaves no directory locked.
     if (options.identity !== undefined) validateIdentity(options.identity);
@@ -167,7 +174,8 @@ export class Sync {
     const log = hub.logger('sync');
     const timers = options.timers ?? systemTimers;
     const storage: StorageEngine =
-      options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory, hub.logger('store'));
+      options.storage ??
+      (options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory, hub.logger('store')));
     let store: Store;
     let privateKeyPem: string;
     try {
@@ -181,7 +189,7 @@ export class Sync {
     }
     this.store = withCollectionProperties(store);
     this.persistenceDirectory = options.persistenceDirectory;
-    const path = options.persistenceDirectory ?? ':memory:';
+    const path = options.storage !== undefined ? (options.storageName ?? options.storage.kind) : (options.persistenceDirectory ?? ':memory:');
     hub.logger('store').debug(LOG_EVENTS.storeOpened, { path, peer_key: this.peerKey, last_txn_id: store.lastTxnId });
     // The auth client reaches the store's settings only, and never the Sync: a Sync that is
     // forgotten can still be collected while its refresh timer waits.

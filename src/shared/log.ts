@@ -75,6 +75,7 @@ export const LOG_EVENTS = {
   ttlJobRan: 'ttl.ran',
   ttlJobFailed: 'ttl.failed',
   ttlJobScheduled: 'ttl.scheduled',
+  ttlJobSkipped: 'ttl.skipped',
   bigPeerStarted: 'big-peer.started',
   bigPeerStopped: 'big-peer.stopped',
   bigPeerRequestFailed: 'big-peer.request-failed',

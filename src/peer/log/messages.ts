@@ -32,6 +32,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.ttlJobRan]: (f) => `TTL job flagged ${f.flagged} documents; collection = ${f.collection}; field = ${f.field}; ttl = ${f.ttl}; txn_id = ${f.txn_id}`,
   [LOG_EVENTS.ttlJobFailed]: (f) => `TTL job failed; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.ttlJobScheduled]: (f) => `TTL job scheduled; collection = ${f.collection}; next_run = ${f.next_run}`,
+  [LOG_EVENTS.ttlJobSkipped]: (f) => `TTL job already ran for this schedule on another node; collection = ${f.collection}; slot = ${f.slot}`,
   [LOG_EVENTS.bigPeerStarted]: (f) => `Big Peer started; app_id = ${f.app_id}; url = ${f.url}; ws_url = ${f.ws_url}; issuer = ${f.issuer}`,
   [LOG_EVENTS.bigPeerStopped]: (f) => `Big Peer stopped; app_id = ${f.app_id}`,
   [LOG_EVENTS.bigPeerRequestFailed]: (f) => `Request failed; method = ${f.method}; path = ${f.path}; status = ${f.status}; error = ${f.error}`,
