@@ -3,7 +3,8 @@
  * in base64url; it is shown once, when created. The Big Peer keeps only its SHA-256 hash, its id,
  * name, dates and permissions, in its store settings. Presented keys are hashed and compared
  * with every known hash in constant time (crypto.timingSafeEqual), so the time a check takes
- * does not tell how much of a key was right.
+ * does not tell how much of a key was right. The keys are read from the store at each use, so a
+ * key made or revoked on one Big Peer node holds at once on the others sharing its database.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
@@ -56,23 +57,36 @@ function readStored(text: string | undefined): StoredKey[] {
 
 export class ApiKeys {
   readonly #settings: BigPeerSettings;
+  /** The stored keys as last read, and the text they were read from (parsed again only when it changed). */
   #keys: StoredKey[];
+  #text: string | undefined;
   /** Hashes of the keys of the configuration, each with every permission. */
   readonly #configured: Buffer[];
 
-  private constructor(settings: BigPeerSettings, keys: StoredKey[], configured: readonly string[]) {
+  private constructor(settings: BigPeerSettings, text: string | undefined, configured: readonly string[]) {
     this.#settings = settings;
-    this.#keys = keys;
+    this.#text = text;
+    this.#keys = readStored(text);
     this.#configured = configured.map(hashApiKey);
   }
 
   /** The keys of the store, plus keys from the configuration (accepted with every permission). */
   static load(settings: BigPeerSettings, configured: readonly string[] = []): ApiKeys {
-    return new ApiKeys(settings, readStored(settings.get(SETTING)), configured);
+    return new ApiKeys(settings, settings.get(SETTING), configured);
+  }
+
+  /** The stored keys as committed now. */
+  #current(): StoredKey[] {
+    const text = this.#settings.get(SETTING);
+    if (text !== this.#text) {
+      this.#keys = readStored(text);
+      this.#text = text;
+    }
+    return this.#keys;
   }
 
   list(): ApiKeyInfo[] {
-    return this.#keys.map(info);
+    return this.#current().map(info);
   }
 
   /** Makes a key; the only time the key itself is returned. */
@@ -86,23 +100,27 @@ export class ApiKeys {
       revoked: null,
       permissions,
     };
-    await this.#save([...this.#keys, stored]);
+    await this.#save((keys) => [...keys, stored]);
     return { key, info: info(stored) };
   }
 
   /** Revokes a key by id; revoking twice keeps the first date. Undefined when no key has that id. */
   async revoke(id: string, now: number): Promise<ApiKeyInfo | undefined> {
-    const found = this.#keys.find((k) => k.id === id);
-    if (found === undefined) return undefined;
-    if (found.revoked !== null) return info(found);
-    const revoked = { ...found, revoked: new Date(now).toISOString() };
-    await this.#save(this.#keys.map((k) => (k.id === id ? revoked : k)));
-    return info(revoked);
+    if (!this.#current().some((k) => k.id === id)) return undefined;
+    let outcome: StoredKey | undefined;
+    await this.#save((keys) => {
+      const found = keys.find((k) => k.id === id);
+      outcome = found?.revoked === null ? { ...found, revoked: new Date(now).toISOString() } : found;
+      return keys.map((k) => (k.id === id && outcome !== undefined ? outcome : k));
+    });
+    return outcome === undefined ? undefined : info(outcome);
   }
 
-  async #save(keys: StoredKey[]): Promise<void> {
-    await this.#settings.set(SETTING, JSON.stringify(keys));
-    this.#keys = keys;
+  /** Changes the keys as committed, in one transaction: a key made on another node meanwhile is kept. */
+  async #save(change: (keys: StoredKey[]) => StoredKey[]): Promise<void> {
+    const text = await this.#settings.update(SETTING, (current) => JSON.stringify(change(readStored(current))));
+    this.#text = text;
+    this.#keys = readStored(text);
   }
 
   /**
@@ -119,7 +137,7 @@ export class ApiKeys {
     let found: StoredKey | undefined;
     let configured = false;
     // Every hash is compared, whichever matches, so that timing tells nothing about which did.
-    for (const key of this.#keys) if (timingSafeEqual(presented, Buffer.from(key.hash, 'hex'))) found = key;
+    for (const key of this.#current()) if (timingSafeEqual(presented, Buffer.from(key.hash, 'hex'))) found = key;
     for (const hash of this.#configured) if (timingSafeEqual(presented, hash)) configured = true;
     if (configured) return { keyId: 'config', permissions: EVERYTHING };
     if (found === undefined) throw new HttpError(401, 'http/unauthorized', 'the API key is not valid');

@@ -70,26 +70,39 @@ function readTxnId(value: string | string[] | undefined): number | undefined {
 
 /**
  * Resolves true once the store has committed `txnId`, false if it has not within `timeoutMs`.
+ * A commit another Big Peer node made counts as soon as this node knows of it: it looks at once
+ * (`store.catchUp()`), then hears of it by notification or by polling.
  * @throws HttpError 503 store/closed when `closing` is aborted first.
  */
-export function waitForTxn(store: Store, txnId: number, timeoutMs: number, timers: Timers, closing?: AbortSignal): Promise<boolean> {
+export async function waitForTxn(store: Store, txnId: number, timeoutMs: number, timers: Timers, closing?: AbortSignal): Promise<boolean> {
+  if (store.lastTxnId >= txnId) return true;
+  if (closing?.aborted !== true) await store.catchUp();
+  return waitForCommit(store, txnId, timeoutMs, timers, closing);
+}
+
+function waitForCommit(store: Store, txnId: number, timeoutMs: number, timers: Timers, closing?: AbortSignal): Promise<boolean> {
   if (store.lastTxnId >= txnId) return Promise.resolve(true);
   const closedError = (): HttpError => new HttpError(503, 'store/closed', `the Big Peer is shutting down; transaction ${txnId} will not be waited for`);
   if (closing?.aborted === true) return Promise.reject(closedError());
   return new Promise((resolve, reject) => {
     const onClose = (): void => {
       off();
+      offExternal();
       timers.clearTimeout(timer);
       reject(closedError());
     };
     closing?.addEventListener('abort', onClose, { once: true });
     const done = (): void => {
       off();
+      offExternal();
       closing?.removeEventListener('abort', onClose);
       timers.clearTimeout(timer);
       resolve(store.lastTxnId >= txnId);
     };
     const off = store.onCommit(() => {
+      if (store.lastTxnId >= txnId) done();
+    });
+    const offExternal = store.onExternalCommit(() => {
       if (store.lastTxnId >= txnId) done();
     });
     const timer = timers.setTimeout(done, timeoutMs);
