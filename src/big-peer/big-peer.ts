@@ -83,6 +83,8 @@ export class BigPeer {
   readonly #state: OperationsState;
   #closed: Promise<void> | undefined;
   #drained: Promise<void> | undefined;
+  /** drain() was called (set before its first await: close() reads it). */
+  #drainAsked = false;
   /** Ends the drain delay now, while it runs. */
   #endDelay: (() => void) | undefined;
   #cutShort = false;
@@ -240,6 +242,7 @@ export class BigPeer {
    */
   drain(reason = 'asked'): Promise<void> {
     this.#drained ??= (async () => {
+      this.#drainAsked = true;
       this.#state.draining = true;
       this.#http.draining = true;
       const delayMs = this.#state.readinessAsked ? this.config.drainDelayMs : 0;
@@ -288,7 +291,7 @@ export class BigPeer {
   close(): Promise<void> {
     this.#endDelay?.();
     this.#closed ??= (async () => {
-      const draining = this.#drained !== undefined;
+      const draining = this.#drainAsked;
       this.#state.draining = true;
       this.#ttl.stop();
       this.#closing.abort();

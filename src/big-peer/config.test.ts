@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../shared/permissions.ts';
-import { loadConfig } from './config.ts';
+import { bigPeerConfig, loadConfig } from './config.ts';
 
 describe('the Big Peer configuration', () => {
   let dir: string;
@@ -69,6 +69,17 @@ describe('the Big Peer configuration', () => {
     expect(messageOf(() => loadConfig({ config: file({ appID: 'a', ttlJobs: [{ collection: 'o', ttlHours: 0 }] }) }))).toMatch(/ttlHours > 0/);
     expect(messageOf(() => loadConfig({ config: file('{ not json') }))).toMatch(/is not JSON/);
     expect(messageOf(() => loadConfig({ config: join(dir, 'missing.json') }))).toMatch(/cannot read the config file/);
+  });
+
+  it('drains for 5 s by default when loaded for production, 0 in code, and takes a metrics token of 16 characters or more', () => {
+    expect(loadConfig({ appID: 'a' })).toMatchObject({ drainDelayMs: 5000, metricsToken: undefined });
+    expect(bigPeerConfig({ appID: 'a' })).toMatchObject({ drainDelayMs: 0, metricsToken: undefined });
+    const config = loadConfig({ config: file({ appID: 'a', drainDelayMs: 0, metricsToken: 'metrics-token-0123456789' }) });
+    expect(config).toMatchObject({ drainDelayMs: 0, metricsToken: 'metrics-token-0123456789' });
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', drainDelayMs: -1 }) }))).toMatch(/: drainDelayMs must be an integer from 0 to 3600000, not -1/);
+    const short = messageOf(() => loadConfig({ config: file({ appID: 'a', metricsToken: 'short-secret' }) }));
+    expect(short).toMatch(/metricsToken must be at least 16 characters long/);
+    expect(short).not.toContain('short-secret');
   });
 
   it('takes tls only as an object of two file names, and no credentials in a webhook URL', () => {

@@ -9,7 +9,7 @@
  * clients send.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Originator } from '../shared/transactions.ts';
+import { ORIGINATORS, type Originator } from '../shared/transactions.ts';
 
 /** Replication totals of the Big Peer's Sync (`sync.traffic`); the document counts may be absent (0). */
 export interface TrafficTotals {
@@ -130,6 +130,11 @@ export class BigPeerMetrics {
       labelNames: ['originator'],
       registers,
     });
+    // Every originator's series exists from the start, at 0: a rate over it never starts missing.
+    for (const originator of ORIGINATORS) {
+      blocked.inc({ originator }, 0);
+      blockedSeconds.inc({ originator }, 0);
+    }
     this.#offBlocked = sources.store.onBlockedWait((wait) => {
       blocked.inc({ originator: wait.originator });
       blockedSeconds.inc({ originator: wait.originator }, Math.max(0, wait.waitedMs) / 1000);
