@@ -138,7 +138,7 @@ export class TtlJob {
     const ranElsewhere = (done: string | undefined): boolean => slot !== undefined && done !== undefined && Number(done) >= slot;
     try {
       if (ranElsewhere(this.#store.internalSettings.get(key))) {
-        this.#log.debug(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
+        this.#log.info(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
         return undefined;
       }
       const { prepared, params } = prepareWithArgs(ttlStatement(config.collection, field), { ttl });
@@ -149,7 +149,7 @@ export class TtlJob {
         return runMutation(w, prepared, params);
       });
       if (result === undefined) {
-        this.#log.debug(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
+        this.#log.info(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
         return undefined;
       }
       const run: TtlRun = { collection: config.collection, field, ttl, flagged: result.length, txnId };
