@@ -59,3 +59,13 @@ describe('the Big Peer metrics', () => {
     expect(sampleValue(await read(b), 'syncmesh_websocket_sessions_opened_total')).toBe(0);
   });
 });
+
+describe('the Prometheus text reader of the tests', () => {
+  it('reads values as Prometheus does, NaN and Inf in any case, and refuses a malformed line', () => {
+    const text = '# TYPE x gauge\nx{a="1"} Nan\nx{a="2"} +Inf\nx{a="3"} -inf\nx{a="4"} 1.5e3\n';
+    const parsed = parsePrometheusText(text);
+    expect(parsed.samples.map((s) => s.value)).toEqual([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1500]);
+    expect(() => parsePrometheusText('# TYPE x gauge\nx{a=1} 2\n')).toThrow(/malformed/);
+    expect(() => parsePrometheusText('y 2\n')).toThrow(/no TYPE/);
+  });
+});

@@ -20,10 +20,13 @@ const SAMPLE = new RegExp(`^(${NAME})(?:\\{(.*)\\})? (\\S+)(?: -?\\d+)?$`);
 const LABEL = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/;
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
+/** As Prometheus reads a value (Go's strconv.ParseFloat): NaN and Inf in any case (prom-client writes `Nan`). */
 function parseValue(text: string, line: string): number {
-  if (text === '+Inf') return Number.POSITIVE_INFINITY;
-  if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(text);
+  if (special !== null) {
+    if ((special[2] as string).toLowerCase() === 'nan') return Number.NaN;
+    return special[1] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
   const value = Number(text);
   if (text === '' || Number.isNaN(value)) throw new Error(`not a sample value: ${line}`);
   return value;
