@@ -138,7 +138,7 @@ describe('syncmesh big-peer', () => {
     const missing = await runToEnd(['--port', '0']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/an app id is required/);
-    expect((await runToEnd(['keys', 'create'])).stderr).toMatch(/--data DIR is required/);
+    expect((await runToEnd(['keys', 'create'])).stderr).toMatch(/--data DIR or --storage URL is required/);
     expect((await runToEnd(['--app-id', 'a', '--bogus'])).code).toBe(2);
   });
 

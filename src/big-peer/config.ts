@@ -10,10 +10,21 @@ import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
 import { SyncError } from '../peer/index.ts';
 import { readPermissions } from './permission-rules.ts';
 import { validateTtlJob, type TtlJobConfig } from './ttl-job.ts';
+import { DEFAULT_SCHEMA, SCHEMA_NAME } from './postgres/pg-schema.ts';
 
 export interface AuthProviderConfig {
   /** The webhook the Big Peer POSTs `{appID, provider, token}` to. */
   readonly url: string;
+}
+
+/** A store on PostgreSQL, which several Big Peer nodes may share (docs/deploy.md). */
+export interface PostgresConfig {
+  /** The server and database, without the `schema` parameter. */
+  readonly url: string;
+  /** The schema holding the store's tables (the URL's `?schema=`, default `syncmesh`). */
+  readonly schema: string;
+  /** How often a node reads the clock for commits whose notification it missed: the bound on their delay. */
+  readonly pollIntervalMs: number;
 }
 
 export interface BigPeerConfig {
@@ -24,6 +35,10 @@ export interface BigPeerConfig {
   readonly port: number;
   /** The persistence directory of the Big Peer's store; undefined keeps it in memory (tests). */
   readonly dataDir: string | undefined;
+  /** The store on PostgreSQL instead (`--storage postgres://…`); then `dataDir` is undefined. */
+  readonly postgres: PostgresConfig | undefined;
+  /** Names this node in its logs and in PostgreSQL (`pg_stat_activity`, the migrations it applied); default `<host name>:<pid>`. */
+  readonly nodeName: string | undefined;
   /** Enables playground logins (no provider) with this token; they get every permission. */
   readonly playgroundToken: string | undefined;
   /** API keys accepted with every permission, besides the ones created with `keys create`. */
@@ -60,6 +75,7 @@ export const CONFIG_DEFAULTS = {
   webhookTimeoutMs: 5_000,
   shutdownGraceMs: 5_000,
   drainDelayMs: 5_000,
+  pollIntervalMs: 1_000,
   certificateLifetimeSeconds: 8 * 3600,
 } as const;
 
@@ -69,6 +85,9 @@ export interface ConfigFlags {
   readonly host?: string;
   readonly port?: string;
   readonly data?: string;
+  /** `postgres://…` (the store on PostgreSQL). */
+  readonly storage?: string;
+  readonly nodeName?: string;
   readonly appID?: string;
   readonly playgroundToken?: string;
   readonly apiKeys?: readonly string[];
@@ -88,6 +107,9 @@ const FILE_KEYS = new Set([
   'host',
   'port',
   'data',
+  'storage',
+  'nodeName',
+  'pollIntervalMs',
   'playgroundToken',
   'apiKeys',
   'authProviders',
@@ -145,6 +167,21 @@ class Checker {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) this.fail(field, `an integer from ${min} to ${max}`, value);
     return n;
   }
+}
+
+/**
+ * The PostgreSQL store a `--storage` value names: `postgres://` or `postgresql://`, with an
+ * optional `?schema=NAME`. Errors never echo the URL: it may hold a password.
+ */
+export function parseStorageUrl(text: string, where: string, pollIntervalMs: number = CONFIG_DEFAULTS.pollIntervalMs): PostgresConfig {
+  if (!/^postgres(ql)?:\/\//.test(text) || !URL.canParse(text)) {
+    throw new ConfigError(`${where} must be a PostgreSQL URL, postgres://user:password@host:port/database[?schema=NAME] (or leave it out for the SQLite store of --data)`);
+  }
+  const url = new URL(text);
+  const schema = url.searchParams.get('schema') ?? DEFAULT_SCHEMA;
+  if (!SCHEMA_NAME.test(schema)) throw new ConfigError(`${where}: the schema ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter or underscore`);
+  url.searchParams.delete('schema');
+  return { url: url.toString(), schema, pollIntervalMs };
 }
 
 /** Merges the file named by `flags.config` (if any) with the flags, and checks the result. */
@@ -214,6 +251,10 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
   }
 
   const ms = (field: string): number | undefined => inFile.integer(field, file[field], 1, 3_600_000);
+  const storageText = pick(onLine.string('storage', flags.storage), inFile.string('storage', file.storage));
+  const postgres = storageText === undefined ? undefined : parseStorageUrl(storageText, flags.storage === undefined ? `${flags.config}: storage` : '--storage', ms('pollIntervalMs'));
+  const dataDir = flags.data ?? path(inFile.string('data', file.data));
+  if (postgres !== undefined && dataDir !== undefined) throw new ConfigError('the store is either on PostgreSQL (--storage postgres://…) or in a directory (--data DIR), not both');
   const metricsToken = inFile.string('metricsToken', file.metricsToken);
   // Not echoed: the value is a secret.
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError(`${flags.config}: metricsToken must be at least 16 characters long`);
@@ -221,7 +262,9 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     appID,
     host: pick(onLine.string('host', flags.host), inFile.string('host', file.host)) ?? CONFIG_DEFAULTS.host,
     port: pick(onLine.integer('port', flags.port, 0, 65535), inFile.integer('port', file.port, 0, 65535)) ?? CONFIG_DEFAULTS.port,
-    dataDir: flags.data ?? path(inFile.string('data', file.data)),
+    dataDir,
+    postgres,
+    nodeName: pick(onLine.string('node-name', flags.nodeName), inFile.string('nodeName', file.nodeName)),
     playgroundToken: pick(onLine.string('playground-token', flags.playgroundToken), inFile.string('playgroundToken', file.playgroundToken)),
     apiKeys: [...(fileKeys as string[]), ...(flags.apiKeys ?? [])],
     authProviders: providers,
@@ -248,6 +291,8 @@ export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: 
     host: CONFIG_DEFAULTS.host,
     port: 0,
     dataDir: undefined,
+    postgres: undefined,
+    nodeName: undefined,
     playgroundToken: undefined,
     apiKeys: [],
     authProviders: {},

@@ -4,7 +4,7 @@
 export { BigPeer, DRAIN_CLOSE_REASON, type BigPeerDeps } from './big-peer.ts';
 export { BigPeerMetrics, METRICS_PREFIX } from './metrics.ts';
 export { OPERATIONS_PATHS } from './routes/operations.ts';
-export { loadConfig, bigPeerConfig, ConfigError, CONFIG_DEFAULTS, type BigPeerConfig, type ConfigFlags } from './config.ts';
+export { loadConfig, bigPeerConfig, parseStorageUrl, ConfigError, CONFIG_DEFAULTS, type BigPeerConfig, type ConfigFlags, type PostgresConfig } from './config.ts';
 export { ApiKeys, API_KEY_PREFIX, type ApiKeyInfo } from './api-keys.ts';
 export { BigPeerSettings } from './settings.ts';
 export { collectionPermissions } from './permission-rules.ts';

@@ -11,12 +11,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ORIGINATORS, type Originator } from '../shared/transactions.ts';
 
-/** Replication totals of the Big Peer's Sync (`sync.traffic`); the document counts may be absent (0). */
+/** Replication totals of the Big Peer's Sync (`sync.traffic`). */
 export interface TrafficTotals {
   readonly bytesSent: number;
   readonly bytesReceived: number;
-  readonly docsSent?: number;
-  readonly docsReceived?: number;
+  readonly docsSent: number;
+  readonly docsReceived: number;
 }
 
 /** What the metrics read from the store: a narrow view, so that any storage behind it fits. */
@@ -113,8 +113,8 @@ export class BigPeerMetrics {
       registers,
     });
 
-    following('replication_sent_documents_total', 'Documents sent to small peers in replication updates', () => sources.traffic().docsSent ?? 0);
-    following('replication_received_documents_total', 'Documents received from small peers in replication updates', () => sources.traffic().docsReceived ?? 0);
+    following('replication_sent_documents_total', 'Documents sent to small peers in replication updates', () => sources.traffic().docsSent);
+    following('replication_received_documents_total', 'Documents received from small peers in replication updates', () => sources.traffic().docsReceived);
     following('replication_sent_bytes_total', 'Bytes of replication frames sent (after the announcement)', () => sources.traffic().bytesSent);
     following('replication_received_bytes_total', 'Bytes of replication frames received (after the announcement)', () => sources.traffic().bytesReceived);
 

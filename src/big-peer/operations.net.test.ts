@@ -4,8 +4,6 @@
  * HTTP requests and writes waiting for the write slot, and the drain: sessions closed with 1001
  * so that small peers reconnect, through a load balancer, to another node.
  */
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LOG_EVENTS, type LogEntry } from '../shared/log.ts';
@@ -13,6 +11,7 @@ import { LogHub, ManualTimers, Sync, onlinePlayground } from '../peer/index.ts';
 import { BigPeer, DRAIN_CLOSE_REASON } from './big-peer.ts';
 import { bigPeerConfig } from './config.ts';
 import { parsePrometheusText, sampleValue, type Exposition } from './prometheus-text.ts';
+import { TcpBalancer } from './tcp-balancer.ts';
 import { call, PLAYGROUND_TOKEN, post, startTestPeer, TEST_APP, TEST_KEY, type TestPeer } from './test-helpers.ts';
 
 const WAIT_MS = 10_000;
@@ -293,15 +292,18 @@ describe('draining a Big Peer', () => {
       cleanups.push(() => peer.close());
       return peer;
     };
-    const [a, b] = [await start(), await start()];
-    const balancer = await startBalancer([a.url, b.url]);
+    const nodes = [await start(), await start()];
+    const balancer = await TcpBalancer.listen({ backends: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })), healthCheck: { path: '/_ready', everyMs: 50 } });
     cleanups.push(() => balancer.close());
     await until('the balancer sees both nodes ready', () => balancer.ready().length === 2);
 
     const { sync, logs } = smallPeer(balancer.url);
     sync.store.registerSubscription('SELECT * FROM orders');
     await sync.startSync();
-    await until('the small peer has a session with node a', () => a.sessions === 1);
+    await until('the small peer has a session with a node', () => nodes.some((n) => n.sessions === 1));
+    // The node it landed on (the balancer takes turns) is drained; the other takes over.
+    const a = nodes.find((n) => n.sessions === 1) as BigPeer;
+    const b = nodes.find((n) => n !== a) as BigPeer;
     await sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'before' })");
     await until('the order reaches the store', async () => (await count(core, 'orders')) === 1);
 
@@ -316,51 +318,3 @@ describe('draining a Big Peer', () => {
     await until('the store sends to the small peer through node b', async () => (await count(sync, 'orders')) === 3);
   });
 });
-
-/**
- * A TCP load balancer for tests: it asks each backend's /_ready every 50 ms and sends each new
- * connection to the first backend that answered 200 last time (none ready: the connection is cut).
- */
-async function startBalancer(backends: readonly string[]): Promise<{ url: string; ready(): string[]; close(): Promise<void> }> {
-  let ready: string[] = [];
-  let stopped = false;
-  const check = async (): Promise<void> => {
-    while (!stopped) {
-      const answers = await Promise.all(backends.map((url) => call(`${url}/_ready`, { timeoutMs: 1000 }).then((r) => r.status === 200, () => false)));
-      ready = backends.filter((_, i) => answers[i]);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
-  const checking = check();
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => client.destroy());
-    const target = ready[0];
-    if (target === undefined) return client.destroy();
-    const { hostname, port } = new URL(target);
-    const upstream = createConnection({ host: hostname, port: Number(port) });
-    sockets.add(upstream);
-    upstream.on('close', () => {
-      sockets.delete(upstream);
-      client.destroy();
-    });
-    upstream.on('error', () => upstream.destroy());
-    client.on('close', () => upstream.destroy());
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    ready: () => [...ready],
-    close: async () => {
-      stopped = true;
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await checking;
-    },
-  };
-}

@@ -2,9 +2,11 @@
  * For tests and benchmarks: several Big Peer nodes behind one address, as a TCP load balancer
  * (HAProxy, nginx `stream`, a cloud load balancer) puts them. Each new connection goes to the
  * next node in turn; a node that refuses the connection (stopped, killed) is passed over and
- * left out for a while, and the connection tries the next. Bytes are relayed as they are, so
- * HTTP and WebSocket (with TLS, too) pass unchanged.
+ * left out for a while, and the connection tries the next. With a health check, only nodes
+ * whose readiness endpoint answered 200 last time get new connections (a draining node leaves
+ * the rotation). Bytes are relayed as they are, so HTTP and WebSocket (with TLS, too) pass unchanged.
  */
+import { request } from 'node:http';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 
 export interface Backend {
@@ -18,6 +20,8 @@ export interface TcpBalancerOptions {
   readonly downForMs?: number;
   /** A connection attempt to a node fails after this long (default 2 s). */
   readonly connectTimeoutMs?: number;
+  /** Asks each node `GET path` every `everyMs`; only those that answered 200 get connections (none: the connection is cut). */
+  readonly healthCheck?: { readonly path: string; readonly everyMs: number };
 }
 
 export class TcpBalancer {
@@ -27,13 +31,37 @@ export class TcpBalancer {
   readonly #sockets = new Set<Socket>();
   readonly #downForMs: number;
   readonly #connectTimeoutMs: number;
+  readonly #healthCheck: TcpBalancerOptions['healthCheck'];
+  /** The nodes whose last health check answered 200 (all, without a health check). */
+  #ready = new Set<string>();
+  #checking: Promise<void> | undefined;
+  #closed = false;
   #next = 0;
 
   private constructor(options: TcpBalancerOptions) {
     this.#backends = [...options.backends];
     this.#downForMs = options.downForMs ?? 1_000;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
+    this.#healthCheck = options.healthCheck;
     this.#server = createServer((client) => this.#accept(client));
+    if (this.#healthCheck !== undefined) this.#checking = this.#check(this.#healthCheck);
+  }
+
+  /** The nodes that get new connections now, as `http://host:port`. */
+  ready(): string[] {
+    return this.#backends.filter((b) => this.#isReady(b)).map((b) => `http://${keyOf(b)}`);
+  }
+
+  #isReady(backend: Backend): boolean {
+    return this.#healthCheck === undefined || this.#ready.has(keyOf(backend));
+  }
+
+  async #check(health: { readonly path: string; readonly everyMs: number }): Promise<void> {
+    while (!this.#closed) {
+      const answers = await Promise.all(this.#backends.map((b) => askReady(b, health.path, Math.max(health.everyMs, 500))));
+      this.#ready = new Set(this.#backends.filter((_, i) => answers[i]).map(keyOf));
+      await new Promise((resolve) => setTimeout(resolve, health.everyMs));
+    }
   }
 
   /** Listens on 127.0.0.1 (a free port unless given). */
@@ -103,16 +131,17 @@ export class TcpBalancer {
     });
   }
 
-  /** The next node in turn that is not left out; if all are, the next in turn all the same. */
+  /** The next ready node in turn that is not left out; if all ready ones are, the next ready one all the same. */
   #pick(): Backend | undefined {
     const now = Date.now();
     for (let i = 0; i < this.#backends.length; i++) {
       const backend = this.#backends[(this.#next + i) % this.#backends.length] as Backend;
-      if ((this.#downUntil.get(keyOf(backend)) ?? 0) <= now) {
+      if (this.#isReady(backend) && (this.#downUntil.get(keyOf(backend)) ?? 0) <= now) {
         this.#next = (this.#next + i + 1) % this.#backends.length;
         return backend;
       }
     }
+    if (this.#healthCheck !== undefined) return this.#backends.find((b) => this.#isReady(b));
     const backend = this.#backends[this.#next % this.#backends.length];
     this.#next = (this.#next + 1) % Math.max(1, this.#backends.length);
     return backend;
@@ -123,12 +152,27 @@ export class TcpBalancer {
     socket.on('close', () => this.#sockets.delete(socket));
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    this.#closed = true;
     for (const socket of this.#sockets) socket.destroy();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await this.#checking;
   }
 }
 
 function keyOf(backend: Backend): string {
   return `${backend.host}:${backend.port}`;
+}
+
+/** Does the node answer `GET path` with 200 within `timeoutMs`? */
+function askReady(backend: Backend, path: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: backend.host, port: backend.port, path, agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
 }

@@ -1,23 +1,25 @@
 /**
  * `syncmesh big-peer`: runs the Big Peer, and manages its API keys.
  *
- *   syncmesh big-peer [--config FILE] [--app-id ID] [--host H] [--port P] [--data DIR] …
- *   syncmesh big-peer keys create --data DIR [--name N] [--read-only] [--collections a,b]
- *   syncmesh big-peer keys list   --data DIR
- *   syncmesh big-peer keys revoke --data DIR ID
+ *   syncmesh big-peer [--config FILE] [--app-id ID] [--host H] [--port P] [--data DIR | --storage URL] …
+ *   syncmesh big-peer keys create (--data DIR | --storage URL) [--name N] [--read-only] [--collections a,b]
+ *   syncmesh big-peer keys list   (--data DIR | --storage URL)
+ *   syncmesh big-peer keys revoke (--data DIR | --storage URL) ID
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
-import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, type BigPeerConfig } from '../big-peer/index.ts';
+import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, parseStorageUrl, type BigPeerConfig } from '../big-peer/index.ts';
+import { describeServer } from '../big-peer/postgres/pg-bridge.ts';
+import { openPgSync } from '../big-peer/postgres/open-node.ts';
 import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:
   syncmesh big-peer [--config FILE] [options]      serve the Big Peer until SIGINT or SIGTERM (it drains)
-  syncmesh big-peer keys create --data DIR [--name N] [--read-only | --collections a,b]
-  syncmesh big-peer keys list --data DIR
-  syncmesh big-peer keys revoke --data DIR ID
+  syncmesh big-peer keys create (--data DIR | --storage URL) [--name N] [--read-only | --collections a,b]
+  syncmesh big-peer keys list (--data DIR | --storage URL)
+  syncmesh big-peer keys revoke (--data DIR | --storage URL) ID
 
 Serving (flags win over the config file; see docs/http-api.md):
   --config FILE            a JSON configuration file
@@ -25,6 +27,9 @@ Serving (flags win over the config file; see docs/http-api.md):
   --host HOST              the address to listen on (default 127.0.0.1)
   --port PORT              the port (default 8080; 0 picks a free one)
   --data DIR               the store's persistence directory (default: in memory, lost on exit)
+  --storage URL            the store on PostgreSQL instead, shared by every node of the app:
+                           postgres://user:password@host:port/database[?schema=NAME] (docs/deploy.md)
+  --node-name NAME         this node's name in logs and in PostgreSQL (default host:pid)
   --playground-token T     enable playground logins with this token
   --api-key KEY            an API key accepted with every permission (repeatable)
   --tls-key FILE           serve https and wss with this private key (PEM) …
@@ -35,7 +40,8 @@ SIGINT or SIGTERM drains it (docs/operations.md): /_ready answers 503, and after
 (when something asks /_ready) it stops accepting, closes the sessions with 1001, lets requests
 finish, and exits 0. A second signal cuts the drain short; a third ends the process at once.
 
-Keys (the Big Peer on DIR must be stopped: it holds the store while it runs):
+Keys (the Big Peer on DIR must be stopped: it holds the store while it runs; on PostgreSQL the
+nodes may run, and every node knows of a key made or revoked at once):
   create    make a key and print it once; --read-only: no writes; --collections a,b: only those
   list      print the keys as JSON: id, name, created, revoked, permissions (never the key)
   revoke    revoke the key with that id
@@ -79,6 +85,8 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
           host: { type: 'string' },
           port: { type: 'string' },
           data: { type: 'string' },
+          storage: { type: 'string' },
+          'node-name': { type: 'string' },
           'playground-token': { type: 'string' },
           'api-key': { type: 'string', multiple: true },
           'tls-key': { type: 'string' },
@@ -99,6 +107,8 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       host: values.host,
       port: values.port,
       data: values.data,
+      storage: values.storage,
+      nodeName: values['node-name'],
       playgroundToken: values['playground-token'],
       apiKeys: values['api-key'],
       tlsKey: values['tls-key'],
@@ -110,31 +120,42 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
   }
   const logHub = new LogHub({ minimumLogLevel: config.logLevel, console: (line) => io.stderr.write(`${line}\n`) });
   let peer: BigPeer;
+  // On PostgreSQL the store is opened here and handed over: the Big Peer module never loads pg.
+  let sync: Sync | undefined;
   try {
-    peer = await BigPeer.start(config, { logHub, processMetrics: true });
+    sync = config.postgres === undefined ? undefined : openPgSync(config.postgres, config.nodeName, logHub);
+    peer = await BigPeer.start(config, { logHub, processMetrics: true, ...(sync === undefined ? {} : { sync }) });
   } catch (error) {
+    sync?.close();
     return fail(io, error);
   }
+  const where =
+    config.postgres !== undefined ? ` on ${describeServer(config.postgres.url)} (schema ${config.postgres.schema})` : config.dataDir === undefined ? ' (in memory)' : ` on ${config.dataDir}`;
   await write(
     io.stdout,
-    `Big Peer for app ${config.appID}${config.dataDir === undefined ? ' (in memory)' : ` on ${config.dataDir}`}\n` +
+    `Big Peer for app ${config.appID}${where}\n` +
       `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\nStop it with Ctrl-C or SIGTERM.\n`,
   );
   const reason = await stop;
   void cutShort?.then(() => peer.cutShort());
   await peer.drain(typeof reason === 'string' ? reason : 'asked');
+  sync?.close();
   await write(io.stdout, `Big Peer stopped${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
   logHub.close();
   return 0;
 }
 
-function dataDirOf(values: { data?: string | undefined; config?: string | undefined }): string {
-  if (values.data !== undefined && values.data !== '') return values.data;
+/** The store the keys are kept in: --data DIR, --storage URL, or either from the config file. */
+function keyStoreOf(values: { data?: string | undefined; storage?: string | undefined; config?: string | undefined }, logHub: LogHub): Sync {
+  if (values.data !== undefined && values.data !== '' && values.storage !== undefined) throw new UsageError('give --data DIR or --storage URL, not both');
+  if (values.storage !== undefined) return openPgSync(parseStorageUrl(values.storage, '--storage'), undefined, logHub);
+  if (values.data !== undefined && values.data !== '') return new Sync({ persistenceDirectory: values.data, logHub });
   if (values.config !== undefined) {
-    const file = JSON.parse(readFileSync(values.config, 'utf8')) as { data?: unknown };
-    if (typeof file.data === 'string') return resolve(dirname(resolve(values.config)), file.data);
+    const file = JSON.parse(readFileSync(values.config, 'utf8')) as { data?: unknown; storage?: unknown };
+    if (typeof file.storage === 'string') return openPgSync(parseStorageUrl(file.storage, `${values.config}: storage`), undefined, logHub);
+    if (typeof file.data === 'string') return new Sync({ persistenceDirectory: resolve(dirname(resolve(values.config)), file.data), logHub });
   }
-  throw new UsageError('--data DIR is required: the Big Peer’s persistence directory');
+  throw new UsageError('--data DIR or --storage URL is required: the Big Peer’s store');
 }
 
 /** `keys create | list | revoke`. */
@@ -148,6 +169,7 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
         allowPositionals: true,
         options: {
           data: { type: 'string' },
+          storage: { type: 'string' },
           config: { type: 'string' },
           name: { type: 'string' },
           'read-only': { type: 'boolean' },
@@ -159,12 +181,11 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
     if (action === 'revoke' ? positionals.length !== 1 : positionals.length !== 0) {
       throw new UsageError(action === 'revoke' ? 'keys revoke takes the id of one key' : `unexpected argument ${positionals[0]}`);
     }
-    const dir = dataDirOf(values);
     const collections = values.collections?.split(',').map((c) => c.trim());
     if (collections !== undefined && (collections.length === 0 || collections.some((c) => c === ''))) throw new UsageError('--collections takes names: a,b');
     const logHub = new LogHub({ minimumLogLevel: 'ERROR' });
     logHub.enabled = false;
-    sync = new Sync({ persistenceDirectory: dir, logHub });
+    sync = keyStoreOf(values, logHub);
     const keys = ApiKeys.load(new BigPeerSettings(sync.store));
     if (action === 'list') {
       await write(io.stdout, `${JSON.stringify(keys.list(), null, 2)}\n`);

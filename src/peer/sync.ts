@@ -258,11 +258,11 @@ export class Sync {
    */
   readonly eviction: EvictionManager;
   readonly #link: { replicator: Replicator | undefined } = { replicator: undefined };
-  readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0 };
+  readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
   readonly #bigPeerMemo: { bigPeerHolds: number | undefined } = { bigPeerHolds: undefined };
 
-  /** Bytes of replication frames sent and received over every session since this Sync was made. */
-  get traffic(): { readonly bytesSent: number; readonly bytesReceived: number } {
+  /** Bytes of replication frames, and documents in updates, sent and received over every session since this Sync was made. */
+  get traffic(): Readonly<ReplicationTraffic> {
     return { ...this.#traffic };
   }
 

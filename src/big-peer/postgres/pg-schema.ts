@@ -34,6 +34,9 @@ export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
 /** The table of applied migrations: one row each, with when and by which node. */
 export const VERSIONS_TABLE = 'syncmesh_schema_versions';
 
+/** The schema of a store whose URL names none. */
+export const DEFAULT_SCHEMA = 'syncmesh';
+
 /** A schema name we put in search_path and identifiers unquoted: lower-case letters, digits, underscores. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

@@ -42,14 +42,13 @@ import type {
 } from '../../peer/storage/types.ts';
 import { PgBridge, describeServer } from './pg-bridge.ts';
 import type { Statement, StatementResult } from './pg-protocol.ts';
-import { PG_SCHEMA_VERSION, SCHEMA_NAME, migratePg } from './pg-schema.ts';
+import { DEFAULT_SCHEMA, PG_SCHEMA_VERSION, SCHEMA_NAME, migratePg } from './pg-schema.ts';
 
 /** The channel commits are announced on; payload `{"s": schema, "t": txn_id, "c": [collections]}`. */
 export const COMMIT_CHANNEL = 'syncmesh_commit';
 /** A NOTIFY payload must stay under 8000 bytes: past this, the collections are left out (any may have changed). */
 const MAX_PAYLOAD = 7_000;
 export const DEFAULT_POLL_INTERVAL_MS = 1_000;
-export const DEFAULT_SCHEMA = 'syncmesh';
 
 export interface PgStorageOptions {
   /** `postgres://user:password@host:port/database` (any libpq-style URL `pg` takes). */

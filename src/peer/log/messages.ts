@@ -33,6 +33,12 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.ttlJobFailed]: (f) => `TTL job failed; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.ttlJobScheduled]: (f) => `TTL job scheduled; collection = ${f.collection}; next_run = ${f.next_run}`,
   [LOG_EVENTS.ttlJobSkipped]: (f) => `TTL job already ran for this schedule on another node; collection = ${f.collection}; slot = ${f.slot}`,
+  [LOG_EVENTS.bigPeerDraining]: (f) =>
+    `Big Peer draining; app_id = ${f.app_id}; reason = ${f.reason}; delay_ms = ${f.delay_ms}; ready_asked = ${f.ready_asked}; sessions = ${f.sessions}`,
+  [LOG_EVENTS.bigPeerDrained]: (f) => `Big Peer drained; app_id = ${f.app_id}; sessions_closed = ${f.sessions_closed}; cut_short = ${f.cut_short}`,
+  [LOG_EVENTS.bigPeerDrainCutShort]: (f) => `Big Peer drain cut short; app_id = ${f.app_id}; sessions = ${f.sessions}`,
+  [LOG_EVENTS.bigPeerUnavailable]: (f) => `Big Peer not ready: the store does not answer; reason = ${f.reason}; error = ${f.error}`,
+  [LOG_EVENTS.bigPeerAvailable]: () => 'Big Peer ready: the store answers again',
   [LOG_EVENTS.bigPeerStarted]: (f) => `Big Peer started; app_id = ${f.app_id}; url = ${f.url}; ws_url = ${f.ws_url}; issuer = ${f.issuer}`,
   [LOG_EVENTS.bigPeerStopped]: (f) => `Big Peer stopped; app_id = ${f.app_id}`,
   [LOG_EVENTS.bigPeerRequestFailed]: (f) => `Request failed; method = ${f.method}; path = ${f.path}; status = ${f.status}; error = ${f.error}`,

@@ -70,13 +70,13 @@ interface Outgoing {
   acked: number;
 }
 
-/** Bytes of replication frames sent and received (after the handshake), as counted by sessions. */
+/** Bytes of replication frames sent and received (after the handshake), and the documents in their updates, as counted by sessions. */
 export interface ReplicationTraffic {
   bytesSent: number;
   bytesReceived: number;
-  /** Documents sent in update chunks, and received in update chunks taken in (counted from 0 when absent). */
-  docsSent?: number;
-  docsReceived?: number;
+  /** Documents sent in update chunks, and received in update chunks taken in. */
+  docsSent: number;
+  docsReceived: number;
 }
 
 export class Session {
@@ -392,7 +392,7 @@ export class Session {
       const notices = chunk.notices.length > 0 ? `,"notices":${JSON.stringify(chunk.notices)}` : '';
       const progress = last ? `,"progress":${JSON.stringify(current.progress)}` : '';
       this.#send(`${head},"docs":${chunk.docsJson}${notices}${progress}}`);
-      this.#traffic.docsSent = (this.#traffic.docsSent ?? 0) + chunk.docs;
+      this.#traffic.docsSent += chunk.docs;
     }
   }
 
@@ -467,7 +467,7 @@ export class Session {
     const inOrder = message.chunk === 1 ? message.update > expected.update : message.update === expected.update && message.chunk === expected.chunk + 1;
     if (!inOrder) return this.#malformed(`update ${message.update} chunk ${message.chunk} out of order`);
     this.#receiving = { update: message.update, chunk: message.chunk };
-    this.#traffic.docsReceived = (this.#traffic.docsReceived ?? 0) + message.docs.length;
+    this.#traffic.docsReceived += message.docs.length;
     // An update made for subscriptions this peer no longer has (it changed them meanwhile, as
     // around an EVICT) may bring only what this peer holds or still subscribes to.
     const docs = message.subscription_version === this.#localVersion ? message.docs : this.#stillWanted(message.docs);

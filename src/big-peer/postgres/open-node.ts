@@ -1,0 +1,32 @@
+/**
+ * The Sync of a Big Peer node whose store is on PostgreSQL: what `syncmesh big-peer --storage
+ * postgres://…` serves. The Big Peer module itself never loads `pg` (the desktop app bundles it
+ * for its local Big Peer on SQLite); the command line opens this and hands it over.
+ */
+import { hostname } from 'node:os';
+import { Sync, type LogHub, type Timers } from '../../peer/index.ts';
+import type { PostgresConfig } from '../config.ts';
+import { PgStorage } from './pg-storage.ts';
+
+/** This node's name where none is configured: the machine's and the process's. */
+export function defaultNodeName(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/** Opens the node's store (migrating it if this node is the first of a newer version) and a Sync on it; the caller closes the Sync. */
+export function openPgSync(postgres: PostgresConfig, nodeName: string | undefined, logHub: LogHub, timers?: Timers): Sync {
+  const storage = PgStorage.open({
+    url: postgres.url,
+    schema: postgres.schema,
+    nodeName: nodeName ?? defaultNodeName(),
+    pollIntervalMs: postgres.pollIntervalMs,
+    logger: logHub.logger('postgres'),
+    ...(timers === undefined ? {} : { timers }),
+  });
+  try {
+    return new Sync({ storage, storageName: `${storage.server} (schema ${storage.schema})`, logHub, ...(timers === undefined ? {} : { timers }) });
+  } catch (error) {
+    storage.close();
+    throw error;
+  }
+}
