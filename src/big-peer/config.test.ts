@@ -82,6 +82,20 @@ describe('the Big Peer configuration', () => {
     expect(short).not.toContain('short-secret');
   });
 
+  it('takes a PostgreSQL store with its schema from --storage or the file, and never echoes its URL', () => {
+    const flagged = loadConfig({ appID: 'app', storage: 'postgres://bp:secret@db.internal:5432/syncmesh?schema=app_one&sslmode=require', nodeName: 'node-7' });
+    expect(flagged.postgres).toEqual({ url: 'postgres://bp:secret@db.internal:5432/syncmesh?sslmode=require', schema: 'app_one', pollIntervalMs: 1000 });
+    expect(flagged).toMatchObject({ dataDir: undefined, nodeName: 'node-7' });
+    const fromFile = loadConfig({ config: file({ appID: 'app', storage: 'postgresql://db/x', pollIntervalMs: 250 }) });
+    expect(fromFile.postgres).toEqual({ url: 'postgresql://db/x', schema: 'syncmesh', pollIntervalMs: 250 });
+    expect(loadConfig({ appID: 'app' }).postgres).toBeUndefined();
+    const bad = messageOf(() => loadConfig({ appID: 'app', storage: 'mysql://bp:secret@db/x' }));
+    expect(bad).toMatch(/--storage must be a PostgreSQL URL/);
+    expect(bad).not.toMatch(/secret/);
+    expect(messageOf(() => loadConfig({ appID: 'app', storage: 'postgres://bp:secret@db/x?schema=No-Such' }))).not.toMatch(/secret/);
+    expect(messageOf(() => loadConfig({ appID: 'app', storage: 'postgres://db/x', data: dir }))).toMatch(/not both/);
+  });
+
   it('takes tls only as an object of two file names, and no credentials in a webhook URL', () => {
     const tlsOf = (tls: unknown) => messageOf(() => loadConfig({ config: file({ appID: 'a', tls }) }));
     expect(tlsOf('cert.pem')).toMatch(/: tls must be an object/);
