@@ -4,7 +4,8 @@
  * message}}` (or the route's own shape), never a stack trace.
  *
  *   unknown path → 404, wrong method → 405 (with Allow), body over the limit → 413,
- *   body not JSON → 400, not answered within the deadline → 408, unexpected fault → 500.
+ *   body not JSON → 400, not answered within the deadline → 408, the store cannot serve now
+ *   (its database unreachable, closing) → 503 with Retry-After, unexpected fault → 500.
  *
  * close() stops accepting connections, lets the requests in flight finish (their connections
  * close after the answer), and cuts whatever is still open after the grace period. While the
@@ -16,10 +17,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { LOG_EVENTS } from '../shared/log.ts';
-import type { Logger, Timers } from '../peer/index.ts';
+import { SyncError, type Logger, type Timers } from '../peer/index.ts';
 import { HttpError } from './http-error.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Store errors that say it cannot serve now, not that the request is wrong: 503. */
+const UNAVAILABLE_CODES: ReadonlySet<string> = new Set(['store/unavailable', 'store/busy', 'store/closed']);
 /**
  * An answer sent before the request body was read to its end closes the connection: at most
  * this much more of the body is read (and dropped) after the answer, then the socket is cut.
@@ -209,7 +212,10 @@ export class HttpServer {
       reply = await handler({ req, method, path, json: () => readJson(req) });
     } catch (error) {
       if (error instanceof HttpError) reply = errorReply(error);
-      else {
+      else if (error instanceof SyncError && UNAVAILABLE_CODES.has(error.code)) {
+        // Not a fault of the request: it may be tried again, here or on another node.
+        reply = errorReply(new HttpError(503, error.code, error.message, { 'Retry-After': '1' }));
+      } else {
         const message = error instanceof Error ? error.message : String(error);
         this.#options.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method, path, status: 500, error: message });
         reply = errorReply(new HttpError(500, 'internal/unexpected', `the request failed inside the Big Peer: ${message}`));

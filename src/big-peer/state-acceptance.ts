@@ -123,6 +123,8 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       await a.startSync();
       await a.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs: Array.from({ length: 50 }, (_, i) => ({ _id: `o${String(i).padStart(2, '0')}` })) });
       await until('the node holds the 50 orders', async () => (await ids(first.peer.sync)).length === 50);
+      // It saves what it holds of a's changes just before it acknowledges them.
+      await until('the node saved its progress with a', () => first.peer.sync.store.readNow((r) => r.setting(`replication/progress/${a.peerKey}`) !== undefined));
       await a.stopSync();
       await first.stop();
 

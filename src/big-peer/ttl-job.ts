@@ -12,8 +12,6 @@
  */
 import { LOG_EVENTS } from '../shared/log.ts';
 import type { Logger, Store, Timers } from '../peer/index.ts';
-import { runMutation } from '../peer/store/mutations.ts';
-import { prepareWithArgs } from '../peer/txn/transaction.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -141,18 +139,17 @@ export class TtlJob {
         this.#log.info(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
         return undefined;
       }
-      const { prepared, params } = prepareWithArgs(ttlStatement(config.collection, field), { ttl });
-      const { result, txnId } = await this.#store.internalWrites.write('Internal', `ttl ${config.collection}`, (w) => {
+      const result = await this.#store.internalWrites.executeUnless('Internal', `ttl ${config.collection}`, ttlStatement(config.collection, field), { ttl }, (writer) => {
         // Again inside the transaction: another node may have run the slot since the look above.
-        if (ranElsewhere(w.writer.setting(key))) return undefined;
-        if (slot !== undefined) w.writer.setSetting(key, String(slot));
-        return runMutation(w, prepared, params);
+        if (ranElsewhere(writer.setting(key))) return true;
+        if (slot !== undefined) writer.setSetting(key, String(slot));
+        return false;
       });
       if (result === undefined) {
         this.#log.info(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
         return undefined;
       }
-      const run: TtlRun = { collection: config.collection, field, ttl, flagged: result.length, txnId };
+      const run: TtlRun = { collection: config.collection, field, ttl, flagged: result.mutatedDocumentIds.length, txnId: result.commitId ?? 0 };
       this.#log.info(LOG_EVENTS.ttlJobRan, { collection: run.collection, field, ttl, flagged: run.flagged, txn_id: run.txnId });
       return run;
     } catch (error) {

@@ -11,8 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
 import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, parseStorageUrl, type BigPeerConfig } from '../big-peer/index.ts';
-import { describeServer } from '../big-peer/postgres/pg-bridge.ts';
-import { openPgSync } from '../big-peer/postgres/open-node.ts';
+import { describeServer, openPgSync } from '../big-peer/postgres/index.ts';
 import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:

@@ -35,7 +35,7 @@ export {
 export type { FetchLike } from './auth/login-request.ts';
 export { LogHub, Logger, type LogBatch, type LogSubscription, type LogHubOptions } from './log/log-hub.ts';
 export { SyncLogger } from './log/sync-logger.ts';
-export { systemTimers, ManualTimers, type Timers } from './time.ts';
+export { systemTimers, ManualTimers, type Timers, type TimerHandle } from './time.ts';
 export type { Transaction, TransactionOptions } from './txn/transaction.ts';
 export type { SlotHolder, BlockedWait, WaitingWrite } from './txn/write-slot.ts';
 export type { SyncSubscription } from './subscriptions/subscription-set.ts';
@@ -63,7 +63,26 @@ export {
 } from './errors.ts';
 export { SqliteStorage } from './storage/sqlite-storage.ts';
 export { MemoryStorage } from './storage/memory-storage.ts';
-export type { StorageEngine, CollectionInfo } from './storage/types.ts';
+export type {
+  StorageEngine,
+  StorageReader,
+  StorageWriter,
+  StoredDocument,
+  DocumentQuery,
+  ChangeQuery,
+  ChangePage,
+  ChangeCursor,
+  ClockState,
+  CollectionInfo,
+  ReadTransaction,
+  WriteTransaction,
+  Savepoint,
+  ExternalCommit,
+} from './storage/types.ts';
+/** For storage engines of the apps (the Big Peer's PostgreSQL): the reference evaluator over rows, and the order-preserving key of `_id`. */
+export { runQuery } from './storage/js-query.ts';
+export { sortKey } from './dql/sort-key.ts';
+export type { DocumentMeta } from './crdt/document-meta.ts';
 export { assertSupportedNode } from './storage/node-version.ts';
 export { parseStatement } from './dql/parser.ts';
 export { LOGIN_PROOF_WINDOW_MS, announceProofText, loginProofText, peerKeyObject, signProof, verifyProof } from './auth/proof.ts';

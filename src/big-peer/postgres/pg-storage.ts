@@ -20,26 +20,29 @@
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import type { DocumentMeta } from '../../peer/crdt/document-meta.ts';
-import { sortKey } from '../../peer/dql/sort-key.ts';
-import { StoreError, systemTimers, type Logger, type Timers } from '../../peer/index.ts';
-import type { TimerHandle } from '../../peer/time.ts';
-import { runQuery } from '../../peer/storage/js-query.ts';
-import type {
-  ChangePage,
-  ChangeQuery,
-  ClockState,
-  CollectionInfo,
-  DocumentQuery,
-  ExternalCommit,
-  ReadTransaction,
-  Savepoint,
-  StorageEngine,
-  StorageReader,
-  StorageWriter,
-  StoredDocument,
-  WriteTransaction,
-} from '../../peer/storage/types.ts';
+import {
+  StoreError,
+  runQuery,
+  sortKey,
+  systemTimers,
+  type ChangePage,
+  type ChangeQuery,
+  type ClockState,
+  type CollectionInfo,
+  type DocumentMeta,
+  type DocumentQuery,
+  type ExternalCommit,
+  type Logger,
+  type ReadTransaction,
+  type Savepoint,
+  type StorageEngine,
+  type StorageReader,
+  type StorageWriter,
+  type StoredDocument,
+  type TimerHandle,
+  type Timers,
+  type WriteTransaction,
+} from '../../peer/index.ts';
 import { PgBridge, describeServer } from './pg-bridge.ts';
 import type { Statement, StatementResult } from './pg-protocol.ts';
 import { DEFAULT_SCHEMA, PG_SCHEMA_VERSION, SCHEMA_NAME, migratePg } from './pg-schema.ts';

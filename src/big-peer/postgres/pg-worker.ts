@@ -46,8 +46,9 @@ function newClient(): pg.Client {
   return client;
 }
 
-async function takeClient(): Promise<pg.Client> {
-  for (let client = idle.pop(); client !== undefined; client = idle.pop()) {
+/** An idle connection, or a new one (always a new one when `fresh`). */
+async function takeClient(fresh = false): Promise<pg.Client> {
+  for (let client = fresh ? undefined : idle.pop(); client !== undefined; client = idle.pop()) {
     if (!broken.has(client)) return client;
     void client.end().catch(() => {});
   }
@@ -94,19 +95,27 @@ async function handle(request: WorkerRequest): Promise<StatementResult[]> {
   switch (request.kind) {
     case 'run':
       return inSession(request.session, async (session) => {
-        session.client ??= await takeClient();
-        const client = session.client;
-        try {
-          return await runStatements(client, request.statements);
-        } catch (error) {
-          // The connection failed (not a statement): drop it with whatever it held open.
-          if (errorOf(error).code === undefined) {
+        // A connection kept meanwhile may have been closed by the server (a restart, a failover,
+        // an idle timeout). When nothing of a transaction was on it (a new session, or statements
+        // that begin one) and nothing here commits, the statements go again, once, on a new one.
+        const first = request.statements[0]?.sql.trimStart().toUpperCase() ?? '';
+        const fresh = (session.client === undefined || first.startsWith('BEGIN')) && !request.statements.some((s) => /^\s*COMMIT\b/i.test(s.sql));
+        for (let attempt = 0; ; attempt++) {
+          session.client ??= attempt === 0 ? await takeClient() : await takeClient(true);
+          const client = session.client;
+          try {
+            return await runStatements(client, request.statements);
+          } catch (error) {
+            if (errorOf(error).code !== undefined) throw error;
+            // The connection failed (not a statement): drop it with whatever it held open.
             broken.add(client);
             session.client = undefined;
-            sessions.delete(request.session);
             void client.end().catch(() => {});
+            if (!fresh || attempt > 0) {
+              sessions.delete(request.session);
+              throw error;
+            }
           }
-          throw error;
         }
       });
     case 'end':

@@ -45,7 +45,7 @@ export function executeFailure(status: number, queryType: QueryType, code: strin
 /** The HTTP status of an error of the store. */
 export function statusOfCode(code: ErrorCode): number {
   if (code.startsWith('query/')) return 400;
-  if (code === 'store/busy' || code === 'store/closed') return 503;
+  if (code === 'store/busy' || code === 'store/closed' || code === 'store/unavailable') return 503;
   return 500;
 }
 

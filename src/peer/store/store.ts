@@ -15,7 +15,7 @@ import type { Stamp } from '../crdt/document-meta.ts';
 import { StoreError, UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type StoreObserver } from '../observers/observer-registry.ts';
-import type { CollectionInfo, ExternalCommit, StorageEngine, StorageReader, WriteTransaction } from '../storage/types.ts';
+import type { CollectionInfo, ExternalCommit, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../storage/types.ts';
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { ROLLBACK, TransactionHandle, prepareWithArgs, type Transaction, type TransactionOptions } from '../txn/transaction.ts';
@@ -79,6 +79,18 @@ export interface InternalWrites {
   observeClock(hlc: string): void;
   /** Runs one DQL mutation as its own transaction under the job's originator (internal collections allowed). */
   execute(originator: Exclude<Originator, 'User'>, hint: string | undefined, statement: string, args?: Record<string, unknown>): Promise<QueryResult>;
+  /**
+   * The same, unless `skip`, run first inside the transaction, says to skip it: then the mutation
+   * does not run and it resolves to undefined. What `skip` writes (a setting: a job's mark that
+   * it ran) commits with the mutation, so that processes sharing the store run a job once.
+   */
+  executeUnless(
+    originator: Exclude<Originator, 'User'>,
+    hint: string | undefined,
+    statement: string,
+    args: Record<string, unknown> | undefined,
+    skip: (writer: StorageWriter) => boolean,
+  ): Promise<QueryResult | undefined>;
 }
 
 export interface StoreOptions {
@@ -156,11 +168,15 @@ export class Store {
       write: (originator, hint, fn) => this.#write(originator, hint, fn),
       observeClock: (hlc) => this.#clock.observe(hlc),
       execute: async (originator, hint, statement, args) => {
+        const done = await this.internalWrites.executeUnless(originator, hint, statement, args, () => false);
+        return done as QueryResult;
+      },
+      executeUnless: async (originator, hint, statement, args, skip) => {
         this.#assertOpen();
         const { prepared, params } = prepareWithArgs(statement, args);
         if (prepared.ast.kind === 'select') throw new UnsupportedQueryError('internalWrites.execute takes a mutation');
-        const { result, txnId } = await this.#write(originator, hint, (w) => runMutation(w, prepared, params));
-        return { items: [], mutatedDocumentIds: result, commitId: txnId };
+        const { result, txnId } = await this.#write(originator, hint, (w) => (skip(w.writer) ? undefined : runMutation(w, prepared, params)));
+        return result === undefined ? undefined : { items: [], mutatedDocumentIds: result, commitId: txnId };
       },
     };
     this.internalSettings = {
