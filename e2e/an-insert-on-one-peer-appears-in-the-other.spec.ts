@@ -36,7 +36,15 @@ async function insertWithDialog(page: Page, document: Record<string, unknown>): 
   await page.getByRole('toolbar', { name: 'Results' }).getByRole('button', { name: 'Insert document' }).click();
   const dialog = page.getByRole('dialog', { name: 'Insert a document into orders' });
   await expect(dialog).toBeVisible();
-  await typeInto(dialog.getByRole('textbox', { name: 'Document (JSON)' }), JSON.stringify(document, null, 2));
+  // The dialog's editor may still be mounting when it shows: type until the text is there.
+  const editor = dialog.getByRole('textbox', { name: 'Document (JSON)' });
+  const text = JSON.stringify(document, null, 2);
+  const squeezed = (t: string | null): string => (t ?? '').replace(/\s+/g, '');
+  await expect(async () => {
+    await typeInto(editor, text);
+    expect(squeezed(await editor.textContent())).toBe(squeezed(text));
+  }).toPass({ timeout: 10_000 });
+  await expect(dialog.getByRole('button', { name: /^Insert\b/ })).toBeEnabled();
   await dialog.getByRole('button', { name: /^Insert\b/ }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('status').filter({ hasText: 'Insert document' })).toContainText('1 document changed');
