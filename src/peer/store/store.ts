@@ -409,12 +409,11 @@ export class Store {
 
   #caughtUp(tx: WriteTransaction): WriteTransaction {
     const shared = tx.writer.clock();
-    if (shared.lastTxnId > this.#lastTxnId) {
-      // Another process committed since: this store's clock follows it, so that its txn_ids and
-      // stamps stay after everything committed before.
-      this.#clock.observe(shared.lastHlc);
-      this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
-    }
+    // Where other processes write too, the stamps of this write must follow theirs (they may have
+    // committed since, told or not): later writes win merges. Here, where only this one writes,
+    // the stamp is this clock's own last one, and observing it changes nothing.
+    if (shared.lastHlc !== '') this.#clock.observe(shared.lastHlc);
+    if (shared.lastTxnId > this.#lastTxnId) this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
     return tx;
   }
 
