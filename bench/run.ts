@@ -13,12 +13,13 @@ import { bigPeerSuite } from './big-peer.bench.ts';
 import { evictionSuites } from './eviction.bench.ts';
 import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
+import { nodesSuite } from './nodes.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
 import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, ...evictionSuites, inspectorSuite, ...lanSuites];
+const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, nodesSuite, ...evictionSuites, inspectorSuite, ...lanSuites];
 
 function machine(): string {
   const db = new Database(':memory:');

@@ -1,0 +1,112 @@
+/**
+ * A child process of the `nodes` suite (bench/nodes.bench.ts), one server in it:
+ *
+ * - `node`: one Big Peer node on PostgreSQL (`startPgNode`, src/big-peer/postgres/pg-nodes.ts), as
+ *   `syncmesh big-peer --storage postgres://…` runs it: its store, its HTTP and WebSocket server
+ *   on 127.0.0.1, its PostgreSQL worker thread. It writes when asked (`prepare`, then `go`: the
+ *   write loop of the writes rows; `insert`: one fan-out write) and reports its sessions, its
+ *   memory and its WARN and ERROR log entries.
+ * - `raw-ws`: the baseline server, bare `ws` on 127.0.0.1: it relays each message a client sends
+ *   to the other clients (the latency rows) and sends a frame to every client when asked (the
+ *   fan-out rows).
+ */
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type RawData } from 'ws';
+import { startPgNode, type PgNode } from '../src/big-peer/postgres/pg-nodes.ts';
+import type { LogEntry } from '../src/shared/log.ts';
+import type { BenchDocument } from './documents.ts';
+import { childGc, serveChild, wallNow, writeDocuments, type Handlers, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
+
+export type HostSetup = { readonly role: 'node'; readonly url: string; readonly schema: string; readonly name: string } | { readonly role: 'raw-ws' };
+
+/** After a full collection and a turn of the event loop, so that freed memory is counted as freed. */
+async function memory(): Promise<Memory> {
+  childGc();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  childGc();
+  const { rss, heapUsed } = process.memoryUsage();
+  return { rss, heapUsed };
+}
+
+function nodeHandlers(node: PgNode): Handlers {
+  // The node logs INFO and up into an array: only WARN and ERROR are kept, so that a log of
+  // sessions opening is not counted as the sessions' memory.
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const drain = (): void => {
+    for (const entry of node.logs.splice(0) as LogEntry[]) {
+      if (entry.level === 'ERROR') errors.push(`${entry.component}: ${entry.message}`);
+      else if (entry.level === 'WARN') warnings.push(`${entry.component}: ${entry.message}`);
+    }
+  };
+  const drainer = setInterval(drain, 200);
+  let prepared: BenchDocument[] = [];
+  let collection = '';
+  return {
+    info: () => ({ url: node.url }),
+    prepare: (plan: WritePlan) => {
+      prepared = writeDocuments(plan);
+      collection = plan.collection;
+      drain();
+      childGc();
+    },
+    go: async (): Promise<Span> => {
+      const docs = prepared;
+      prepared = [];
+      const statement = `INSERT INTO ${collection} DOCUMENTS (:doc)`;
+      const start = wallNow();
+      for (const doc of docs) await node.peer.sync.store.execute(statement, { doc });
+      return { start, end: wallNow() };
+    },
+    insert: async ({ collection: into, doc }: { collection: string; doc: BenchDocument }) => {
+      await node.peer.sync.store.execute(`INSERT INTO ${into} DOCUMENTS (:doc)`, { doc });
+    },
+    count: async ({ collection: of }: { collection: string }) => (await node.peer.sync.store.execute(`SELECT COUNT(*) AS n FROM ${of}`)).items[0]?.n,
+    sessions: () => node.peer.sessions,
+    memory: async () => {
+      drain();
+      return memory();
+    },
+    logs: (): NodeLogs => {
+      drain();
+      return { errors: errors.splice(0), warnings: warnings.splice(0) };
+    },
+    close: async () => {
+      clearInterval(drainer);
+      await node.close();
+    },
+  };
+}
+
+async function rawHandlers(): Promise<Handlers> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise<void>((resolve, reject) => {
+    wss.once('listening', resolve);
+    wss.once('error', reject);
+  });
+  wss.on('connection', (socket) => {
+    // The relay of the latency rows: a message goes on, as it came, to every other client.
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      for (const other of wss.clients) if (other !== socket) other.send(data, { binary: isBinary });
+    });
+  });
+  const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+  return {
+    info: () => ({ url }),
+    clients: () => wss.clients.size,
+    broadcast: ({ text }: { text: string }) => {
+      for (const client of wss.clients) client.send(text);
+    },
+    memory,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}
+
+await serveChild(async (setup: HostSetup) => {
+  if (setup.role === 'raw-ws') return rawHandlers();
+  return nodeHandlers(await startPgNode({ url: setup.url, schema: setup.schema, name: setup.name }));
+});

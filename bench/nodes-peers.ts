@@ -1,0 +1,150 @@
+/**
+ * A child process of the `nodes` suite (bench/nodes.bench.ts) holding the clients of the
+ * 200-peer rows, apart from the servers they load:
+ *
+ * - `small-peers`: N small peers (`smallPeerOf`, src/big-peer/postgres/pg-nodes.ts: in memory,
+ *   the playground identity), each subscribed to one collection; `connect` starts them all at
+ *   once and answers when every one has a replication session.
+ * - `raw-clients`: N bare `ws` clients; `connect` opens them all at once and answers when every
+ *   one is open.
+ *
+ * Both note, per document `_id`, when each client got it (a small peer: the commit that wrote it
+ * into its store; a raw client: the frame parsed); `wait` answers when all N have.
+ */
+import { WebSocket, type RawData } from 'ws';
+import { smallPeerOf } from '../src/big-peer/postgres/pg-nodes.ts';
+import { LogHub, type CommittedTransaction, type Sync } from '../src/peer/index.ts';
+import { serveChild, wallNow, type Handlers } from './nodes-ipc.ts';
+
+export type PeersSetup =
+  | { readonly role: 'small-peers'; readonly url: string; readonly count: number; readonly collection: string }
+  | { readonly role: 'raw-clients'; readonly url: string; readonly count: number };
+
+/** When the first and the last of the N clients got a document, on the host's shared clock. */
+export interface Arrival {
+  readonly first: number;
+  readonly last: number;
+}
+
+/** Bound on connecting all clients. */
+const CONNECT_TIMEOUT_MS = 60_000;
+/** Bound on stopping the small peers. */
+const STOP_TIMEOUT_MS = 30_000;
+
+function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}
+
+/** Who got which `_id`, and when. */
+class Arrivals {
+  readonly #of = new Map<string, { n: number; first: number; last: number }>();
+  readonly #waiting = new Map<string, (arrival: Arrival) => void>();
+  readonly #count: number;
+
+  constructor(count: number) {
+    this.#count = count;
+  }
+
+  seen(id: string): void {
+    const now = wallNow();
+    let entry = this.#of.get(id);
+    if (entry === undefined) this.#of.set(id, (entry = { n: 0, first: now, last: now }));
+    entry.n++;
+    entry.last = now;
+    if (entry.n === this.#count) this.#waiting.get(id)?.({ first: entry.first, last: entry.last });
+  }
+
+  wait({ id, timeoutMs }: { id: string; timeoutMs: number }): Promise<Arrival> {
+    const entry = this.#of.get(id);
+    if (entry !== undefined && entry.n >= this.#count) return Promise.resolve({ first: entry.first, last: entry.last });
+    const arrived = new Promise<Arrival>((resolve) => this.#waiting.set(id, resolve));
+    return bounded(arrived, timeoutMs, `${id} reaching all ${this.#count} clients (${this.#of.get(id)?.n ?? 0} had it)`).finally(() => this.#waiting.delete(id));
+  }
+}
+
+function smallPeers(setup: Extract<PeersSetup, { role: 'small-peers' }>): Handlers {
+  const arrivals = new Arrivals(setup.count);
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const hub = new LogHub({ minimumLogLevel: 'WARN' });
+  hub.setCustomLogCallback((entry) => (entry.level === 'ERROR' ? errors : warnings).push(`${entry.component}: ${entry.message}`));
+  const peers: Sync[] = [];
+  for (let i = 0; i < setup.count; i++) {
+    const sync = smallPeerOf(setup.url, { logHub: hub });
+    sync.store.registerSubscription(`SELECT * FROM ${setup.collection}`);
+    sync.store.onCommit((txn: CommittedTransaction) => {
+      for (const change of txn.changes) if (change.collection === setup.collection && change.kind === 'put') arrivals.seen(String(change.id));
+    });
+    peers.push(sync);
+  }
+  return {
+    connect: async () => {
+      const start = wallNow();
+      const all = Promise.all(
+        peers.map(
+          (sync) =>
+            new Promise<void>((resolve, reject) => {
+              const check = (): boolean => {
+                if (sync.sessions.length === 0) return false;
+                off();
+                resolve();
+                return true;
+              };
+              const off = sync.onConnectionsChange(() => void check());
+              sync.startSync().then(() => void check(), reject);
+            }),
+        ),
+      );
+      await bounded(all, CONNECT_TIMEOUT_MS, `${setup.count} small peers having a session`);
+      return { ms: wallNow() - start };
+    },
+    wait: (request: { id: string; timeoutMs: number }) => arrivals.wait(request),
+    counts: async ({ collection }: { collection: string }) => {
+      const counts: number[] = [];
+      for (const sync of peers) counts.push((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n as number);
+      return { min: Math.min(...counts), max: Math.max(...counts) };
+    },
+    logs: () => ({ errors: errors.splice(0), warnings: warnings.splice(0) }),
+    close: async () => {
+      try {
+        await bounded(Promise.allSettled(peers.map((sync) => sync.stopSync())), STOP_TIMEOUT_MS, `stopping ${setup.count} small peers`);
+      } finally {
+        for (const sync of peers) sync.close();
+      }
+    },
+  };
+}
+
+function rawClients(setup: Extract<PeersSetup, { role: 'raw-clients' }>): Handlers {
+  const arrivals = new Arrivals(setup.count);
+  const clients: WebSocket[] = [];
+  return {
+    connect: async () => {
+      const start = wallNow();
+      const all: Promise<void>[] = [];
+      for (let i = 0; i < setup.count; i++) {
+        const ws = new WebSocket(setup.url, { perMessageDeflate: false });
+        clients.push(ws);
+        ws.on('message', (data: RawData) => arrivals.seen(String((JSON.parse(data.toString()) as { _id?: unknown })._id)));
+        all.push(
+          new Promise<void>((resolve, reject) => {
+            ws.once('open', () => resolve());
+            ws.once('error', reject);
+          }),
+        );
+      }
+      await bounded(Promise.all(all), CONNECT_TIMEOUT_MS, `${setup.count} raw clients opening`);
+      return { ms: wallNow() - start };
+    },
+    wait: (request: { id: string; timeoutMs: number }) => arrivals.wait(request),
+    logs: () => ({ errors: [], warnings: [] }),
+    close: () => {
+      for (const ws of clients) ws.terminate();
+    },
+  };
+}
+
+await serveChild(async (setup: PeersSetup) => (setup.role === 'small-peers' ? smallPeers(setup) : rawClients(setup)));

@@ -1,0 +1,819 @@
+/**
+ * The nodes suite: Big Peer nodes sharing one PostgreSQL database (src/big-peer/postgres/), each
+ * node a process of its own (bench/nodes-host.ts), against baselines doing the same work by
+ * hand. On a 2-core machine the point is that two nodes work and what they cost, not a
+ * speed-up. docs/benchmarks.md explains each row.
+ *
+ * - Writes: a node's loop of one-document INSERTs through its store (one transaction each),
+ *   with one node, and with two nodes writing at once (total throughput). Raw: `pg` running the
+ *   same six statements per write as the store does (BEGIN, the clock row FOR UPDATE, the
+ *   document INSERT, the clock UPDATE, pg_notify, COMMIT), from one client and from two at once.
+ * - Latency: small peer A writes one document; timed until an observer on small peer B delivers
+ *   it, with A and B on one node, and with A on node 1 and B on node 2 (the commit crosses
+ *   nodes through NOTIFY). Raw: ws client → relay server (a process) → ws client; and, for the
+ *   cross-node figure, NOTIFY → LISTEN between two `pg` connections.
+ * - 200 small peers (in a process of their own, bench/nodes-peers.ts) through a TCP balancer in
+ *   front of two nodes: the time until all have a session, one write's fan-out to all, and the
+ *   nodes' resident-set growth. Raw: 200 `ws` clients of one `ws` server process.
+ *
+ * PostgreSQL: SYNCMESH_TEST_POSTGRES if set, otherwise one throwaway cluster for the suite
+ * (scripts/postgres-cluster.js), stopped at the end; each measurement gets a fresh database,
+ * dropped after it. Without PostgreSQL the suite fails with how to get one. Every wait is bounded.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { WebSocket, type RawData } from 'ws';
+import { smallPeerOf } from '../src/big-peer/postgres/pg-nodes.ts';
+import { PG_MIGRATIONS } from '../src/big-peer/postgres/pg-schema.ts';
+import { TcpBalancer } from '../src/big-peer/tcp-balancer.ts';
+import { LogHub, type ObserverEvent, type Sync } from '../src/peer/index.ts';
+import { sortKey } from '../src/peer/dql/sort-key.ts';
+// @ts-expect-error -- plain JavaScript without declarations
+import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
+import { generateDocuments, type BenchDocument } from './documents.ts';
+import { check, collectGarbage, median, percentile, within, type Row, type Suite, type SuiteContext } from './harness.ts';
+import { Child, wallNow, writeDocuments, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
+import type { HostSetup } from './nodes-host.ts';
+import type { Arrival, PeersSetup } from './nodes-peers.ts';
+
+const POSTGRES_HOW_TO = howTo as string;
+const HOST = new URL('./nodes-host.ts', import.meta.url);
+const PEERS_PROCESS = new URL('./nodes-peers.ts', import.meta.url);
+
+// ---- writes ----
+const WRITE_SEED = 31;
+/** One-document INSERTs per node (or raw client) per repetition. */
+const WRITES = 300;
+const WRITE_WARMUP = 1;
+const WRITE_REPEAT = 5;
+/** Per row, both sides; at least one timed repetition always runs. */
+const WRITE_BUDGET_MS = 25_000;
+const WRITE_TIMEOUT_MS = 60_000;
+
+// ---- latency ----
+const PING_SEED = 37;
+const LATENCY_WARMUP = 10;
+const LATENCY_REPEAT = 5;
+const LATENCY_ROUNDS = 10;
+const LATENCY_BUDGET_MS = 60_000;
+/** A cross-node p95 above this looks like the storage's 1 s poll, not a notification: said on stderr. */
+const POLL_SUSPECT_MS = 250;
+
+// ---- 200 peers ----
+const FAN_SEED = 41;
+const PEERS = 200;
+const PEERS_REPEAT = 3;
+const PEERS_BUDGET_MS = 90_000;
+const FAN_WARMUP = 2;
+const FAN_ROUNDS = 8;
+
+/** Bound on one round (one write until it is seen), on any side. */
+const ROUND_TIMEOUT_MS = 10_000;
+/** Untimed pause after each round, so that its acknowledgements are not billed to the next. */
+const ROUND_GAP_MS = 10;
+/** Bound on setup steps: a connection, a login, a server closing, the sessions counted. */
+const SETUP_TIMEOUT_MS = 30_000;
+
+const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
+const pause = (delayMs: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, delayMs));
+
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reject: (error: Error) => void } {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Polls `ready` every 10 ms until it holds, for at most `timeoutMs`. */
+async function until(what: string, ready: () => boolean | Promise<boolean>, timeoutMs = SETUP_TIMEOUT_MS): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await ready())) {
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await pause(10);
+  }
+}
+
+// ---- PostgreSQL ----
+
+interface PostgresServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable URL)';
+  }
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(`cannot connect to PostgreSQL at ${shown(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  try {
+    return await use(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** SYNCMESH_TEST_POSTGRES, or a throwaway cluster (stopped by `stop`); without PostgreSQL, an error saying how to get it. */
+async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
+  const named = process.env.SYNCMESH_TEST_POSTGRES;
+  if (named !== undefined && named !== '') {
+    context.log(`PostgreSQL: SYNCMESH_TEST_POSTGRES (${shown(named)})`);
+    try {
+      await withClient(named, (client) => client.query('SELECT 1'));
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${POSTGRES_HOW_TO}`, { cause: error });
+    }
+    return { url: named, stop: async () => {} };
+  }
+  let cluster: { url: string; stop(): Promise<void> };
+  try {
+    cluster = (await startThrowawayCluster()) as typeof cluster;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message === POSTGRES_HOW_TO) throw error;
+    throw new Error(`a throwaway PostgreSQL cluster did not start: ${message}\n${POSTGRES_HOW_TO}`, { cause: error });
+  }
+  context.log(`PostgreSQL: a throwaway cluster at ${shown(cluster.url)}`);
+  return cluster;
+}
+
+interface Database {
+  readonly url: string;
+  drop(): Promise<void>;
+}
+
+/** A new empty database on the server, named syncmesh_bench_<label>_<random>. */
+async function freshDatabase(server: PostgresServer, label: string): Promise<Database> {
+  const name = `syncmesh_bench_${label}_${randomBytes(4).toString('hex')}`;
+  await withClient(server.url, (admin) => admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      withClient(server.url, async (admin) => {
+        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      }),
+  };
+}
+
+/** Runs `use` with a fresh database, dropped after it. */
+async function inFreshDatabase<T>(server: PostgresServer, label: string, use: (db: Database) => Promise<T>): Promise<T> {
+  const db = await freshDatabase(server, label);
+  try {
+    return await use(db);
+  } finally {
+    await db.drop();
+  }
+}
+
+// ---- the node processes ----
+
+class NodeProcess {
+  readonly name: string;
+  readonly url: string;
+  readonly #child: Child;
+
+  static async start(db: Database, schema: string, name: string): Promise<NodeProcess> {
+    const child = await Child.start(HOST, `Big Peer ${name}`, { role: 'node', url: db.url, schema, name } satisfies HostSetup);
+    try {
+      const { url } = await child.request<{ url: string }>('info');
+      return new NodeProcess(child, name, url);
+    } catch (error) {
+      await child.close();
+      throw error;
+    }
+  }
+
+  private constructor(child: Child, name: string, url: string) {
+    this.#child = child;
+    this.name = name;
+    this.url = url;
+  }
+
+  get port(): number {
+    return Number(new URL(this.url).port);
+  }
+
+  prepare(plan: WritePlan): Promise<void> {
+    return this.#child.request('prepare', plan);
+  }
+
+  go(): Promise<Span> {
+    return this.#child.request('go', {}, WRITE_TIMEOUT_MS);
+  }
+
+  insert(collection: string, doc: BenchDocument): Promise<void> {
+    return this.#child.request('insert', { collection, doc }, ROUND_TIMEOUT_MS);
+  }
+
+  count(collection: string): Promise<number> {
+    return this.#child.request('count', { collection });
+  }
+
+  sessions(): Promise<number> {
+    return this.#child.request('sessions');
+  }
+
+  memory(): Promise<Memory> {
+    return this.#child.request('memory');
+  }
+
+  logs(): Promise<NodeLogs> {
+    return this.#child.request('logs');
+  }
+
+  close(): Promise<void> {
+    return this.#child.close();
+  }
+}
+
+/** Starts the nodes one after another on one fresh schema of `db`. */
+async function startNodes(db: Database, count: number): Promise<NodeProcess[]> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const nodes: NodeProcess[] = [];
+  try {
+    for (let i = 1; i <= count; i++) nodes.push(await NodeProcess.start(db, schema, `node-${i}`));
+  } catch (error) {
+    await closeAll(nodes);
+    throw error;
+  }
+  return nodes;
+}
+
+async function closeAll(closables: readonly { close(): Promise<void> }[]): Promise<void> {
+  const results = await Promise.allSettled(closables.map((c) => c.close()));
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+}
+
+/** Throws on any ERROR the nodes logged; reports their WARN entries on stderr. */
+async function checkLogs(context: SuiteContext, where: string, sources: readonly { logs(): Promise<NodeLogs> }[]): Promise<void> {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  for (const source of sources) {
+    const logs = await source.logs();
+    errors.push(...logs.errors);
+    warnings.push(...logs.warnings);
+  }
+  check(errors.length === 0, () => `${where}: ${errors.length} ERROR log entr(y/ies): ${errors.slice(0, 3).join(' | ')}`);
+  if (warnings.length > 0) context.log(`${where}: ${warnings.length} WARN entr(y/ies), e.g. ${warnings[0]}`);
+}
+
+/** The log hub of the small peers in this process: WARN and up, no console. */
+class Logs {
+  readonly hub = new LogHub({ minimumLogLevel: 'WARN' });
+  readonly #errors: string[] = [];
+  readonly #warnings: string[] = [];
+
+  constructor() {
+    this.hub.setCustomLogCallback((entry) => (entry.level === 'ERROR' ? this.#errors : this.#warnings).push(`${entry.component}: ${entry.message}`));
+  }
+
+  async logs(): Promise<NodeLogs> {
+    return { errors: this.#errors.splice(0), warnings: this.#warnings.splice(0) };
+  }
+}
+
+// ---- alternating sides ----
+
+/**
+ * Runs `warmup` untimed repetitions of every side, then up to `repeat` timed ones, each
+ * repetition running every side once in turn (a full GC before each), until `budgetMs` is
+ * spent. A side does its own timing and returns milliseconds.
+ */
+async function alternate(sides: readonly ((repetition: number) => Promise<number>)[], options: { warmup: number; repeat: number; budgetMs: number }): Promise<number[][]> {
+  const started = performance.now();
+  let repetition = 0;
+  for (let i = 0; i < options.warmup; i++) {
+    for (const side of sides) {
+      collectGarbage();
+      await side(repetition);
+    }
+    repetition++;
+  }
+  const samples: number[][] = sides.map(() => []);
+  for (let i = 0; i < options.repeat; i++) {
+    if (i > 0 && performance.now() - started > options.budgetMs) break;
+    for (const [s, side] of sides.entries()) {
+      collectGarbage();
+      samples[s]?.push(await side(repetition));
+    }
+    repetition++;
+  }
+  return samples;
+}
+
+// ---- 1. writes ----
+
+/** The raw side: the database work of one store write, by hand, on the tables of pg-schema.ts. */
+class RawWriter {
+  readonly #client: pg.Client;
+  #hlc = Date.now() * 65_536;
+
+  static async open(url: string, schema: string): Promise<RawWriter> {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000, options: `-c search_path=${schema}` });
+    await client.connect();
+    return new RawWriter(client);
+  }
+
+  /** Creates `schema` with the store's tables (migration 1), as a node would. */
+  static async createSchema(url: string, schema: string): Promise<void> {
+    await withClient(url, async (client) => {
+      await client.query(`CREATE SCHEMA ${schema}`);
+      await client.query(`SET search_path TO ${schema}`);
+      await client.query(PG_MIGRATIONS[0] as string);
+    });
+  }
+
+  private constructor(client: pg.Client) {
+    this.#client = client;
+  }
+
+  /**
+   * One document in one transaction, as the store writes it: BEGIN; the clock row FOR UPDATE
+   * (the cluster's write lock); the document; the clock; the commit's notification; COMMIT.
+   */
+  async write(collection: string, doc: BenchDocument): Promise<void> {
+    const c = this.#client;
+    await c.query('BEGIN');
+    const locked = await c.query({ text: 'SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE', rowMode: 'array' });
+    const txnId = Number(locked.rows[0]?.[0]) + 1;
+    const hlc = (this.#hlc++).toString(16).padStart(16, '0');
+    await c.query({
+      text: 'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING',
+      values: [collection, sortKey(doc._id), JSON.stringify(doc), JSON.stringify({ c: [hlc, 'zUpcn97IwluLK5Nea9rSF0HCOjFg0aDN9pvBvmVfldc'] }), false, txnId],
+      rowMode: 'array',
+    });
+    await c.query({ text: 'UPDATE clock SET txn_id = $1, hlc = $2 WHERE one = 1', values: [txnId, hlc], rowMode: 'array' });
+    await c.query({ text: 'SELECT pg_notify($1, $2)', values: ['syncmesh_commit', JSON.stringify({ s: 'raw', t: txnId, c: [collection] })], rowMode: 'array' });
+    await c.query('COMMIT');
+  }
+
+  async count(): Promise<number> {
+    return Number((await this.#client.query({ text: 'SELECT count(*) FROM documents', rowMode: 'array' })).rows[0]?.[0]);
+  }
+
+  async close(): Promise<void> {
+    await this.#client.end();
+  }
+}
+
+const writePlan = (repetition: number, writer: number): WritePlan => ({ collection: 'orders', prefix: `w${repetition}-${writer}-`, count: WRITES, seed: WRITE_SEED });
+
+/** One row: `writers` nodes writing WRITES documents each at once, against as many raw clients. */
+async function writeRow(context: SuiteContext, server: PostgresServer, writers: number): Promise<Row> {
+  return inFreshDatabase(server, `writes${writers}`, (ours) =>
+    inFreshDatabase(server, `writes${writers}_raw`, async (raw) => {
+      const nodes = await startNodes(ours, writers);
+      const rawWriters: RawWriter[] = [];
+      try {
+        await RawWriter.createSchema(raw.url, 'raw');
+        for (let i = 0; i < writers; i++) rawWriters.push(await RawWriter.open(raw.url, 'raw'));
+        const perNode: number[][] = nodes.map(() => []);
+        const oursSide = async (repetition: number): Promise<number> => {
+          await Promise.all(nodes.map((node, i) => node.prepare(writePlan(repetition, i))));
+          const spans = await Promise.all(nodes.map((node) => node.go()));
+          for (const [i, span] of spans.entries()) perNode[i]?.push(span.end - span.start);
+          return Math.max(...spans.map((s) => s.end)) - Math.min(...spans.map((s) => s.start));
+        };
+        const rawSide = async (repetition: number): Promise<number> => {
+          const batches = rawWriters.map((_, i) => writeDocuments(writePlan(repetition, i)));
+          collectGarbage();
+          const start = performance.now();
+          await Promise.all(
+            rawWriters.map(async (writer, i) => {
+              for (const doc of batches[i] as BenchDocument[]) await writer.write('orders', doc);
+            }),
+          );
+          return performance.now() - start;
+        };
+        context.log(`writes, ${writers} node(s): ${WRITE_WARMUP} warm-up, then up to ${WRITE_REPEAT} repetitions of ${writers} × ${WRITES} INSERTs per side`);
+        const [o, r] = (await alternate([oursSide, rawSide], { warmup: WRITE_WARMUP, repeat: WRITE_REPEAT, budgetMs: WRITE_BUDGET_MS })) as [number[], number[]];
+        context.log(`  ours ${o.map(ms).join(', ')}; raw ${r.map(ms).join(', ')}`);
+        if (writers > 1) context.log(`  each node's own loop (ms): ${perNode.map((p, i) => `node-${i + 1} ${p.map((v) => v.toFixed(0)).join(', ')}`).join('; ')}`);
+        const written = (WRITE_WARMUP + o.length) * WRITES * writers;
+        const held = await nodes[0]?.count('orders');
+        check(held === written, () => `the nodes' store holds ${held} orders, expected ${written}`);
+        let rawHeld = 0;
+        if (rawWriters[0] !== undefined) rawHeld = await rawWriters[0].count();
+        check(rawHeld === written, () => `the raw tables hold ${rawHeld} documents, expected ${written}`);
+        await checkLogs(context, `writes, ${writers} node(s)`, nodes);
+        const name =
+          writers === 1
+            ? `writes: 1 node, ${WRITES} INSERTs of 1 doc, 1 txn each (raw: pg, same statements, 1 client)`
+            : `writes: ${writers} nodes at once, ${writers} × ${WRITES} INSERTs (raw: pg, ${writers} clients at once)`;
+        return { name, kind: 'throughput', items: WRITES * writers, ours: median(o), raw: median(r), repetitions: o.length };
+      } finally {
+        await Promise.allSettled(rawWriters.map((w) => w.close()));
+        await closeAll(nodes);
+      }
+    }),
+  );
+}
+
+// ---- 2. latency ----
+
+interface Rounds {
+  /** One round: the write, and its latency in milliseconds. */
+  round(seq: number): Promise<number>;
+}
+
+function ping(seq: number): BenchDocument & { seq: number } {
+  const doc = generateDocuments(1, { seed: PING_SEED, first: seq })[0] as BenchDocument;
+  return { ...doc, _id: `ping-${String(seq).padStart(6, '0')}`, seq };
+}
+
+/** Warm-up rounds of each side, then `repeat` batches of `rounds` rounds per side, alternated; every timed latency, sorted, per side. */
+async function alternateRounds(sides: readonly Rounds[], options: { warmup: number; repeat: number; rounds: number; budgetMs: number }): Promise<{ latencies: number[][]; repetitions: number }> {
+  const started = performance.now();
+  let seq = 0;
+  for (const side of sides) {
+    for (let i = 0; i < options.warmup; i++) {
+      await side.round(seq++);
+      await pause(ROUND_GAP_MS);
+    }
+  }
+  const latencies: number[][] = sides.map(() => []);
+  let repetitions = 0;
+  for (let r = 0; r < options.repeat; r++) {
+    if (r > 0 && performance.now() - started > options.budgetMs) break;
+    for (const [s, side] of sides.entries()) {
+      collectGarbage();
+      for (let i = 0; i < options.rounds; i++) {
+        latencies[s]?.push(await side.round(seq++));
+        await pause(ROUND_GAP_MS);
+      }
+    }
+    repetitions++;
+  }
+  return { latencies: latencies.map((l) => l.sort((a, b) => a - b)), repetitions };
+}
+
+/** Ours: A inserts the ping into `collection`; timed until B's observer of that `_id` delivers it. */
+function peerRounds(a: Sync, b: Sync, collection: string, written: string[]): Rounds {
+  return {
+    async round(seq) {
+      const doc = ping(seq);
+      const initial = deferred<void>();
+      const seen = deferred<number>();
+      const observer = b.store.registerObserver(
+        `SELECT * FROM ${collection} WHERE _id = :id`,
+        (event: ObserverEvent) => {
+          if (event.isInitial) initial.resolve();
+          else if (event.items.length === 1 && event.items[0]?.seq === seq) seen.resolve(performance.now());
+        },
+        { id: doc._id },
+      );
+      try {
+        await within(initial.promise, ROUND_TIMEOUT_MS, `the initial delivery of the observer of ${doc._id}`);
+        const started = performance.now();
+        await a.store.execute(`INSERT INTO ${collection} DOCUMENTS (:doc)`, { doc });
+        written.push(doc._id);
+        return (await within(seen.promise, ROUND_TIMEOUT_MS, `${doc._id} reaching peer B (${collection})`)) - started;
+      } finally {
+        observer.cancel();
+      }
+    },
+  };
+}
+
+function openClient(url: string): Promise<WebSocket> {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  return within(
+    new Promise<WebSocket>((resolve, reject) => {
+      ws.once('open', () => resolve(ws));
+      ws.once('error', reject);
+    }),
+    SETUP_TIMEOUT_MS,
+    `connecting to ${url}`,
+  );
+}
+
+/** Raw: client A sends the ping as JSON; the relay process forwards the frame to B, which parses it. */
+function relayRounds(a: WebSocket, b: WebSocket): Rounds {
+  let waiting: { seq: number; resolve: (at: number) => void } | undefined;
+  b.on('message', (data: RawData) => {
+    const doc = JSON.parse(data.toString()) as { seq?: unknown };
+    if (waiting !== undefined && doc.seq === waiting.seq) waiting.resolve(performance.now());
+  });
+  return {
+    async round(seq) {
+      const doc = ping(seq);
+      const seen = deferred<number>();
+      waiting = { seq, resolve: seen.resolve };
+      const started = performance.now();
+      a.send(JSON.stringify(doc));
+      return (await within(seen.promise, ROUND_TIMEOUT_MS, `${doc._id} through the relay`)) - started;
+    },
+  };
+}
+
+/** Raw PostgreSQL: SELECT pg_notify on one connection; timed until the other, LISTENing, is told. */
+function notifyRounds(notifier: pg.Client, listener: pg.Client, channel: string): Rounds {
+  let waiting: { payload: string; resolve: (at: number) => void } | undefined;
+  listener.on('notification', (message) => {
+    if (waiting !== undefined && message.channel === channel && message.payload === waiting.payload) waiting.resolve(performance.now());
+  });
+  return {
+    async round(seq) {
+      const payload = JSON.stringify({ s: 'raw', t: seq, c: ['pings'] });
+      const seen = deferred<number>();
+      waiting = { payload, resolve: seen.resolve };
+      const started = performance.now();
+      const sent = notifier.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      const at = await within(seen.promise, ROUND_TIMEOUT_MS, `notification ${seq}`);
+      await sent;
+      return at - started;
+    },
+  };
+}
+
+async function startPeer(url: string, logs: Logs, collection: string): Promise<Sync> {
+  const sync = smallPeerOf(url, { logHub: logs.hub });
+  sync.store.registerSubscription(`SELECT * FROM ${collection}`);
+  try {
+    await within(sync.startSync(), SETUP_TIMEOUT_MS, `starting sync on a small peer of ${url}`);
+  } catch (error) {
+    sync.close();
+    throw error;
+  }
+  return sync;
+}
+
+async function closePeer(sync: Sync): Promise<void> {
+  try {
+    await within(sync.stopSync(), SETUP_TIMEOUT_MS, 'stopping sync');
+  } finally {
+    sync.close();
+  }
+}
+
+async function countOf(sync: Sync, collection: string): Promise<number> {
+  return (await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n as number;
+}
+
+async function latencyRows(context: SuiteContext, server: PostgresServer): Promise<Row[]> {
+  return inFreshDatabase(server, 'latency', async (db) => {
+    const nodes = await startNodes(db, 2);
+    const [one, two] = nodes as [NodeProcess, NodeProcess];
+    const logs = new Logs();
+    const peers: Sync[] = [];
+    const sockets: WebSocket[] = [];
+    const clients: pg.Client[] = [];
+    let relay: Child | undefined;
+    try {
+      // Same node: A and B on node 1. Cross: A on node 1, B on node 2. Each pair has its own
+      // collection, so that a write goes to its B only.
+      const [aSame, bSame, aCross, bCross] = [
+        await startPeer(one.url, logs, 'same_node'),
+        await startPeer(one.url, logs, 'same_node'),
+        await startPeer(one.url, logs, 'cross_node'),
+        await startPeer(two.url, logs, 'cross_node'),
+      ];
+      peers.push(aSame, bSame, aCross, bCross);
+      await until('the four small peers having a session', () => peers.every((p) => p.sessions.length > 0));
+
+      relay = await Child.start(HOST, 'raw ws relay', { role: 'raw-ws' } satisfies HostSetup);
+      const { url: relayUrl } = await relay.request<{ url: string }>('info');
+      const [ra, rb] = [await openClient(relayUrl), await openClient(relayUrl)];
+      sockets.push(ra, rb);
+      const relayChild = relay;
+      await until('the relay having 2 clients', async () => (await relayChild.request<number>('clients')) === 2);
+
+      const channel = 'bench_latency';
+      for (let i = 0; i < 2; i++) {
+        const client = new pg.Client({ connectionString: db.url, connectionTimeoutMillis: 10_000 });
+        clients.push(client);
+        await client.connect();
+      }
+      const [notifier, listener] = clients as [pg.Client, pg.Client];
+      await listener.query(`LISTEN ${channel}`);
+
+      const same: string[] = [];
+      const cross: string[] = [];
+      context.log(`latency: ${LATENCY_WARMUP} warm-up rounds, then ${LATENCY_REPEAT} × ${LATENCY_ROUNDS} rounds per side`);
+      const { latencies, repetitions } = await alternateRounds(
+        [peerRounds(aSame, bSame, 'same_node', same), peerRounds(aCross, bCross, 'cross_node', cross), relayRounds(ra, rb), notifyRounds(notifier, listener, channel)],
+        { warmup: LATENCY_WARMUP, repeat: LATENCY_REPEAT, rounds: LATENCY_ROUNDS, budgetMs: LATENCY_BUDGET_MS },
+      );
+      const [s, c, w, n] = latencies as [number[], number[], number[], number[]];
+      const describe = (values: number[]): string => `p50 ${ms(percentile(values, 50))}, p95 ${ms(percentile(values, 95))}, max ${ms(values.at(-1) ?? NaN)}`;
+      context.log(`  same node ${describe(s)}; cross ${describe(c)}; ws relay ${describe(w)}; NOTIFY ${describe(n)}`);
+      if (percentile(c, 95) > POLL_SUSPECT_MS) context.log(`  WARNING: the cross-node p95 (${ms(percentile(c, 95))}) looks like the storage's 1 s poll, not a notification`);
+      check((await countOf(bSame, 'same_node')) === same.length, () => `peer B on node 1 does not hold the ${same.length} same-node pings`);
+      check((await countOf(bCross, 'cross_node')) === cross.length, () => `peer B on node 2 does not hold the ${cross.length} cross-node pings`);
+      await checkLogs(context, 'latency', [...nodes, logs]);
+      const rounds = s.length;
+      const name = (what: string): string => `1 write, peer A → observer on peer B, ${what} (${rounds} writes)`;
+      return [
+        { name: `${name('same node')}: p50 (raw: ws relay)`, kind: 'time', ours: percentile(s, 50), raw: percentile(w, 50), repetitions },
+        { name: `${name('same node')}: p95 (raw: ws relay)`, kind: 'time', ours: percentile(s, 95), raw: percentile(w, 95), repetitions },
+        { name: `${name('A on node 1, B on node 2')}: p50 (raw: ws relay)`, kind: 'time', ours: percentile(c, 50), raw: percentile(w, 50), repetitions },
+        { name: `${name('A on node 1, B on node 2')}: p95 (raw: ws relay)`, kind: 'time', ours: percentile(c, 95), raw: percentile(w, 95), repetitions },
+        { name: `${name('A on node 1, B on node 2')}: p50 (raw: pg NOTIFY → LISTEN)`, kind: 'time', ours: percentile(c, 50), raw: percentile(n, 50), repetitions },
+      ];
+    } finally {
+      await Promise.allSettled(clients.map((client) => client.end()));
+      for (const ws of sockets) ws.terminate();
+      await Promise.allSettled(peers.map((p) => closePeer(p)));
+      await relay?.close();
+      await closeAll(nodes);
+    }
+  });
+}
+
+// ---- 3. 200 small peers across two nodes ----
+
+function fanDoc(seq: number): BenchDocument {
+  const doc = generateDocuments(1, { seed: FAN_SEED, first: seq })[0] as BenchDocument;
+  return { ...doc, _id: `fan-${String(seq).padStart(6, '0')}` };
+}
+
+/** What one repetition of a side measured. */
+interface PeersSample {
+  /** From starting all clients until each has a session (is open). */
+  readonly connectMs: number;
+  /** Every timed fan-out: from just before the write until the last client had it. */
+  readonly fanOut: number[];
+  /** The same, until the first client had it. */
+  readonly firstArrival: number[];
+  /** The same, until the write itself returned (ours: the node's `execute`; raw: the broadcast's sends). */
+  readonly writeReturned: number[];
+  /** Growth of the servers' resident sets, bytes, from before the clients came to after they were all served a first write. */
+  readonly rssGrowth: number;
+  readonly heapGrowth: number;
+  /** Sessions per node once all clients had one. */
+  readonly split: number[];
+}
+
+/** Fan-out rounds: one untimed write (every subscription in place), FAN_WARMUP untimed, FAN_ROUNDS timed. */
+async function fanOut(write: (doc: BenchDocument) => Promise<void>, peers: Child, afterFirst: () => Promise<void>): Promise<{ last: number[]; first: number[]; returned: number[] }> {
+  const last: number[] = [];
+  const first: number[] = [];
+  const returned: number[] = [];
+  for (let seq = 0; seq < 1 + FAN_WARMUP + FAN_ROUNDS; seq++) {
+    const doc = fanDoc(seq);
+    collectGarbage();
+    const started = wallNow();
+    await write(doc);
+    const wrote = wallNow();
+    const arrival = await peers.request<Arrival>('wait', { id: doc._id, timeoutMs: ROUND_TIMEOUT_MS }, ROUND_TIMEOUT_MS + 5_000);
+    if (seq > FAN_WARMUP) {
+      last.push(arrival.last - started);
+      first.push(arrival.first - started);
+      returned.push(wrote - started);
+    }
+    if (seq === 0) await afterFirst();
+    await pause(ROUND_GAP_MS);
+  }
+  return { last, first, returned };
+}
+
+const sumOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+
+async function oursPeers(context: SuiteContext, server: PostgresServer): Promise<PeersSample> {
+  return inFreshDatabase(server, 'peers', async (db) => {
+    const nodes = await startNodes(db, 2);
+    let balancer: TcpBalancer | undefined;
+    let peers: Child | undefined;
+    try {
+      balancer = await TcpBalancer.listen({ backends: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })) });
+      const before = await Promise.all(nodes.map((n) => n.memory()));
+      peers = await Child.start(PEERS_PROCESS, `${PEERS} small peers`, { role: 'small-peers', url: balancer.url, count: PEERS, collection: 'fanout' } satisfies PeersSetup);
+      const { ms: connectMs } = await peers.request<{ ms: number }>('connect', {}, 90_000);
+      let split: number[] = [];
+      await until(`the nodes counting ${PEERS} sessions`, async () => sumOf((split = await Promise.all(nodes.map((n) => n.sessions())))) === PEERS);
+      let after: Memory[] = [];
+      const writer = nodes[0] as NodeProcess;
+      const times = await fanOut((doc) => writer.insert('fanout', doc), peers, async () => {
+        after = await Promise.all(nodes.map((n) => n.memory()));
+      });
+      const held = await peers.request<{ min: number; max: number }>('counts', { collection: 'fanout' });
+      const expected = 1 + FAN_WARMUP + FAN_ROUNDS;
+      check(held.min === expected && held.max === expected, () => `the small peers hold ${held.min}–${held.max} fan-out documents, expected ${expected}`);
+      const peerLogs = peers;
+      await checkLogs(context, `${PEERS} small peers`, [...nodes, { logs: () => peerLogs.request<NodeLogs>('logs') }]);
+      return {
+        connectMs,
+        fanOut: times.last,
+        firstArrival: times.first,
+        writeReturned: times.returned,
+        rssGrowth: sumOf(after.map((m, i) => m.rss - (before[i] as Memory).rss)),
+        heapGrowth: sumOf(after.map((m, i) => m.heapUsed - (before[i] as Memory).heapUsed)),
+        split,
+      };
+    } finally {
+      await peers?.close();
+      await balancer?.close();
+      await closeAll(nodes);
+    }
+  });
+}
+
+async function rawPeers(): Promise<PeersSample> {
+  const host = await Child.start(HOST, 'raw ws server', { role: 'raw-ws' } satisfies HostSetup);
+  let clients: Child | undefined;
+  try {
+    const { url } = await host.request<{ url: string }>('info');
+    const before = await host.request<Memory>('memory');
+    clients = await Child.start(PEERS_PROCESS, `${PEERS} raw ws clients`, { role: 'raw-clients', url, count: PEERS } satisfies PeersSetup);
+    const { ms: connectMs } = await clients.request<{ ms: number }>('connect', {}, 90_000);
+    await until(`the raw server counting ${PEERS} clients`, async () => (await host.request<number>('clients')) === PEERS);
+    let after: Memory | undefined;
+    const times = await fanOut((doc) => host.request('broadcast', { text: JSON.stringify(doc) }), clients, async () => {
+      after = await host.request<Memory>('memory');
+    });
+    const grown = after as Memory;
+    return { connectMs, fanOut: times.last, firstArrival: times.first, writeReturned: times.returned, rssGrowth: grown.rss - before.rss, heapGrowth: grown.heapUsed - before.heapUsed, split: [PEERS] };
+  } finally {
+    await clients?.close();
+    await host.close();
+  }
+}
+
+async function peersRows(context: SuiteContext, server: PostgresServer): Promise<Row[]> {
+  context.log(`${PEERS} peers: up to ${PEERS_REPEAT} repetitions per side, each with fresh servers and clients`);
+  const started = performance.now();
+  const ours: PeersSample[] = [];
+  const raw: PeersSample[] = [];
+  for (let i = 0; i < PEERS_REPEAT; i++) {
+    if (i > 0 && performance.now() - started > PEERS_BUDGET_MS) break;
+    collectGarbage();
+    const o = await oursPeers(context, server);
+    ours.push(o);
+    collectGarbage();
+    const r = await rawPeers();
+    raw.push(r);
+    const kb = (bytes: number): string => `${(bytes / 1024 / PEERS).toFixed(0)} KB`;
+    const fans = (sample: PeersSample): string => `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))})`;
+    context.log(`  ours: connect ${ms(o.connectMs)} (sessions ${o.split.join(' + ')}), ${fans(o)}, RSS +${kb(o.rssGrowth)}/peer, heap +${kb(o.heapGrowth)}/peer`);
+    context.log(`  raw:  connect ${ms(r.connectMs)}, ${fans(r)}, RSS +${kb(r.rssGrowth)}/peer, heap +${kb(r.heapGrowth)}/peer`);
+  }
+  const repetitions = ours.length;
+  const all = (samples: PeersSample[]): number[] => samples.flatMap((s) => s.fanOut).sort((a, b) => a - b);
+  const [of, rf] = [all(ours), all(raw)];
+  const mb = (bytes: number): number => bytes / 1024 / 1024;
+  const splits = [...new Set(ours.map((s) => s.split.join(' + ')))].join(', ');
+  return [
+    {
+      name: `${PEERS} small peers through the TCP balancer to 2 nodes, until all have a session (sessions per node: ${splits}) (raw: ${PEERS} ws clients open)`,
+      kind: 'time',
+      ours: median(ours.map((s) => s.connectMs)),
+      raw: median(raw.map((s) => s.connectMs)),
+      repetitions,
+    },
+    { name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): p50 (raw: ws server sends 1 frame to ${PEERS} clients)`, kind: 'time', ours: percentile(of, 50), raw: percentile(rf, 50), repetitions },
+    { name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): max (raw: the same)`, kind: 'time', ours: of.at(-1) ?? NaN, raw: rf.at(-1) ?? NaN, repetitions },
+    {
+      name: `RSS growth of the 2 nodes' processes with ${PEERS} small peers (raw: the ws server's, ${PEERS} clients)`,
+      kind: 'memory',
+      ours: mb(median(ours.map((s) => s.rssGrowth))),
+      raw: mb(median(raw.map((s) => s.rssGrowth))),
+      repetitions,
+    },
+    {
+      name: `V8 heap growth of the 2 nodes' main threads with ${PEERS} small peers (raw: the ws server's, ${PEERS} clients)`,
+      kind: 'memory',
+      ours: mb(median(ours.map((s) => s.heapGrowth))),
+      raw: mb(median(raw.map((s) => s.heapGrowth))),
+      repetitions,
+    },
+  ];
+}
+
+// ---- the suite ----
+
+export const nodesSuite: Suite = {
+  name: 'nodes',
+  title:
+    'Big Peer nodes on PostgreSQL · each node, raw server and the 200 peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 small peers through a TCP balancer (raw = ws server and clients)',
+  async run(context) {
+    const server = await postgresServer(context);
+    try {
+      const rows: Row[] = [];
+      rows.push(await writeRow(context, server, 1));
+      rows.push(await writeRow(context, server, 2));
+      rows.push(...(await latencyRows(context, server)));
+      rows.push(...(await peersRows(context, server)));
+      return rows;
+    } finally {
+      await server.stop();
+    }
+  },
+};
