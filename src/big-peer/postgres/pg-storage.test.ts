@@ -132,6 +132,32 @@ describe('PostgreSQL storage of several nodes', () => {
     }
   });
 
+  it('reads a page of changes once for every session asking until the next commit, then again', async () => {
+    const storage = PgStorage.open({ url: url(), schema: freshSchema() });
+    try {
+      const write = (txnId: number): void =>
+        storage.write((w) => {
+          w.put('orders', doc(`d${txnId}`, txnId));
+          w.setClock({ lastTxnId: txnId, lastHlc: '0000000000010000' });
+        });
+      write(1);
+      const query = { collection: 'orders', afterTxnId: 0, uptoTxnId: 5, limit: 10 };
+      const first = storage.read((r) => r.changedSince(query));
+      expect(storage.read((r) => r.changedSince(query))).toBe(first); // the same page, not read again
+      write(2);
+      const after = storage.read((r) => r.changedSince(query));
+      expect(after).not.toBe(first);
+      expect(after.documents.map((d) => d.id)).toEqual(['d1', 'd2']);
+      // The write transaction reads its own changes, never a page read before them.
+      const tx = storage.beginWrite();
+      tx.writer.put('orders', doc('d3', 3));
+      expect(tx.writer.changedSince(query).documents.map((d) => d.id)).toEqual(['d1', 'd2', 'd3']);
+      tx.rollback();
+    } finally {
+      storage.close();
+    }
+  });
+
   it('finds a commit whose notification never came by polling, as a change to any collection', async () => {
     const schema = freshSchema();
     const b = PgStorage.open({ url: url(), schema, pollIntervalMs: 100 });

@@ -90,12 +90,38 @@ function isPlain(query: DocumentQuery): boolean {
   return query.where === undefined && query.orderBy.length === 0;
 }
 
+/**
+ * Pages of `changedSince` read since the last commit this storage knows of. After a commit every
+ * session of a node asks for the same page (the changes after the same txn_id, up to the same
+ * one): it is read once, not once per session. Any commit (own, told or polled) empties it.
+ */
+class ChangePageCache {
+  static readonly MAX = 256;
+  readonly #pages = new Map<string, ChangePage>();
+
+  get(key: string): ChangePage | undefined {
+    return this.#pages.get(key);
+  }
+
+  set(key: string, page: ChangePage): void {
+    if (this.#pages.size >= ChangePageCache.MAX) this.#pages.clear();
+    this.#pages.set(key, page);
+  }
+
+  clear(): void {
+    this.#pages.clear();
+  }
+}
+
 /** Reads through one session: a snapshot of its own (REPEATABLE READ), or the write transaction. */
 class PgReader implements StorageReader {
   protected readonly run: (statements: readonly Statement[]) => StatementResult[];
+  readonly #pages: ChangePageCache | undefined;
 
-  constructor(run: (statements: readonly Statement[]) => StatementResult[]) {
+  /** `pages`: for readers of committed data only, never the write transaction's (it sees its own changes). */
+  constructor(run: (statements: readonly Statement[]) => StatementResult[], pages?: ChangePageCache) {
     this.run = run;
+    this.#pages = pages;
   }
 
   /** One statement of this session. */
@@ -137,6 +163,14 @@ class PgReader implements StorageReader {
 
   changedSince(query: ChangeQuery): ChangePage {
     if (!Number.isInteger(query.limit) || query.limit < 1) throw new RangeError(`changedSince needs a limit >= 1, not ${query.limit}`);
+    if (this.#pages === undefined) return this.#changedSince(query);
+    const key = JSON.stringify([query.collection, query.afterTxnId, query.uptoTxnId, query.cursor?.txnId, query.cursor?.key, query.limit]);
+    let page = this.#pages.get(key);
+    if (page === undefined) this.#pages.set(key, (page = this.#changedSince(query)));
+    return page;
+  }
+
+  #changedSince(query: ChangeQuery): ChangePage {
     const { cursor } = query;
     // A cursor at or before afterTxnId excludes nothing that (after, upto] does not.
     const fromCursor = cursor !== undefined && cursor.txnId > query.afterTxnId;
@@ -344,6 +378,7 @@ export class PgStorage implements StorageEngine {
   readonly #writeSession: number;
   readonly #pollSession: number;
   readonly #listeners = new Set<(commit: ExternalCommit) => void>();
+  readonly #pages = new ChangePageCache();
   /** The last txn_id this storage knows committed: its own, told, or polled. */
   #known: number;
   #writing = false;
@@ -402,7 +437,7 @@ export class PgStorage implements StorageEngine {
     this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, { sql: 'SELECT 1 FROM clock' }]);
     let ended = false;
     return {
-      reader: new PgReader((statements) => this.#bridge.runSync(session, statements)),
+      reader: new PgReader((statements) => this.#bridge.runSync(session, statements), this.#pages),
       end: () => {
         if (ended) return;
         ended = true;
@@ -421,7 +456,7 @@ export class PgStorage implements StorageEngine {
       if (begun) return this.#bridge.runSync(session, statements);
       begun = true;
       return this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, ...statements]).slice(1);
-    });
+    }, this.#pages);
     try {
       return fn(reader);
     } finally {
@@ -502,6 +537,7 @@ export class PgStorage implements StorageEngine {
       commit: () => {
         finish(() => writer.commitStatements(this.schema));
         this.#known = Math.max(this.#known, writer.committedTxnId);
+        this.#pages.clear();
       },
       rollback: () => {
         if (this.#closed) {
@@ -565,6 +601,7 @@ export class PgStorage implements StorageEngine {
   /** Tells the listeners of a commit up to `txnId`; what it wrote is known only when it directly follows the last one known. */
   #found(txnId: number, collections: readonly string[] | undefined): void {
     if (this.#closed || !(txnId > this.#known)) return;
+    this.#pages.clear();
     const gap = txnId !== this.#known + 1;
     this.#known = txnId;
     const commit: ExternalCommit = { txnId, collections: gap ? undefined : collections };
