@@ -12,17 +12,10 @@ import { BigPeer, DRAIN_CLOSE_REASON } from './big-peer.ts';
 import { bigPeerConfig } from './config.ts';
 import { parsePrometheusText, sampleValue, type Exposition } from './prometheus-text.ts';
 import { TcpBalancer } from './tcp-balancer.ts';
-import { call, PLAYGROUND_TOKEN, post, startTestPeer, TEST_APP, TEST_KEY, type TestPeer } from './test-helpers.ts';
+import { call, PLAYGROUND_TOKEN, post, startTestPeer, TEST_APP, TEST_KEY, waitUntil, type TestPeer } from './test-helpers.ts';
+
 
 const WAIT_MS = 10_000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -173,11 +166,11 @@ describe('the metrics', () => {
     const { sync } = smallPeer(t.url);
     sync.store.registerSubscription('SELECT * FROM news');
     await sync.startSync();
-    await until('the session is accepted', () => t.peer.sessions === 1);
+    await waitUntil('the session is accepted', () => t.peer.sessions === 1);
     await sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'a' }), ({ _id: 'b' }), ({ _id: 'c' })");
-    await until('the orders reach the Big Peer', async () => (await count(t.peer.sync, 'orders')) === 3);
+    await waitUntil('the orders reach the Big Peer', async () => (await count(t.peer.sync, 'orders')) === 3);
     await t.peer.sync.store.execute("INSERT INTO news DOCUMENTS ({ _id: 'n1' }), ({ _id: 'n2' })");
-    await until('the news reach the small peer', async () => (await count(sync, 'news')) === 2);
+    await waitUntil('the news reach the small peer', async () => (await count(sync, 'news')) === 2);
 
     const m = await scrape(t.url);
     expect(sampleValue(m, 'syncmesh_websocket_sessions')).toBe(1);
@@ -189,7 +182,7 @@ describe('the metrics', () => {
     expect(sampleValue(m, 'syncmesh_replication_received_bytes_total')).toBeGreaterThan(0);
 
     await sync.stopSync();
-    await until('the session ends', () => t.peer.sessions === 0);
+    await waitUntil('the session ends', () => t.peer.sessions === 0);
     const ended = await scrape(t.url);
     expect(sampleValue(ended, 'syncmesh_connected_peers')).toBe(0);
     expect(ended.samples.filter((s) => s.name === 'syncmesh_websocket_sessions_closed_total').reduce((n, s) => n + s.value, 0)).toBe(1);
@@ -206,7 +199,7 @@ describe('the metrics', () => {
       await gate;
     });
     const waiting = post(`${t.url}/api/v4/store/execute`, { statement: "INSERT INTO b DOCUMENTS ({ _id: 2 })" });
-    await until('the HTTP write waits', () => t.peer.sync.store.writeSlot.waiting === 1);
+    await waitUntil('the HTTP write waits', () => t.peer.sync.store.writeSlot.waiting === 1);
     const during = await scrape(t.url);
     expect(sampleValue(during, 'syncmesh_store_writes_waiting')).toBe(1);
     expect(sampleValue(during, 'syncmesh_store_blocked_writes_total', { originator: 'User' })).toBe(0);
@@ -295,26 +288,26 @@ describe('draining a Big Peer', () => {
     const nodes = [await start(), await start()];
     const balancer = await TcpBalancer.listen({ backends: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })), healthCheck: { path: '/_ready', everyMs: 50 } });
     cleanups.push(() => balancer.close());
-    await until('the balancer sees both nodes ready', () => balancer.ready().length === 2);
+    await waitUntil('the balancer sees both nodes ready', () => balancer.ready().length === 2);
 
     const { sync, logs } = smallPeer(balancer.url);
     sync.store.registerSubscription('SELECT * FROM orders');
     await sync.startSync();
-    await until('the small peer has a session with a node', () => nodes.some((n) => n.sessions === 1));
+    await waitUntil('the small peer has a session with a node', () => nodes.some((n) => n.sessions === 1));
     // The node it landed on (the balancer takes turns) is drained; the other takes over.
     const a = nodes.find((n) => n.sessions === 1) as BigPeer;
     const b = nodes.find((n) => n !== a) as BigPeer;
     await sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'before' })");
-    await until('the order reaches the store', async () => (await count(core, 'orders')) === 1);
+    await waitUntil('the order reaches the store', async () => (await count(core, 'orders')) === 1);
 
     await bounded(a.drain(), 'the drain of node a');
     const ended = logs.find((e) => e.event === LOG_EVENTS.connectionEnded);
     expect(ended?.fields).toMatchObject({ code: 1001, reason: DRAIN_CLOSE_REASON });
-    await until('the small peer has a session with node b', () => b.sessions === 1);
+    await waitUntil('the small peer has a session with node b', () => b.sessions === 1);
     expect(balancer.ready()).toEqual([b.url]);
     await sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'after' })");
-    await until('the order reaches the store through node b', async () => (await count(core, 'orders')) === 2);
+    await waitUntil('the order reaches the store through node b', async () => (await count(core, 'orders')) === 2);
     await core.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'from-the-store' })");
-    await until('the store sends to the small peer through node b', async () => (await count(sync, 'orders')) === 3);
+    await waitUntil('the store sends to the small peer through node b', async () => (await count(sync, 'orders')) === 3);
   });
 });

@@ -11,22 +11,13 @@ import { EVERYTHING } from '../shared/permissions.ts';
 import { LogHub, Sync, onlinePlayground } from '../peer/index.ts';
 import { BigPeer } from './big-peer.ts';
 import { bigPeerConfig } from './config.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, call } from './test-helpers.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, call, waitUntil } from './test-helpers.ts';
 
 /** One store: each `open()` is a new Sync on it, as a node starting on it would make. */
 export interface StoreUnderTest {
   open(): Sync;
 }
 
-const WAIT_MS = 15_000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const ids = async (sync: Sync, collection = 'orders'): Promise<unknown[]> => (await sync.store.execute(`SELECT _id FROM ${collection} ORDER BY _id`)).items.map((d) => d._id);
 
@@ -95,7 +86,7 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       await a.startSync();
       await a.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'kept', total: 1, status: 'new' }), ({ _id: 'gone', total: 2 })");
       await a.store.execute("DELETE FROM orders WHERE _id = 'gone'");
-      await until('the node has the tombstone', () => first.peer.sync.store.readNow((r) => r.get('orders', 'gone')?.value === null));
+      await waitUntil('the node has the tombstone', () => first.peer.sync.store.readNow((r) => r.get('orders', 'gone')?.value === null));
       const meta = first.peer.sync.store.readNow((r) => r.get('orders', 'kept')?.meta);
       await first.stop();
 
@@ -104,13 +95,13 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       const b = smallPeer(second.peer.url);
       b.store.registerSubscription('SELECT * FROM orders');
       await b.startSync();
-      await until('b holds the live order', async () => (await ids(b)).length === 1);
+      await waitUntil('b holds the live order', async () => (await ids(b)).length === 1);
       expect(await ids(b)).toEqual(['kept']);
       // a (reconnected to the new node on the same address) and b change different fields at once.
-      await until('a is back', () => a.sessions.length === 1);
+      await waitUntil('a is back', () => a.sessions.length === 1);
       await Promise.all([b.store.execute("UPDATE orders SET status = 'paid' WHERE _id = 'kept'"), a.store.execute("UPDATE orders SET total = 5 WHERE _id = 'kept'")]);
       const merged = async (sync: Sync) => JSON.stringify((await sync.store.execute("SELECT status, total FROM orders WHERE _id = 'kept'")).items);
-      await until('both peers hold the merge', async () => (await merged(a)) === '[{"status":"paid","total":5}]' && (await merged(b)) === (await merged(a)));
+      await waitUntil('both peers hold the merge', async () => (await merged(a)) === '[{"status":"paid","total":5}]' && (await merged(b)) === (await merged(a)));
       expect(await ids(a)).toEqual(['kept']);
     });
 
@@ -122,9 +113,9 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       a.store.registerSubscription('SELECT * FROM orders');
       await a.startSync();
       await a.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs: Array.from({ length: 50 }, (_, i) => ({ _id: `o${String(i).padStart(2, '0')}` })) });
-      await until('the node holds the 50 orders', async () => (await ids(first.peer.sync)).length === 50);
+      await waitUntil('the node holds the 50 orders', async () => (await ids(first.peer.sync)).length === 50);
       // It saves what it holds of a's changes just before it acknowledges them.
-      await until('the node saved its progress with a', () => first.peer.sync.store.readNow((r) => r.setting(`replication/progress/${a.peerKey}`) !== undefined));
+      await waitUntil('the node saved its progress with a', () => first.peer.sync.store.readNow((r) => r.setting(`replication/progress/${a.peerKey}`) !== undefined));
       await a.stopSync();
       await first.stop();
 
@@ -132,7 +123,7 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       await a.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'later' })");
       const sentBefore = a.traffic.docsSent;
       await a.startSync();
-      await until('the node holds the later order', async () => (await ids(second.peer.sync)).length === 51);
+      await waitUntil('the node holds the later order', async () => (await ids(second.peer.sync)).length === 51);
       await new Promise((resolve) => setTimeout(resolve, 200)); // anything sent again would have come by now
       expect(a.traffic.docsSent - sentBefore).toBe(1);
     });

@@ -78,6 +78,15 @@ export function call(url: string, options: CallOptions = {}): Promise<RawRespons
   });
 }
 
+/** Waits until `check` holds, looking every 20 ms; fails naming `what` after `ms` (default 15 s). */
+export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A POST with the test API key. */
 export function post(url: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<RawResponse> {
   return call(url, { method: 'POST', body, headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json', ...headers } });

@@ -81,6 +81,7 @@ export type {
 } from './storage/types.ts';
 /** For storage engines of the apps (the Big Peer's PostgreSQL): the reference evaluator over rows, and the order-preserving key of `_id`. */
 export { runQuery } from './storage/js-query.ts';
+export { writeThrough } from './storage/write-through.ts';
 export { sortKey } from './dql/sort-key.ts';
 export type { DocumentMeta } from './crdt/document-meta.ts';
 export { assertSupportedNode } from './storage/node-version.ts';

@@ -12,19 +12,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeRun, startNode, stopAll, until as untilRun } from '../../cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, call, post } from '../test-helpers.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, call, post, waitUntil } from '../test-helpers.ts';
 import { TcpBalancer } from '../tcp-balancer.ts';
 import { createTestDatabase } from './test-postgres.ts';
 
-const WAIT_MS = 15_000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {
@@ -93,13 +84,13 @@ describe('a Big Peer node whose database goes away', () => {
     expect(failedRead.status).toBe(503);
     expect(failedRead.json.error.code).toBe('store/unavailable');
     expect((await insert(node, 'lost')).status).toBe(503);
-    await until('the node says it is not ready', async () => (await call(`${node.url}/_ready`)).status === 503);
+    await waitUntil('the node says it is not ready', async () => (await call(`${node.url}/_ready`)).status === 503);
     expect((await call(`${node.url}/_ready`)).json.status).toBe('unavailable');
     expect((await call(`${node.url}/_health`)).status).toBe(200);
 
     // It is back.
     relay = await TcpBalancer.listen({ backends: [backend] }, port);
-    await until('the node is ready again', async () => (await call(`${node.url}/_ready`)).status === 200);
+    await waitUntil('the node is ready again', async () => (await call(`${node.url}/_ready`)).status === 200);
     expect((await insert(node, 'c')).status).toBe(200);
     expect((await select(node)).json.items).toEqual([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }]);
   });

@@ -9,20 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sync } from '../../peer/index.ts';
 import { describeRun, startNode, stopAll, until as untilRun, type Run } from '../../cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, post } from '../test-helpers.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, post, waitUntil } from '../test-helpers.ts';
 import { TcpBalancer } from '../tcp-balancer.ts';
 import { smallPeerOf } from './pg-nodes.ts';
 import { createTestDatabase } from './test-postgres.ts';
 
-const WAIT_MS = 30_000;
 
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** A killed node's peers reconnect with backoff: the waits are longer than elsewhere. */
+const WAIT_MS = 30_000;
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {
@@ -89,7 +83,7 @@ describe('a Big Peer node killed while it syncs', () => {
       sync.store.registerSubscription('SELECT * FROM orders');
       await sync.startSync();
     }
-    await until('every peer has a session', () => writers.every((s) => s.sessions.length === 1));
+    await waitUntil('every peer has a session', () => writers.every((s) => s.sessions.length === 1), WAIT_MS);
     const connectionBefore = writers.map((s) => s.sessions[0]?.connection);
 
     // Writes go on from every peer, and over HTTP straight to node 1, while node 1 is killed.
@@ -109,7 +103,7 @@ describe('a Big Peer node killed while it syncs', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     });
-    await until('node 1 acknowledged some HTTP writes', () => acknowledged.length >= 20);
+    await waitUntil('node 1 acknowledged some HTTP writes', () => acknowledged.length >= 20, WAIT_MS);
     one.run.child.kill('SIGKILL');
     await one.run.exit;
     stop = true;
@@ -126,10 +120,14 @@ describe('a Big Peer node killed while it syncs', () => {
     writers.forEach((_, p) => {
       for (let i = 0; i < 60; i++) expected.add(`p${p}-${i}`);
     });
-    await until('every peer holds every order', async () => {
-      for (const sync of writers) if ((await orderIds(sync)).size !== expected.size) return false;
-      return true;
-    });
+    await waitUntil(
+      'every peer holds every order',
+      async () => {
+        for (const sync of writers) if ((await orderIds(sync)).size !== expected.size) return false;
+        return true;
+      },
+      WAIT_MS,
+    );
     for (const sync of writers) expect([...(await orderIds(sync))].sort()).toEqual([...expected].sort());
     // Those that were on node 1 (the balancer took turns: about half) sync over a new connection, to node 2.
     const moved = writers.filter((s, i) => s.sessions[0]?.connection !== connectionBefore[i]);

@@ -24,6 +24,7 @@ import {
   StoreError,
   runQuery,
   sortKey,
+  writeThrough,
   systemTimers,
   type ChangePage,
   type ChangeQuery,
@@ -465,15 +466,7 @@ export class PgStorage implements StorageEngine {
   }
 
   write<T>(fn: (writer: StorageWriter) => T): T {
-    const tx = this.beginWrite();
-    try {
-      const result = fn(tx.writer);
-      tx.commit();
-      return result;
-    } catch (error) {
-      tx.rollback();
-      throw error;
-    }
+    return writeThrough(this, fn);
   }
 
   beginWrite(): WriteTransaction {

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { describeServer } from './pg-bridge.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { POSTGRES_HOW_TO as howTo } from '../../../scripts/postgres-cluster.js';
 
@@ -38,17 +39,6 @@ export function postgresTestUrl(): string {
   throw new Error(problem ?? POSTGRES_HOW_TO);
 }
 
-/** The URL with the user and password left out, for messages. */
-function shown(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable URL)';
-  }
-}
-
 async function withAdmin<T>(serverUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
   try {
@@ -56,7 +46,7 @@ async function withAdmin<T>(serverUrl: string, use: (client: pg.Client) => Promi
   } catch (error) {
     await client.end().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`Cannot connect to the test PostgreSQL server ${shown(serverUrl)}: ${reason}`, { cause: error });
+    throw new Error(`Cannot connect to the test PostgreSQL server ${describeServer(serverUrl)}: ${reason}`, { cause: error });
   }
   try {
     return await use(client);

@@ -10,19 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../shared/permissions.ts';
 import { ManualTimers, type Sync } from '../../peer/index.ts';
-import { call, post } from '../test-helpers.ts';
+import { call, post, waitUntil } from '../test-helpers.ts';
 import { startPgNode, smallPeerOf, type PgNode } from './pg-nodes.ts';
 import { createTestDatabase } from './test-postgres.ts';
 
-const WAIT_MS = 15_000;
-
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {
@@ -81,13 +72,13 @@ describe('two Big Peer nodes on one PostgreSQL database', () => {
       expected.push(`a${String(i).padStart(2, '0')}`, `b${String(i).padStart(2, '0')}`);
     }
     expected.sort();
-    await until('both peers hold every order', async () => (await ids(a)).length === 40 && (await ids(b)).length === 40);
+    await waitUntil('both peers hold every order', async () => (await ids(a)).length === 40 && (await ids(b)).length === 40);
     expect(await ids(a)).toEqual(expected);
     expect(await ids(b)).toEqual(expected);
     // A field changed concurrently on both sides merges the same on both.
     await Promise.all([a.store.execute("UPDATE orders SET status = 'a' WHERE _id = 'a00'"), b.store.execute("UPDATE orders SET note = 'b' WHERE _id = 'a00'")]);
     const doc = async (sync: Sync) => (await sync.store.execute("SELECT * FROM orders WHERE _id = 'a00'")).items[0];
-    await until('the merge reaches both', async () => {
+    await waitUntil('the merge reaches both', async () => {
       const [x, y] = [await doc(a), await doc(b)];
       return x?.status === 'a' && x.note === 'b' && JSON.stringify(x) === JSON.stringify(y);
     });
@@ -133,11 +124,11 @@ describe('two Big Peer nodes on one PostgreSQL database', () => {
     timers.advance(60 * 60_000); // 13:00: both nodes' timers fire
     const ran = () => [...one.logs, ...two.logs].filter((e) => e.event === 'ttl.ran').length;
     const skipped = () => [...one.logs, ...two.logs].filter((e) => e.event === 'ttl.skipped').length;
-    await until('one node runs the job', () => ran() === 1);
+    await waitUntil('one node runs the job', () => ran() === 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ran()).toBe(1);
     const flagged = await post(`${two.url}/api/v4/store/execute`, { statement: 'SELECT evictionFlag FROM orders' });
     expect(flagged.json.items).toEqual([{ evictionFlag: true }]);
-    await until("the other node skips it", () => skipped() === 1);
+    await waitUntil("the other node skips it", () => skipped() === 1);
   });
 });

@@ -9,6 +9,7 @@ import type { DocumentMeta } from '../crdt/document-meta.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { StoreError } from '../errors.ts';
 import { runQuery } from './js-query.ts';
+import { writeThrough } from './write-through.ts';
 import type {
   ChangePage,
   ChangeQuery,
@@ -258,15 +259,7 @@ export class MemoryStorage implements StorageEngine {
   }
 
   write<T>(fn: (writer: StorageWriter) => T): T {
-    const tx = this.beginWrite();
-    try {
-      const result = fn(tx.writer);
-      tx.commit();
-      return result;
-    } catch (error) {
-      tx.rollback();
-      throw error;
-    }
+    return writeThrough(this, fn);
   }
 
   sizeOnDisk(): number {

@@ -13,6 +13,7 @@ import { sortKey } from '../dql/sort-key.ts';
 import { StoreError } from '../errors.ts';
 import { DirectoryLock, type DatabaseConstructor } from './directory-lock.ts';
 import { runQuery } from './js-query.ts';
+import { writeThrough } from './write-through.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { registerSqlFunctions } from './sql-functions.ts';
 import { SqlTranslator, Untranslatable } from './sql-translate.ts';
@@ -446,15 +447,7 @@ export class SqliteStorage implements StorageEngine {
   }
 
   write<T>(fn: (writer: StorageWriter) => T): T {
-    const tx = this.beginWrite();
-    try {
-      const result = fn(tx.writer);
-      tx.commit();
-      return result;
-    } catch (error) {
-      tx.rollback();
-      throw error;
-    }
+    return writeThrough(this, fn);
   }
 
   reclaimSpace(): void {
