@@ -408,13 +408,19 @@ export class Store {
   }
 
   #caughtUp(tx: WriteTransaction): WriteTransaction {
-    const shared = tx.writer.clock();
-    // Where other processes write too, the stamps of this write must follow theirs (they may have
-    // committed since, told or not): later writes win merges. Here, where only this one writes,
-    // the stamp is this clock's own last one, and observing it changes nothing.
-    if (shared.lastHlc !== '') this.#clock.observe(shared.lastHlc);
-    if (shared.lastTxnId > this.#lastTxnId) this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
-    return tx;
+    try {
+      const shared = tx.writer.clock();
+      // Where other processes write too, the stamps of this write must follow theirs (they may
+      // have committed since, told or not): later writes win merges. Here, where only this one
+      // writes, the stamp is this clock's own last one, and observing it changes nothing.
+      if (shared.lastHlc !== '') this.#clock.observe(shared.lastHlc);
+      if (shared.lastTxnId > this.#lastTxnId) this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
+      return tx;
+    } catch (error) {
+      // The transaction is not handed out: it must not stay open, holding the write lock.
+      tx.rollback();
+      throw error;
+    }
   }
 
   /** Called for every writer that had to wait for the slot, once it gets it. */
