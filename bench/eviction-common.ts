@@ -7,10 +7,13 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { LogHub, Sync, type EvictionOptions } from '../src/peer/index.ts';
+import { Sync, type EvictionOptions } from '../src/peer/index.ts';
 import { CREATED_FROM_MS, CREATED_SPAN_MS, documentBatches, generateDocuments } from './documents.ts';
 import { check, type SuiteContext } from './harness.ts';
 import { AUTO_VACUUM, RawEvictStore, type AutoVacuum } from './eviction-raw.ts';
+import { Logs } from './peers.ts';
+
+export { Logs };
 
 /** Documents in the data set, and in the batches it is written in. */
 export const DOCS = 100_000;
@@ -49,24 +52,6 @@ export function half(): Cut {
   times.sort();
   const ttl = times[DOCS / 2 - 1] as string;
   return { ttl, expected: times.filter((t) => t <= ttl).length };
-}
-
-/** The log hub of every peer of the suite: WARN and up, no console; an ERROR fails the suite. */
-export class Logs {
-  readonly hub = new LogHub({ minimumLogLevel: 'WARN', recentCapacity: 100 });
-  readonly errors: string[] = [];
-  readonly warnings: string[] = [];
-
-  constructor() {
-    this.hub.setCustomLogCallback((entry) => (entry.level === 'ERROR' ? this.errors : this.warnings).push(`${entry.component}: ${entry.message}`));
-  }
-
-  /** Throws on any ERROR; reports how many WARN entries came, with the first, and forgets them. */
-  checkpoint(context: SuiteContext, where: string): void {
-    check(this.errors.length === 0, () => `${where}: ${this.errors.length} ERROR log entr(y/ies): ${this.errors.slice(0, 3).join(' | ')}`);
-    if (this.warnings.length > 0) context.log(`${where}: ${this.warnings.length} WARN entr(y/ies), e.g. ${this.warnings[0]}`);
-    this.warnings.length = 0;
-  }
 }
 
 /** A SyncMesh store on SQLite in `dir`, logging into `logs`. */

@@ -14,6 +14,7 @@ import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
 import { Sync, formatCycleLine, onlinePlayground, runEvictLoopScenario, type EvictLoopCycle } from '../src/peer/index.ts';
 import { check, collectGarbage, within, type Row, type SuiteContext } from './harness.ts';
 import { Logs, bytesText, megabytes, thousands } from './eviction-common.ts';
+import { SETUP_TIMEOUT_MS } from './peers.ts';
 
 /** N and K. N = 10,000 keeps the suite near a minute in all on 2 cores. */
 export const LOOP_DOCS = 10_000;
@@ -21,7 +22,6 @@ export const LOOP_CYCLES = 3;
 const COLLECTION = 'evict_loop_bench';
 const APP_ID = 'bench-eviction';
 const PLAYGROUND_TOKEN = 'bench-eviction-playground-token';
-const SETUP_TIMEOUT_MS = 30_000;
 /** The whole scenario: writing N, K cycles each way with their waits. */
 const SCENARIO_TIMEOUT_MS = 150_000;
 const SAMPLE_MS = 10;

@@ -26,7 +26,7 @@ import { WebSocket, type RawData } from 'ws';
 import { smallPeerOf } from '../src/big-peer/postgres/pg-nodes.ts';
 import { PG_MIGRATIONS } from '../src/big-peer/postgres/pg-schema.ts';
 import { TcpBalancer } from '../src/big-peer/tcp-balancer.ts';
-import { LogHub, type ObserverEvent, type Sync } from '../src/peer/index.ts';
+import { type ObserverEvent, type Sync } from '../src/peer/index.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
@@ -35,6 +35,8 @@ import { check, collectGarbage, median, percentile, within, type Row, type Suite
 import { Child, wallNow, writeDocuments, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
 import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
+import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
+import { describeServer } from '../src/big-peer/postgres/index.ts';
 
 const POSTGRES_HOW_TO = howTo as string;
 const HOST = new URL('./nodes-host.ts', import.meta.url);
@@ -72,7 +74,6 @@ const ROUND_TIMEOUT_MS = 10_000;
 /** Untimed pause after each round, so that its acknowledgements are not billed to the next. */
 const ROUND_GAP_MS = 10;
 /** Bound on setup steps: a connection, a login, a server closing, the sessions counted. */
-const SETUP_TIMEOUT_MS = 30_000;
 
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 const pause = (delayMs: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -103,23 +104,13 @@ interface PostgresServer {
   stop(): Promise<void>;
 }
 
-function shown(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(an unparsable URL)';
-  }
-}
-
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
     await client.connect();
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw new Error(`cannot connect to PostgreSQL at ${shown(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`cannot connect to PostgreSQL at ${describeServer(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   try {
     return await use(client);
@@ -132,7 +123,7 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
 async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
   const named = process.env.SYNCMESH_TEST_POSTGRES;
   if (named !== undefined && named !== '') {
-    context.log(`PostgreSQL: SYNCMESH_TEST_POSTGRES (${shown(named)})`);
+    context.log(`PostgreSQL: SYNCMESH_TEST_POSTGRES (${describeServer(named)})`);
     try {
       await withClient(named, (client) => client.query('SELECT 1'));
     } catch (error) {
@@ -148,7 +139,7 @@ async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
     if (message === POSTGRES_HOW_TO) throw error;
     throw new Error(`a throwaway PostgreSQL cluster did not start: ${message}\n${POSTGRES_HOW_TO}`, { cause: error });
   }
-  context.log(`PostgreSQL: a throwaway cluster at ${shown(cluster.url)}`);
+  context.log(`PostgreSQL: a throwaway cluster at ${describeServer(cluster.url)}`);
   return cluster;
 }
 
@@ -273,21 +264,6 @@ async function checkLogs(context: SuiteContext, where: string, sources: readonly
   }
   check(errors.length === 0, () => `${where}: ${errors.length} ERROR log entr(y/ies): ${errors.slice(0, 3).join(' | ')}`);
   if (warnings.length > 0) context.log(`${where}: ${warnings.length} WARN entr(y/ies), e.g. ${warnings[0]}`);
-}
-
-/** The log hub of the small peers in this process: WARN and up, no console. */
-class Logs {
-  readonly hub = new LogHub({ minimumLogLevel: 'WARN' });
-  readonly #errors: string[] = [];
-  readonly #warnings: string[] = [];
-
-  constructor() {
-    this.hub.setCustomLogCallback((entry) => (entry.level === 'ERROR' ? this.#errors : this.#warnings).push(`${entry.component}: ${entry.message}`));
-  }
-
-  async logs(): Promise<NodeLogs> {
-    return { errors: this.#errors.splice(0), warnings: this.#warnings.splice(0) };
-  }
 }
 
 // ---- alternating sides ----
@@ -554,18 +530,6 @@ async function startPeer(url: string, logs: Logs, collection: string): Promise<S
     throw error;
   }
   return sync;
-}
-
-async function closePeer(sync: Sync): Promise<void> {
-  try {
-    await within(sync.stopSync(), SETUP_TIMEOUT_MS, 'stopping sync');
-  } finally {
-    sync.close();
-  }
-}
-
-async function countOf(sync: Sync, collection: string): Promise<number> {
-  return (await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n as number;
 }
 
 async function latencyRows(context: SuiteContext, server: PostgresServer): Promise<Row[]> {

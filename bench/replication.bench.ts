@@ -21,10 +21,11 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
-import { LogHub, Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/index.ts';
+import { Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/index.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
 import { collectGarbage, median, percentile, timeOnce, type CompareOptions, type Row, type Side, type Suite, type SuiteContext, check, within } from './harness.ts';
 import { RawStore } from './raw-store.ts';
+import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
 
 const APP_ID = 'bench-replication';
 const API_KEY = 'smk_bench-replication-key';
@@ -63,7 +64,6 @@ const ROUND_TIMEOUT_MS = 10_000;
 /** Untimed pause after each round, so that its acknowledgements are not billed to the next. */
 const ROUND_GAP_MS = 10;
 /** Bound on any setup step: a login, a connection, a server closing. */
-const SETUP_TIMEOUT_MS = 30_000;
 
 const thousands = (n: number): string => n.toLocaleString('en-US');
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
@@ -83,24 +83,6 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void; reje
 
 // ---- peers ----
 
-/** The log hub of every peer of the suite: WARN and up, no console; an ERROR fails the suite. */
-class Logs {
-  readonly hub = new LogHub({ minimumLogLevel: 'WARN' });
-  readonly errors: string[] = [];
-  readonly warnings: string[] = [];
-
-  constructor() {
-    this.hub.setCustomLogCallback((entry) => (entry.level === 'ERROR' ? this.errors : this.warnings).push(`${entry.component}: ${entry.message}`));
-  }
-
-  /** Throws on any ERROR; reports the WARN entries seen so far and forgets them. */
-  checkpoint(context: SuiteContext, where: string): void {
-    check(this.errors.length === 0, () => `${where}: ${this.errors.length} ERROR log entr(y/ies): ${this.errors.slice(0, 3).join(' | ')}`);
-    if (this.warnings.length > 0) context.log(`${where}: ${this.warnings.length} WARN entr(y/ies), e.g. ${this.warnings[0]}`);
-    this.warnings.length = 0;
-  }
-}
-
 async function startBigPeer(context: SuiteContext, logs: Logs, label: string): Promise<BigPeer> {
   const config = bigPeerConfig({
     appID: APP_ID,
@@ -119,20 +101,6 @@ function smallPeer(bigPeer: BigPeer, logs: Logs, statement: string): Sync {
   const sync = new Sync({ inMemory: true, logHub: logs.hub, identity: onlinePlayground({ appID: APP_ID, token: PLAYGROUND_TOKEN, bigPeerURL: bigPeer.url }) });
   sync.store.registerSubscription(statement);
   return sync;
-}
-
-async function closePeer(sync: Sync): Promise<void> {
-  try {
-    await within(sync.stopSync(), SETUP_TIMEOUT_MS, 'stopping sync');
-  } finally {
-    sync.close();
-  }
-}
-
-async function countOf(sync: Sync, collection: string): Promise<number> {
-  const n = (await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n;
-  check(typeof n === 'number', () => `SELECT COUNT(*) FROM ${collection} answered ${JSON.stringify(n)}`);
-  return n as number;
 }
 
 /** Calls `listener` with each document a commit of `sync` wrote into `collection`. */

@@ -6,27 +6,32 @@
 import { hostname } from 'node:os';
 import { Sync, type LogHub, type Timers } from '../../peer/index.ts';
 import type { PostgresConfig } from '../config.ts';
-import { PgStorage } from './pg-storage.ts';
+import { PgStorage, type PgStorageOptions } from './pg-storage.ts';
 
 /** This node's name where none is configured: the machine's and the process's. */
 export function defaultNodeName(): string {
   return `${hostname()}:${process.pid}`;
 }
 
-/** Opens the node's store (migrating it if this node is the first of a newer version) and a Sync on it; the caller closes the Sync. */
-export function openPgSync(postgres: PostgresConfig, nodeName: string | undefined, logHub: LogHub, timers?: Timers): Sync {
-  const storage = PgStorage.open({
+/**
+ * Opens the node's store (migrating it if this node is the first of a newer version) and a Sync
+ * on it; the caller closes the Sync. `storage` overrides the storage's options (tests: its
+ * timeouts, or real timers under a Sync on manual ones).
+ */
+export function openPgSync(postgres: PostgresConfig, nodeName: string | undefined, logHub: LogHub, timers?: Timers, storage?: Partial<PgStorageOptions>): Sync {
+  const opened = PgStorage.open({
     url: postgres.url,
     schema: postgres.schema,
     nodeName: nodeName ?? defaultNodeName(),
     pollIntervalMs: postgres.pollIntervalMs,
     logger: logHub.logger('postgres'),
     ...(timers === undefined ? {} : { timers }),
+    ...storage,
   });
   try {
-    return new Sync({ storage, storageName: `${storage.server} (schema ${storage.schema})`, logHub, ...(timers === undefined ? {} : { timers }) });
+    return new Sync({ storage: opened, storageName: `${opened.server} (schema ${opened.schema})`, logHub, ...(timers === undefined ? {} : { timers }) });
   } catch (error) {
-    storage.close();
+    opened.close();
     throw error;
   }
 }

@@ -8,11 +8,11 @@ import type { LogEntry } from '../../shared/log.ts';
 import { BigPeer } from '../big-peer.ts';
 import { bigPeerConfig, type BigPeerConfig } from '../config.ts';
 import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY } from '../test-helpers.ts';
-import { PgStorage, type PgStorageOptions } from './pg-storage.ts';
+import { openPgSync } from './open-node.ts';
+import { DEFAULT_POLL_INTERVAL_MS, type PgStorageOptions } from './pg-storage.ts';
 
 export interface PgNode {
   readonly peer: BigPeer;
-  readonly storage: PgStorage;
   readonly logs: LogEntry[];
   readonly url: string;
   close(): Promise<void>;
@@ -34,14 +34,7 @@ export async function startPgNode(options: PgNodeOptions): Promise<PgNode> {
   const hub = new LogHub({ minimumLogLevel: options.debug === true ? 'DEBUG' : 'INFO', ...(options.timers === undefined ? {} : { now: () => options.timers?.now() ?? 0 }) });
   const logs: LogEntry[] = [];
   hub.setCustomLogCallback((entry) => logs.push(entry));
-  const storage = PgStorage.open({ url: options.url, schema: options.schema, nodeName: options.name, logger: hub.logger('postgres'), timers: options.timers, ...options.storage });
-  let sync: Sync;
-  try {
-    sync = new Sync({ storage, storageName: `postgres ${options.schema} (${options.name})`, logHub: hub, ...(options.timers === undefined ? {} : { timers: options.timers }) });
-  } catch (error) {
-    storage.close();
-    throw error;
-  }
+  const sync = openPgSync({ url: options.url, schema: options.schema, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS }, options.name, hub, options.timers, options.storage);
   try {
     const peer = await BigPeer.start(bigPeerConfig({ appID: TEST_APP, apiKeys: [TEST_KEY], playgroundToken: PLAYGROUND_TOKEN, ...options.config }), {
       sync,
@@ -50,7 +43,6 @@ export async function startPgNode(options: PgNodeOptions): Promise<PgNode> {
     });
     return {
       peer,
-      storage,
       logs,
       url: peer.url,
       close: async () => {
