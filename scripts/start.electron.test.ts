@@ -5,11 +5,11 @@
  * gracefully (200 ms), and, like Electron, a second SIGINT kills it at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NODE, PROJECT_DIR } from '../src/cli/child-process-fixture.ts';
+import { NODE } from '../src/cli/child-process-fixture.ts';
+import { scratchProject } from './electron-mirror-fixture.ts';
 
 const STAND_IN = `#!${NODE}
 const { appendFileSync } = require('node:fs');
@@ -34,14 +34,9 @@ describe('npm start with Electron (a stand-in)', () => {
   let run: ChildProcess | undefined;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'npm-start-electron-'));
-    for (const d of ['scripts', 'electron-dist', 'node_modules/electron', 'out/main', 'out/preload', 'out/renderer']) mkdirSync(join(dir, d), { recursive: true });
-    for (const f of ['start.js', 'check-node.js']) copyFileSync(join(PROJECT_DIR, 'scripts', f), join(dir, 'scripts', f));
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    dir = scratchProject();
+    mkdirSync(join(dir, 'electron-dist'));
     writeFileSync(join(dir, 'electron-dist/package.json'), '{"type":"commonjs"}');
-    writeFileSync(join(dir, 'node_modules/electron/package.json'), '{"name":"electron"}');
-    // A stand-in build, newer than any source (start.js builds nothing then).
-    for (const f of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) writeFileSync(join(dir, f), '');
     writeFileSync(join(dir, 'electron-dist/electron'), STAND_IN);
     chmodSync(join(dir, 'electron-dist/electron'), 0o755);
     logFile = join(dir, 'stand-in.log');

@@ -1,20 +1,22 @@
 // `npm start`: launches the desktop app with the project's Electron, building it first if the
-// build is missing or older than the sources. Plain JavaScript, node:* only.
+// build is missing or older than the sources. Plain JavaScript, node:* only (and, to fetch
+// Electron, the @electron/get that the electron package depends on).
 //
-// Where Electron's binary cannot be had, it says so in one line and runs the same inspector in
-// browser mode instead (`syncmesh inspect --user-data <the app's user-data folder>`, in this
-// process): the same peer, the same settings.json rule (none: the local Big Peer), a URL to open.
-//
-// The Electron binary is looked up the way node_modules/electron/index.js does it, but without
-// ever downloading: `require('electron')` runs the package's install.js (a download from GitHub)
-// whenever the binary is missing, which on a machine without that host hangs or fails slowly.
+// When Electron's binary is missing it is fetched first, the way Electron's own install.js does
+// (scripts/electron-fetch.js: the same mirror, cache and checksum settings), with progress and a
+// bound. Where it cannot be had (the fetch failed, ELECTRON_SKIP_BINARY_DOWNLOAD, an
+// ELECTRON_OVERRIDE_DIST_PATH without a binary) it says why in one line and runs the same
+// inspector in browser mode instead (`syncmesh inspect --user-data <the app's user-data folder>`,
+// in this process): the same peer, the same settings.json rule (none: the local Big Peer), a URL
+// to open.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitUnlessSupportedNode } from './check-node.js';
+import { electronPackage, installedElectron, runningAsRoot } from './electron-binary.js';
+import { ElectronFetchError, fetchElectron, skipReason, stallSeconds } from './electron-fetch.js';
 
 const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,31 +26,26 @@ const BUILD_INPUTS = ['src', 'electron.vite.config.ts', 'package.json'];
 const BUILD_OUTPUTS = ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html'];
 
 /**
- * Where the Electron binary is, or why it is not there.
- * @returns {{ binary: string } | { reason: string }}
+ * The Electron binary, fetched first when it is missing and may be fetched; or why there is none
+ * (a fetch that failed has printed its one line already).
+ * @returns {Promise<{ binary: string } | { reason: string }>}
  */
-function locateElectron() {
-  const require = createRequire(path.join(projectDir, 'package.json'));
-  let packageDir;
+export async function obtainElectron(env = process.env, out = process.stdout, err = process.stderr) {
+  const pkg = electronPackage(projectDir);
+  if (pkg === null) return { reason: 'the electron package is not installed: run npm install' };
+  const installed = installedElectron(pkg, env);
+  if ('binary' in installed) return installed;
+  if (!installed.fetchable) return { reason: installed.reason };
+  const skip = skipReason(env);
+  if (skip !== null) return { reason: `${installed.reason}, and ${skip}` };
+  out.write(`${installed.reason}: fetching it now, as Electron's installer does (no byte for ${stallSeconds(env)} s ends the attempt).\n`);
   try {
-    packageDir = path.dirname(require.resolve('electron/package.json'));
-  } catch {
-    return { reason: 'the electron package is not installed' };
+    return { binary: await fetchElectron(pkg, { env, out }) };
+  } catch (error) {
+    if (!(error instanceof ElectronFetchError)) throw error;
+    err.write(`${error.message}\n`);
+    return { reason: 'it could not be fetched, as said above' };
   }
-  // path.txt names the executable inside dist/; install.js writes it after a successful download.
-  const pathFile = path.join(packageDir, 'path.txt');
-  const executable = fs.existsSync(pathFile) ? fs.readFileSync(pathFile, 'utf8') : undefined;
-  const overrideDir = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  let binary;
-  if (overrideDir) {
-    binary = path.join(overrideDir, executable || 'electron');
-  } else if (executable === undefined) {
-    return { reason: `${path.relative(projectDir, pathFile)} is missing: electron's install step, which downloads the binary, did not complete` };
-  } else {
-    binary = path.join(packageDir, 'dist', executable);
-  }
-  if (!fs.existsSync(binary)) return { reason: `${binary} does not exist` };
-  return { binary };
 }
 
 /** Newest modification time under `entry` (a file or a folder), 0 if it does not exist. */
@@ -108,18 +105,32 @@ async function runBrowserMode() {
   process.exitCode = await syncmesh(['inspect', '--user-data', electronUserDataDir()], io);
 }
 
+/**
+ * Electron's arguments: the project (Electron reads package.json "main", out/main/index.js, and
+ * names the app and its user-data folder after "productName"), what came after `npm start --`,
+ * and --no-sandbox when running as root, where Chromium refuses to start with its sandbox.
+ */
+export function electronArguments(extra, asRoot = runningAsRoot()) {
+  const args = [projectDir, ...extra];
+  if (asRoot && !args.includes('--no-sandbox')) args.push('--no-sandbox');
+  return args;
+}
+
 async function main() {
   exitUnlessSupportedNode();
-  // Looked up before building: without a binary only the renderer is needed.
-  const electron = locateElectron();
+  // Looked up (and fetched) before building: without a binary only the renderer is needed.
+  const electron = await obtainElectron();
   if ('reason' in electron) {
     console.log(`Electron's binary is not available on this machine (${electron.reason}), so the inspector opens in browser mode instead: open the URL below.`);
     await runBrowserMode();
     return;
   }
   if (buildIsStale()) build();
-  // Arguments after `npm start --` go to Electron (for example --no-sandbox when running as root).
-  const child = spawn(electron.binary, [projectDir, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const args = electronArguments(process.argv.slice(2));
+  if (runningAsRoot() && !process.argv.includes('--no-sandbox')) {
+    console.log("Running as root: Electron is started with --no-sandbox (Chromium's sandbox cannot run as root; run as a normal user to keep it).");
+  }
+  const child = spawn(electron.binary, args, { stdio: 'inherit' });
   // Electron runs in the terminal's foreground process group, so Ctrl-C (SIGINT) and a closed
   // terminal (SIGHUP) already reach it from the terminal. Forwarding them would send a second
   // one, and Electron's handler is one-shot: the second kills it in the middle of its quit,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exitOf, startNode, stopAll, until, type Run } from '../src/cli/child-process-fixture.ts';
 // @ts-expect-error -- plain JavaScript without declarations
-import { electronUserDataDir } from './start.js';
+import { electronArguments, electronUserDataDir } from './start.js';
 
 describe('npm start without the Electron binary', () => {
   let dir: string;
@@ -69,5 +69,14 @@ describe('electronUserDataDir', () => {
     expect(electronUserDataDir({}, 'linux', '/home/u')).toBe('/home/u/.config/SyncMesh');
     expect(electronUserDataDir({}, 'darwin', '/Users/u')).toBe('/Users/u/Library/Application Support/SyncMesh');
     expect(electronUserDataDir({ APPDATA: 'C:/Users/u/AppData/Roaming' }, 'win32', 'C:/Users/u')).toBe(join('C:/Users/u/AppData/Roaming', 'SyncMesh'));
+  });
+});
+
+describe('electronArguments', () => {
+  it('starts Electron on the project, with --no-sandbox added as root and only once', () => {
+    const project = join(import.meta.dirname, '..');
+    expect(electronArguments(['--inspect'], false)).toEqual([project, '--inspect']);
+    expect(electronArguments([], true)).toEqual([project, '--no-sandbox']);
+    expect(electronArguments(['--no-sandbox'], true)).toEqual([project, '--no-sandbox']);
   });
 });
