@@ -16,10 +16,18 @@ export interface SuiteContext {
   log(message: string): void;
 }
 
-/** A benchmark suite: its rows, measured. Add one to `bench/run.ts` to have it run. */
+/**
+ * A benchmark suite: its rows, measured. Add one to `bench/run.ts` to have it run. Several suites
+ * may share a name (one table each): `npm run bench -- NAME` runs them all, and `--help` lists
+ * the name once, so every suite of a name gives the same `summary` and `durationSeconds`.
+ */
 export interface Suite {
   readonly name: string;
   readonly title: string;
+  /** One line for `npm run bench -- --help`: what the suites of this name measure, against which baseline, and what they need. */
+  readonly summary: string;
+  /** Roughly how long `npm run bench -- NAME` takes on the 2-core machine, in seconds, as measured (docs/benchmarks.md). */
+  readonly durationSeconds: number;
   run(context: SuiteContext): Promise<Row[]>;
 }
 

@@ -15,7 +15,13 @@ import { firstDocumentRows } from './lan-first-document.ts';
 import { FLOW_DOCS, flowRows } from './lan-throughput.ts';
 
 function suite(title: string, run: (context: SuiteContext) => Promise<Row[]>): Suite {
-  return { name: 'lan', title, run };
+  return {
+    name: 'lan',
+    title,
+    summary: 'peers finding each other over real mDNS in network namespaces vs raw ws between them (needs root)',
+    durationSeconds: 48, // measured: one run on the 2-core VM, 2026-11-26 (as root)
+    run,
+  };
 }
 
 export const lanSuites: readonly Suite[] = [

@@ -765,6 +765,8 @@ async function peersRows(context: SuiteContext, server: PostgresServer): Promise
 
 export const nodesSuite: Suite = {
   name: 'nodes',
+  summary: 'Big Peer nodes on PostgreSQL: writes, cross-node latency, 200 peers vs raw pg and ws (needs PostgreSQL)',
+  durationSeconds: 63, // measured: one run on the 2-core VM, 2026-11-26 (throwaway cluster)
   title:
     'Big Peer nodes on PostgreSQL · each node, raw server and the 200 peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 small peers through a TCP balancer (raw = ws server and clients)',
   async run(context) {

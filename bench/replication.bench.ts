@@ -565,7 +565,13 @@ async function fanOutRows(context: SuiteContext): Promise<Row[]> {
 }
 
 function suite(title: string, run: (context: SuiteContext) => Promise<Row[]>): Suite {
-  return { name: 'replication', title, run };
+  return {
+    name: 'replication',
+    title,
+    summary: 'initial sync, latency and fan-out through a Big Peer over WebSocket vs raw ws (and raw SQLite)',
+    durationSeconds: 49, // measured: one run on the 2-core VM, 2026-11-26
+    run,
+  };
 }
 
 export const replicationSuites: readonly Suite[] = [

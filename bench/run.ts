@@ -1,8 +1,9 @@
 /**
  * `npm run bench [-- suite …]`: runs every benchmark suite in order (or the ones named) and prints
  * one table per suite on stdout, progress on stderr. Exits 0 when everything ran, targets missed
- * or not (a MISS is a finding, not a failure); non-zero when a suite crashed. Temporary
- * directories live under one root in os.tmpdir(), removed at the end.
+ * or not (a MISS is a finding, not a failure); 1 when a suite crashed; 2 for an unknown suite or
+ * option (one line on stderr). `-h`/`--help` prints the suites, each name once (bench/run-args.ts).
+ * Temporary directories live under one root in os.tmpdir(), removed at the end.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
 import { nodesSuite } from './nodes.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
+import { helpText, parseBenchArgs, suiteGroups } from './run-args.ts';
 import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
@@ -29,12 +31,16 @@ function machine(): string {
   return `${new Date().toISOString()} · Node ${process.versions.node} · SQLite ${sqlite} · ${availableParallelism()} cores (${cpu})`;
 }
 
-function selectedSuites(names: readonly string[]): readonly Suite[] {
-  if (names.length === 0) return SUITES;
-  const unknown = names.filter((n) => !SUITES.some((s) => s.name === n));
-  if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')}; suites: ${SUITES.map((s) => s.name).join(', ')}`);
-  return SUITES.filter((s) => names.includes(s.name));
+const args = parseBenchArgs(process.argv.slice(2), SUITES);
+if (args.kind === 'help') {
+  console.log(helpText(suiteGroups(SUITES)));
+  process.exit(0);
 }
+if (args.kind === 'error') {
+  process.stderr.write(`${args.message}\n`);
+  process.exit(2);
+}
+const suites = args.suites;
 
 const root = mkdtempSync(join(tmpdir(), 'syncmesh-bench-'));
 const removeRoot = (): void => rmSync(root, { recursive: true, force: true });
@@ -58,7 +64,6 @@ const context: SuiteContext = {
 };
 
 try {
-  const suites = selectedSuites(process.argv.slice(2));
   console.log(machine());
   const started = performance.now();
   const misses: string[] = [];
