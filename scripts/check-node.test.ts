@@ -3,7 +3,9 @@
  * scripts/check-node.js, bin/syncmesh.js, the store's own check and package.json "engines".
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { MINIMUM_NODE } from '../src/peer/storage/node-version.ts';
@@ -12,10 +14,15 @@ import { REQUIRED_MAJOR, REQUIRED_MINOR, nodeVersionProblem } from './check-node
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs bin/syncmesh.js --help on this Node, made to report `version`. */
-function syncmeshAs(version: string): { status: number | null; stderr: string; stdout: string } {
+/** Runs `<project>/bin/syncmesh.js --help` on this Node, made to report `version`. */
+function syncmeshAs(version: string, project = root, env: Record<string, string> = {}): { status: number | null; stderr: string; stdout: string } {
   const fake = `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: ${JSON.stringify(version)} } });`;
-  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(fake)}`, 'bin/syncmesh.js', '--help'], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+  const run = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(fake)}`, join(project, 'bin/syncmesh.js'), '--help'], {
+    cwd: project,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+  });
   return { status: run.status, stderr: run.stderr, stdout: run.stdout };
 }
 
@@ -33,12 +40,52 @@ describe('the Node.js version checks', () => {
     expect(lock.packages['']?.engines?.node).toBe('>=22.18');
   });
 
-  it('makes syncmesh explain itself on Node.js 22.14 rather than fail on a .ts import', () => {
+  it('makes syncmesh run itself again on the bundled Node.js 24 when started on an older one', () => {
     const old = syncmeshAs('22.14.0');
-    expect(old.status).toBe(1);
-    expect(old.stderr).toMatch(/needs Node\.js >= 22\.18, but this is Node\.js 22\.14\.0/);
+    expect(old.stderr).toBe('');
+    expect(old.stdout).toMatch(/^Usage: syncmesh <command>/);
+    expect(old.status).toBe(0);
+  });
+
+  it('makes syncmesh explain itself in one line when no Node.js can run it, rather than fail on a .ts import', () => {
+    const bare = mkdtempSync(join(tmpdir(), 'syncmesh-no-node-'));
+    try {
+      // A checkout without node_modules: no bundled Node.js to run on.
+      for (const file of ['bin/syncmesh.js', 'scripts/check-node.js']) {
+        mkdirSync(join(bare, file, '..'), { recursive: true });
+        copyFileSync(join(root, file), join(bare, file));
+      }
+      copyFileSync(join(root, 'package.json'), join(bare, 'package.json'));
+      const old = syncmeshAs('22.14.0', bare);
+      expect(old.status).toBe(1);
+      expect(old.stderr).toMatch(/^SyncMesh needs Node\.js >= 22\.18, but this is Node\.js 22\.14\.0 [^\n]*\n$/);
+      // Nor does a second launch loop: it explains as well.
+      const again = syncmeshAs('22.14.0', root, { SYNCMESH_LAUNCHED_ON: '22.14.0' });
+      expect(again.status).toBe(1);
+      expect(again.stderr).toMatch(/needs Node\.js >= 22\.18/);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
     const ok = syncmeshAs('22.18.0');
     expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);
+  });
+
+  it('lets npx syncmesh run in the checkout with no engine warning, also when npm itself runs on an older Node.js', () => {
+    // The user's shell: no node_modules/.bin on the PATH (npm test puts it first), so npx runs on
+    // the system's Node.js, whatever its version; a fresh npm cache, as on a fresh clone.
+    const cache = mkdtempSync(join(tmpdir(), 'syncmesh-npm-cache-'));
+    try {
+      const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules')).join(delimiter);
+      const env: Record<string, string | undefined> = { ...process.env, PATH: path, npm_config_cache: cache };
+      for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|config_(node_version|user_agent))/i.test(key)) delete env[key];
+      const run = spawnSync('npx', ['syncmesh', '--version'], { cwd: root, encoding: 'utf8', timeout: 60_000, env });
+      expect(run.error).toBeUndefined();
+      expect(run.stderr).not.toMatch(/EBADENGINE|EBADDEVENGINES|npm warn/);
+      expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
