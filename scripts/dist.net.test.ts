@@ -40,7 +40,8 @@ describe('npm run dist', () => {
     chmodSync(join(electronDist, 'electron'), 0o755);
     writeFileSync(join(electronDist, 'version'), ELECTRON_VERSION);
     writeFileSync(join(electronDist, 'LICENSE'), 'stand-in\n');
-    env = { ELECTRON_OVERRIDE_DIST_PATH: electronDist, SYNCMESH_ELECTRON_FETCH_TIMEOUT: '' };
+    // An empty tool cache, so that the tool download happens whatever this machine built before.
+    env = { ELECTRON_OVERRIDE_DIST_PATH: electronDist, SYNCMESH_ELECTRON_FETCH_TIMEOUT: '', ELECTRON_BUILDER_CACHE: join(dir, 'builder-cache') };
   });
   afterEach(async () => {
     await stopAll();
