@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,6 +208,32 @@ describe('syncmesh peer', () => {
     run.child.stdin.end();
     expect(await exited(run)).toBe(1);
     expect(errorOf(run).code).toBe('auth/unreachable');
+  });
+
+  it.each([
+    ['a wrong playground token', 'auth/failed'],
+    ['nothing listening at the Big Peer URL', 'auth/unreachable'],
+    ['a Big Peer whose login answers 503', 'auth/unreachable'],
+  ] as const)('announces no retry on a failed login (%s), since it exits: no "retrying authentication" line, and standard error ends with the error JSON', async (failure, code) => {
+    // A Big Peer whose webhook is out of reach answers 502/503 with its error: a failure that may pass.
+    const unavailable = createHttpServer((_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"error":{"code":"auth/unreachable","message":"Could not connect to authentication server"}}');
+    });
+    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+    try {
+      const run =
+        failure === 'a wrong playground token'
+          ? peer({ token: 'not-the-token' })
+          : peer({ url: failure === 'a Big Peer whose login answers 503' ? `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}` : `http://127.0.0.1:${await closedPort()}` });
+      run.child.stdin.end();
+      expect(await exited(run)).toBe(1);
+      expect(run.stderr).toContain('failed to obtain a certificate');
+      expect(run.stderr).not.toContain('retrying authentication');
+      expect(run.stderr).toMatch(/\[INFO\] \S+: Deallocating\n\{"error":\{"code":"[a-z/]+".*\}\n$/);
+      expect(errorOf(run).code).toBe(code);
+    } finally {
+      await new Promise((resolve) => unavailable.close(resolve));
+    }
   });
 
   it('exits 0 on SIGTERM while it is still waiting for the Big Peer to answer its login', async () => {

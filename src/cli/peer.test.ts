@@ -53,6 +53,8 @@ describe('syncmesh peer (command line)', () => {
     [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'ws://h'], '--big-peer takes an http or https URL, not ws://h'],
     [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--log-level', 'loud'], '--log-level takes one of ERROR, WARN, INFO, DEBUG, VERBOSE, not loud'],
     [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', 'SELECT 1'], 'unexpected argument SELECT 1: statements come on standard input'],
+    [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--drain-timeout', '10'], '--drain-timeout takes a duration such as 10s, 500ms or 2m (0: do not wait), not "10"'],
+    [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--drain-timeout=-1s'], '--drain-timeout takes a duration such as 10s, 500ms or 2m (0: do not wait), not "-1s"'],
   ])('refuses the command line %j with a cli/usage error line, the usage text and status 2', async (args, message) => {
     const r = await peer(args);
     expect(r.code).toBe(2);

@@ -2,7 +2,8 @@
  * `syncmesh peer`: a headless small peer. It opens a store directory, logs in to a Big Peer with
  * a playground token, registers sync subscriptions and syncs, while it runs DQL read from
  * standard input against the live store, one statement at a time, answering each with one JSON
- * line. It stops on the end of its input, or on SIGINT or SIGTERM.
+ * line. At the end of its input it waits, at most `--drain-timeout`, until the Big Peer has
+ * acknowledged every commit of the store, then stops; on SIGINT or SIGTERM it stops at once.
  *
  * Standard output carries only the answers, so that a program can drive the peer through a pipe;
  * log lines and the errors that stop the peer go to standard error.
@@ -11,6 +12,8 @@ import { createInterface } from 'node:readline';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
 import { LogHub, Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions } from '../peer/index.ts';
+import { DEFAULT_DRAIN_TIMEOUT_MS, drainTimeoutError, drainTimeoutOption, drainUploads } from './drain.ts';
+import { formatDuration } from './duration.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
 import {
   EVICT_USAGE,
@@ -29,7 +32,8 @@ import {
 export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
                 [--subscribe STATEMENT]… [--lan [--lan-listen HOST:PORT] [--lan-interface IP]]
-                [--evict STRATEGY]… [--evict-window HH:MM-HH:MM] [--log-level LEVEL]
+                [--evict STRATEGY]… [--evict-window HH:MM-HH:MM] [--drain-timeout DURATION]
+                [--log-level LEVEL]
 
 Runs a small peer on the store in DIR (created if missing): logs in to the Big Peer at URL with
 the playground token, registers each --subscribe statement, and syncs. Meanwhile it reads one DQL
@@ -39,7 +43,11 @@ arguments, runs them one at a time in order, and answers each with one line on s
 or {"error":{"code":"…","message":"…"}}; the peer keeps running either way. Blank lines are skipped.
 A statement cannot contain a TAB: the first TAB starts the arguments.
 
-It stops sync, closes the store and exits 0 at the end of its input, or on SIGINT or SIGTERM.
+At the end of its input it waits, at most --drain-timeout, until the Big Peer has acknowledged
+every commit of the store, then stops sync, closes the store and exits 0. If the Big Peer has not
+acknowledged them all by then, it stops all the same, prints {"error":{"code":"cli/drain-timeout",…}}
+(how many commits, which txn_ids, since when) on standard error and exits 1; they stay in DIR and
+go up with the next session. SIGINT or SIGTERM stop it at once, without waiting, and it exits 0.
 When the store cannot be opened, a subscription is refused or the login fails (auth/failed,
 auth/unreachable), it prints {"error":{…}} on standard error and exits 1.
 
@@ -49,6 +57,8 @@ Options:
   --playground-token T      the Big Peer's playground token (required)
   --big-peer URL            the Big Peer's base URL, http or https (required)
   --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
+  --drain-timeout DURATION  how long to wait at the end of the input for the Big Peer to acknowledge
+                            every commit: 500ms, 10s, 2m, … (default ${formatDuration(DEFAULT_DRAIN_TIMEOUT_MS)}; 0: do not wait)
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
 ${LAN_USAGE}
 ${EVICT_USAGE}
@@ -58,8 +68,13 @@ With --lan the peer goes on syncing with its LAN neighbours when the Big Peer is
 once it has logged in there once (its certificate is cached in DIR).
 `;
 
+/** The options of `peer`: the peer options, and the drain at the end of the input. */
+const SERVE_PEER_OPTIONS = { ...PEER_OPTIONS, 'drain-timeout': { type: 'string' } } as const;
+
 interface PeerOptions extends PlaygroundLogin {
   readonly store: string;
+  /** How long to wait at the end of the input for the Big Peer's acknowledgements; 0: not at all. */
+  readonly drainTimeoutMs: number;
   readonly subscribe: readonly string[];
   readonly logLevel: LogLevel;
   readonly lan: LanOptions | undefined;
@@ -68,13 +83,14 @@ interface PeerOptions extends PlaygroundLogin {
 
 /** The options, or undefined when the command line asks for the help text. */
 function parse(argv: readonly string[]): PeerOptions | undefined {
-  const { values, positionals } = parseCommandLine(argv, PEER_OPTIONS);
+  const { values, positionals } = parseCommandLine(argv, SERVE_PEER_OPTIONS);
   if (values.help) return undefined;
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}: statements come on standard input`);
   const logLevel = logLevelOption(values['log-level']);
   const store = requiredOption(values.store, '--store DIR');
   const login = playgroundLoginOptions(values, 'required') as PlaygroundLogin;
-  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values), eviction: evictionOption(values) };
+  const drainTimeoutMs = drainTimeoutOption(values['drain-timeout']);
+  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values), eviction: evictionOption(values), drainTimeoutMs };
 }
 
 /** The statement and arguments of one input line, or the error line that answers it. */
@@ -98,8 +114,8 @@ function readLine(line: string, number: number): { statement: string; args: Reco
 
 const STOPPED = Symbol('stopped');
 
-/** Answers standard input line by line, one statement at a time, until its end or `stop`. */
-async function answerLines(sync: Sync, io: CliIo, stop: Promise<unknown>): Promise<void> {
+/** Answers standard input line by line, one statement at a time, until its end or `stop`; says which came. */
+async function answerLines(sync: Sync, io: CliIo, stop: Promise<unknown>): Promise<'end' | 'stopped'> {
   const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
   const iterator = lines[Symbol.asyncIterator]();
   const stopped = stop.then((): typeof STOPPED => STOPPED);
@@ -108,7 +124,8 @@ async function answerLines(sync: Sync, io: CliIo, stop: Promise<unknown>): Promi
       // `stopped` comes first: once stopped, buffered lines are left unanswered. A statement
       // already running is answered before the peer stops.
       const next = await Promise.race([stopped, iterator.next()]);
-      if (next === STOPPED || next.done === true) return;
+      if (next === STOPPED) return 'stopped';
+      if (next.done === true) return 'end';
       const line = next.value;
       if (line.trim() === '') continue;
       const request = readLine(line, number);
@@ -154,6 +171,8 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
     sync = new Sync({
       persistenceDirectory: options.store,
       identity: onlinePlayground({ appID: options.appID, token: options.token, bigPeerURL: options.bigPeerURL }),
+      // The first login's failure is final here (the peer exits 1): no retry is announced.
+      authRetryFirstLogin: false,
       logHub,
       ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
@@ -183,12 +202,25 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
   }
   if (started !== undefined) return fail(sync, started);
 
+  let ended: 'end' | 'stopped';
   try {
-    await answerLines(sync, io, stop);
-  } finally {
+    ended = await answerLines(sync, io, stop);
+  } catch (error) {
     await sync.stopSync();
     sync.close();
+    throw error;
   }
+  // At the end of the input, what it wrote goes up to the Big Peer before the peer stops; a
+  // signal stops it at once, as before the input ended.
+  if (ended === 'end' && options.drainTimeoutMs > 0) {
+    const drained = await drainUploads(sync, options.drainTimeoutMs, stop);
+    if (drained.kind === 'timed-out') {
+      await sync.stopSync();
+      return fail(sync, drainTimeoutError(drained.state, options.drainTimeoutMs, sync.timers.now()));
+    }
+  }
+  await sync.stopSync();
+  sync.close();
   return 0;
 }
 

@@ -17,6 +17,7 @@ export { BonjourDiscovery } from './lan/bonjour-discovery.ts';
 export { MemoryLanNetwork } from './lan/memory-discovery.ts';
 export { Replicator, type SessionInfo, type ReplicatorOptions } from './replication/replicator.ts';
 export { Session } from './replication/session.ts';
+export type { UploadState } from './replication/upload-watch.ts';
 export { SessionRefused, acceptHandshake, dialHandshake, type LocalCredentials, type RemotePeer } from './replication/handshake.ts';
 export type { Connection, ConnectionType, ConnectionEvents } from './replication/connection.ts';
 export { memoryConnectionPair } from './replication/memory-transport.ts';

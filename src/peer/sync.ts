@@ -15,6 +15,7 @@ import { MeshTracker, type LanPeer, type SeenPeer, type TrackedConnection } from
 import { PeerCredentials } from './replication/peer-credentials.ts';
 import { BIG_PEER_HOLDS_SETTING, Replicator, evictedCollections, readBigPeerHolds, type SessionInfo } from './replication/replicator.ts';
 import { ReplicationProgress, progressSetting } from './replication/progress.ts';
+import { UploadWatch, type UploadState } from './replication/upload-watch.ts';
 import type { ReplicationTraffic } from './replication/session.ts';
 import { EvictionManager } from './eviction/eviction-manager.ts';
 import type { EvictionOptions } from './eviction/types.ts';
@@ -65,6 +66,13 @@ export interface SyncOptions {
   /** How long a login request may take before it counts as unreachable (default 30 s). */
   readonly authRequestTimeoutMs?: number;
   /**
+   * Whether a playground login at start that fails in a way that may pass (no connection, a
+   * 5xx) is tried again with backoff (default true). A program that gives up when the first
+   * login fails (`syncmesh peer` exits) sets it false, so that no retry is announced that never
+   * happens. Logins that refresh a certificate are retried either way.
+   */
+  readonly authRetryFirstLogin?: boolean;
+  /**
    * Replication (`startSync()`): whether to dial the Big Peer of the identity (default true when
    * there is one), other peers' WebSocket addresses to dial (`ws://host:port/_sync/ws`), a
    * listener other peers may dial, the reconnection backoff, and the peer-to-peer transports
@@ -104,6 +112,7 @@ interface Resources {
   readonly store: Store;
   readonly eviction: EvictionManager;
   readonly auth: AuthClient;
+  readonly upload: UploadWatch;
   readonly path: string;
   readonly servers: Readonly<Record<PeerServerKind, Set<PeerServer>>>;
   /** Stops replication (dialers, listener, sessions); set while sync runs. */
@@ -129,6 +138,7 @@ function stopServers(log: Logger, event: string, servers: Set<PeerServer>): void
  */
 function shutDown(resources: Resources): void {
   const { log, store, auth, servers } = resources;
+  resources.upload.close();
   resources.stopSync?.();
   resources.eviction.close();
   auth.close();
@@ -207,19 +217,32 @@ export class Sync {
       logger: hub.logger('auth'),
       fetch: options.fetch,
       requestTimeoutMs: options.authRequestTimeoutMs,
+      retryFirstLogin: options.authRetryFirstLogin,
     });
     // The eviction manager's timers outlive calls: they reach the replicator through this link, never the Sync.
     const link = this.#link;
     const memo = this.#bigPeerMemo;
     const tracker = (this.#tracker = new MeshTracker(timers));
     const savedProgress = new ReplicationProgress(store.internalSettings);
+    // Up to which txn_id of this store the Big Peer holds every change: from the running
+    // replicator, else as its last session with the Big Peer ended.
+    const bigPeerHolds = (): number | undefined =>
+      link.replicator?.bigPeerHolds() ?? memo.bigPeerHolds ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING));
+    const upload = (this.#upload = new UploadWatch({
+      timers,
+      lastTxnId: () => store.lastTxnId,
+      bigPeerHolds,
+      bigPeerSession: () => link.replicator?.hasBigPeerSession ?? false,
+    }));
+    // Only a peer with an identity ever uploads to a Big Peer (a Big Peer has none).
+    if (options.identity !== undefined) store.onCommit((txn) => upload.committed(txn.txnId, txn.startedAt + txn.durationMs));
     try {
       this.eviction = new EvictionManager(
         {
           store,
           timers,
           logger: hub.logger('eviction'),
-          bigPeerHolds: () => link.replicator?.bigPeerHolds() ?? memo.bigPeerHolds ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
+          bigPeerHolds,
           progress: {
             remotes: () => [...new Set([...tracker.peers().map((p) => p.peerKey), ...(link.replicator?.sessions().map((s) => s.remote.peerKey) ?? [])])],
             load: (remote) => savedProgress.load(remote),
@@ -241,7 +264,7 @@ export class Sync {
         // Closing: the store is gone with what it held.
       });
     });
-    this.#resources = { log, store, eviction: this.eviction, path, auth: this.auth, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
+    this.#resources = { log, store, eviction: this.eviction, path, auth: this.auth, upload, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
@@ -260,6 +283,7 @@ export class Sync {
   readonly #link: { replicator: Replicator | undefined } = { replicator: undefined };
   readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
   readonly #bigPeerMemo: { bigPeerHolds: number | undefined } = { bigPeerHolds: undefined };
+  readonly #upload: UploadWatch;
 
   /** Bytes of replication frames, and documents in updates, sent and received over every session since this Sync was made. */
   get traffic(): Readonly<ReplicationTraffic> {
@@ -319,6 +343,8 @@ export class Sync {
       traffic: this.#traffic,
       bigPeerMemo: this.#bigPeerMemo,
     });
+    const upload = this.#upload;
+    replicator.onBigPeerHoldsChange(() => upload.holdsChanged());
     this.#link.replicator = replicator;
     return replicator;
   }
@@ -347,6 +373,32 @@ export class Sync {
       return Promise.reject(new SyncError('sync/not-configured', 'sync is not running on this peer'));
     }
     return replicator.accept(connection);
+  }
+
+  /**
+   * What of this store the Big Peer has not acknowledged yet: the commits above the txn_id up to
+   * which it holds every change (the figure eviction trusts), up to the last one now.
+   * `pendingCommits` 0: everything this peer committed, or merged from others, is uploaded.
+   */
+  get pendingUpload(): UploadState {
+    this.#assertOpen();
+    return this.#upload.state();
+  }
+
+  /**
+   * Waits until the Big Peer has acknowledged every commit of this store up to its last txn_id
+   * now, or until `timeoutMs` (on the Sync's timers; Infinity: no bound) has passed, whichever
+   * comes first, and resolves with what is still pending then: `pendingCommits` 0 when all is
+   * uploaded. Sync must run for anything to move; while it is stopped, or the Big Peer is out of
+   * reach, the wait ends at the bound. Rejects with `sync/closed` when the Sync closes first.
+   */
+  waitUntilUploaded(options: { readonly timeoutMs: number }): Promise<UploadState> {
+    if (this.#closed) return Promise.reject(new SyncError('sync/closed', 'this Sync is closed; create a new one'));
+    const { timeoutMs } = options;
+    if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
+      return Promise.reject(new RangeError(`waitUntilUploaded takes a timeoutMs of 0 or more, not ${String(timeoutMs)}`));
+    }
+    return this.#upload.wait(timeoutMs);
   }
 
   /** The live replication sessions, one per remote peer. */

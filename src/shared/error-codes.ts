@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   'scenario/busy': 'A scenario is already running on this peer.',
   'cli/usage': 'The command line is incomplete or malformed.',
   'cli/invalid-line': 'A line of JSON-lines input is not a JSON object with a string `statement`.',
+  'cli/drain-timeout': 'At the end of its input, `syncmesh peer` waited --drain-timeout and the Big Peer had not acknowledged every commit of the store; they stay in the store and are uploaded by its next session.',
   'internal/unexpected': 'A fault inside SyncMesh; the message says what failed. Please report it.',
 } as const;
 

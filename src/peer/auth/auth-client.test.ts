@@ -197,6 +197,40 @@ describe('the auth client over time', () => {
       expect(sync.auth.status.authenticated).toBe(true);
     });
 
+    it('makes a first login that found no Big Peer final when told not to retry it: no retry is announced or armed', async () => {
+      const down: FetchLike = async () => {
+        throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 10.0.0.1:443') });
+      };
+      const sync = kit.open({ identity: playground(), fetch: down, authRetryFirstLogin: false });
+      await sync.auth.start();
+      expect(kit.authLines()).toEqual([
+        `[INFO] AuthClient: starting; app_id = ${APP}`,
+        `[ERROR] AuthClient: could not connect to the Big Peer at ${URL_}/_sync/auth/login: connect ECONNREFUSED 10.0.0.1:443`,
+        '[ERROR] failed to obtain a certificate',
+      ]);
+      expect(sync.auth.status.lastError?.code).toBe('auth/unreachable');
+      expect(kit.clock.pending).toBe(0);
+    });
+
+    it('still retries a refresh that found no Big Peer when the first login is not retried', async () => {
+      let down = false;
+      const flaky: FetchLike = async (url, init) => {
+        if (down) throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 10.0.0.1:443') });
+        return fixture.fetch(url, init);
+      };
+      const sync = kit.open({ identity: playground(), fetch: flaky, authRetryFirstLogin: false });
+      await sync.auth.start();
+      down = true;
+      kit.newAuthLines();
+      kit.clock.advance(SOON);
+      await settle();
+      expect(kit.newAuthLines().at(-1)).toBe('[INFO] AuthClient: retrying authentication in 5 seconds');
+      down = false;
+      kit.clock.advance(5_000);
+      await settle();
+      expect(kit.newAuthLines()).toEqual(['[INFO] AuthClient: authentication request succeeded', '[INFO] AuthClient: refreshing token in 25920 seconds']);
+    });
+
     it('counts a Big Peer that does not answer within the timeout as unreachable', async () => {
       const silent: FetchLike = (_url, init) =>
         new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(init.signal.reason as Error)));

@@ -47,6 +47,12 @@ export interface AuthClientOptions {
   readonly fetch?: FetchLike;
   /** How long a login request may take (default 30 s, on `timers`). */
   readonly requestTimeoutMs?: number;
+  /**
+   * Whether the playground's login at `start()` is retried with backoff after a failure that
+   * may pass (default true). False where the first failure is final (a command that then
+   * exits): nothing is announced or armed. Refresh logins are retried either way.
+   */
+  readonly retryFirstLogin?: boolean;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -68,6 +74,7 @@ export class AuthClient implements AuthLogin {
   readonly #log: Logger;
   readonly #fetch: FetchLike;
   readonly #timeoutMs: number;
+  readonly #retryFirstLogin: boolean;
   readonly #listeners = new Set<(status: AuthStatus) => void>();
   #held: Held | undefined;
   #lastError: ErrorValue | undefined;
@@ -96,6 +103,7 @@ export class AuthClient implements AuthLogin {
     this.#log = options.logger;
     this.#fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#retryFirstLogin = options.retryFirstLogin ?? true;
     this.#alarms = { expiringSoon: new Alarm(options.timers), expired: new Alarm(options.timers), retry: new Alarm(options.timers) };
   }
 
@@ -217,7 +225,7 @@ export class AuthClient implements AuthLogin {
       return;
     }
     if (identity.type === 'onlinePlayground') {
-      await this.#playgroundLogin();
+      await this.#playgroundLogin(this.#retryFirstLogin);
     } else {
       this.#emit('INFO', LOG_EVENTS.authRequired, { reason: 'no valid certificate' });
       this.#callHandler(identity.authHandler, 'authenticationRequired');
@@ -351,14 +359,17 @@ export class AuthClient implements AuthLogin {
     return { outcome: { ok: false, error }, transient };
   }
 
-  /** The playground's own login; a failure that may pass (no connection, 5xx) is retried with backoff. */
-  async #playgroundLogin(): Promise<void> {
+  /**
+   * The playground's own login; a failure that may pass (no connection, 5xx) is retried with
+   * backoff, unless `retry` is false (the first login, where the first failure is final).
+   */
+  async #playgroundLogin(retry = true): Promise<void> {
     const identity = this.#identity;
     if (identity?.type !== 'onlinePlayground') return;
     this.#alarms.retry.cancel();
     const generation = this.#generation;
     const { outcome, transient } = await this.#enqueue(identity.token, undefined);
-    if (outcome.ok || !transient || this.#closed || generation !== this.#generation) return;
+    if (outcome.ok || !transient || !retry || this.#closed || generation !== this.#generation) return;
     const delay = retryDelayMs(this.#retryAttempt++);
     this.#emit('INFO', LOG_EVENTS.authRetryScheduled, { seconds: secondsUntil(this.#timers.now() + delay, this.#timers.now()) });
     this.#alarms.retry.arm(this.#timers.now() + delay, () => void this.#playgroundLogin());

@@ -64,6 +64,7 @@ export class Replicator {
   readonly #host: SessionHost;
   readonly #unlisten: (() => void)[] = [];
   readonly #endListeners = new Set<(remote: RemotePeer, code: number, reason: string) => void>();
+  readonly #holdsListeners = new Set<() => void>();
   #closed = false;
 
   constructor(options: ReplicatorOptions) {
@@ -131,6 +132,31 @@ export class Replicator {
     return () => this.#endListeners.delete(listener);
   }
 
+  /**
+   * Called whenever what `bigPeerHolds()` says may have changed: the Big Peer acknowledged an
+   * update, told what it holds at a session start, or its session ended. Returns an unsubscribe
+   * function.
+   */
+  onBigPeerHoldsChange(listener: () => void): () => void {
+    this.#holdsListeners.add(listener);
+    return () => this.#holdsListeners.delete(listener);
+  }
+
+  /** Is a session with the Big Peer running (not ending)? */
+  get hasBigPeerSession(): boolean {
+    return [...this.#sessions.values()].some((s) => s.remote.role === 'big-peer' && !s.isEnding);
+  }
+
+  #bigPeerHoldsChanged(): void {
+    for (const listener of this.#holdsListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onBigPeerHoldsChange', error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
   /** Runs the acceptor's handshake on a new connection, then the session. */
   accept(connection: Connection): Promise<Session> {
     return this.#open(connection, acceptHandshake);
@@ -194,6 +220,7 @@ export class Replicator {
       host: this.#host,
       logger: log,
       onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
+      ...(remote.role === 'big-peer' ? { onRemoteHoldsChange: () => this.#bigPeerHoldsChanged() } : {}),
       traffic: this.#options.traffic,
       onEnd: (code, reason) => {
         expiry.cancel();
@@ -202,6 +229,7 @@ export class Replicator {
         if (this.#closed) return tracked(); // Stopped: sessions end quietly, after the peer said it stopped.
         log.info(LOG_EVENTS.sessionEnded, { remote: remote.peerKey, connection: connection.id, code, reason });
         if (this.#sessions.get(remote.peerKey) === session) this.#sessions.delete(remote.peerKey);
+        if (remote.role === 'big-peer') this.#bigPeerHoldsChanged();
         tracked();
         for (const listener of this.#endListeners) listener(remote, code, reason);
       },
@@ -315,6 +343,8 @@ export class Replicator {
       session.close(1001, 'sync stopped');
     }
     this.#sessions.clear();
+    this.#bigPeerHoldsChanged();
+    this.#holdsListeners.clear();
   }
 }
 

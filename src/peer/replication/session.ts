@@ -91,6 +91,9 @@ export class Session {
   #stopping = false;
   #onEnd: ((code: number, reason: string) => void) | undefined;
   readonly #onRemoteSubscriptions: (() => void) | undefined;
+  readonly #onRemoteHoldsChange: (() => void) | undefined;
+  /** `remoteHoldsUpTo()` as last told to `onRemoteHoldsChange`. */
+  #holdsTold: number | undefined;
   readonly #traffic: ReplicationTraffic;
 
   // Sending.
@@ -130,6 +133,8 @@ export class Session {
     onEnd: (code: number, reason: string) => void;
     /** Told each time the remote sends its subscription set (the inspector shows it). */
     onRemoteSubscriptions?: () => void;
+    /** Told each time `remoteHoldsUpTo()` changes (the Sync's wait for uploads). */
+    onRemoteHoldsChange?: () => void;
     /** Counts the bytes of the frames this session sends and receives (the Sync's totals). */
     traffic?: ReplicationTraffic;
   }) {
@@ -139,6 +144,7 @@ export class Session {
     this.#log = options.logger;
     this.#onEnd = options.onEnd;
     this.#onRemoteSubscriptions = options.onRemoteSubscriptions;
+    this.#onRemoteHoldsChange = options.onRemoteHoldsChange;
     this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
@@ -220,6 +226,13 @@ export class Session {
   remoteHoldsUpTo(): number | undefined {
     if (this.#remoteSet?.everything !== true) return undefined;
     return this.#since.get(EVERYTHING_KEY);
+  }
+
+  #holdsMayHaveChanged(): void {
+    const holds = this.remoteHoldsUpTo();
+    if (holds === this.#holdsTold) return;
+    this.#holdsTold = holds;
+    this.#onRemoteHoldsChange?.();
   }
 
   close(code: number, reason: string): void {
@@ -309,6 +322,7 @@ export class Session {
     this.#dirty = true;
     this.#pump();
     this.#onRemoteSubscriptions?.();
+    this.#holdsMayHaveChanged();
   }
 
   #remoteWants(message: WantMessage): void {
@@ -401,6 +415,7 @@ export class Session {
     for (const [key, value] of Object.entries(progress)) this.#since.set(key, Math.max(value, this.#since.get(key) ?? 0));
     for (const [key, ids] of windows) this.#windows.set(key, ids);
     this.#advanceOverEchoes();
+    this.#holdsMayHaveChanged();
   }
 
   /**
@@ -412,6 +427,7 @@ export class Session {
     if (this.#echoTxns.size >= MAX_ECHO_TXNS) this.#echoTxns.clear(); // A bound: forgetting only makes eviction wait.
     this.#echoTxns.add(txnId);
     this.#advanceOverEchoes();
+    this.#holdsMayHaveChanged();
   }
 
   #advanceOverEchoes(): void {

@@ -16,6 +16,12 @@ import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import { SessionRefused } from './handshake.ts';
 import { WsConnection } from './ws-connection.ts';
 
+/**
+ * How long a close waits for the remote's answer before the socket is cut (ws's default is
+ * 30 s): a peer stopping sync while the remote has stopped answering must not stay alive for it.
+ */
+export const CLOSE_HANDSHAKE_TIMEOUT_MS = 1_000;
+
 export interface DialerOptions {
   readonly url: string;
   readonly replicator: Replicator;
@@ -132,7 +138,14 @@ export class WebSocketDialer {
       return;
     }
     const { url, logger, replicator } = this.#options;
-    const ws = new WebSocket(url, { maxPayload: MAX_SESSION_FRAME_BYTES, handshakeTimeout: this.#options.connectTimeoutMs ?? 10_000, perMessageDeflate: false });
+    // `closeTimeout` is ws's (8.23, pinned), not yet in its type definitions.
+    const wsOptions: WebSocket.ClientOptions & { readonly closeTimeout: number } = {
+      maxPayload: MAX_SESSION_FRAME_BYTES,
+      handshakeTimeout: this.#options.connectTimeoutMs ?? 10_000,
+      closeTimeout: CLOSE_HANDSHAKE_TIMEOUT_MS,
+      perMessageDeflate: false,
+    };
+    const ws = new WebSocket(url, wsOptions);
     this.#ws = ws;
     const connection = new WsConnection(ws, 'WsClient', url, { transport: this.#options.transport ?? 'WebSocket' });
     const tracker = this.#options.tracker;
