@@ -16,7 +16,7 @@ import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:
   syncmesh big-peer [--config FILE] [options]      serve the Big Peer until SIGINT or SIGTERM (it drains)
-  syncmesh big-peer keys create (--data DIR | --storage URL) [--name N] [--read-only | --collections a,b]
+  syncmesh big-peer keys create (--data DIR | --storage URL) [--name N] [--read-only] [--collections a,b]
   syncmesh big-peer keys list (--data DIR | --storage URL)
   syncmesh big-peer keys revoke (--data DIR | --storage URL) ID
 
