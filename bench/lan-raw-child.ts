@@ -12,8 +12,8 @@
  *   otherwise each line `{ type: 'expect', count }` starts a count (acknowledged with
  *   `{ type: 'expecting' }`) that prints `done` when it reaches `count`.
  */
-import { createInterface } from 'node:readline';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { jsonLine, onLines } from '../src/shared/json-lines.ts';
 
 /** Documents per frame: the Big Peer's and the replicator's own chunk size. */
 const FRAME_DOCS = 500;
@@ -30,12 +30,11 @@ interface FetchConfig {
 }
 
 const now = (): number => performance.timeOrigin + performance.now();
-const print = (message: object): void => void process.stdout.write(`${JSON.stringify(message)}\n`);
+const print = (message: object): void => void process.stdout.write(jsonLine(message));
 const textOf = (data: RawData): string => (Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ServeConfig | FetchConfig;
-const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-lines.on('close', () => process.exit(0));
+process.stdin.on('end', () => process.exit(0));
 
 if (config.mode === 'serve') {
   const wss = new WebSocketServer({ host: config.host, port: 0, perMessageDeflate: false });
@@ -43,7 +42,7 @@ if (config.mode === 'serve') {
   wss.on('connection', (socket) => {
     if (config.greeting !== undefined) socket.send(JSON.stringify([config.greeting]));
   });
-  lines.on('line', (line) => {
+  onLines(process.stdin, (line) => {
     const message = JSON.parse(line) as { type: string; docs: unknown[] };
     if (message.type !== 'send') return;
     const startedAt = now();
@@ -69,7 +68,7 @@ if (config.mode === 'serve') {
     if (config.once !== undefined) process.exit(0);
     target = Number.POSITIVE_INFINITY;
   });
-  lines.on('line', (line) => {
+  onLines(process.stdin, (line) => {
     const message = JSON.parse(line) as { type: string; count: number };
     if (message.type !== 'expect') return;
     received = 0;

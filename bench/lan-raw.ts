@@ -3,8 +3,8 @@
  * back, kept in arrival order so that a wait for a line that already came returns it at once.
  * Every wait is bounded.
  */
-import { createInterface } from 'node:readline';
 import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type NamespacedProcess } from '../src/peer/lan/netns/agent-process.ts';
+import { jsonLine, onLines } from '../src/shared/json-lines.ts';
 
 const CHILD = `${PROJECT_DIR}bench/lan-raw-child.ts`;
 
@@ -20,7 +20,7 @@ export class RawChild {
 
   constructor(namespace: string, config: object) {
     this.#proc = spawnInNamespace(namespace, [NODE, CHILD, JSON.stringify(config)]);
-    createInterface({ input: this.#proc.child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+    onLines(this.#proc.child.stdout, (line) => {
       try {
         this.#arrived.push(JSON.parse(line) as RawMessage);
       } catch {
@@ -32,7 +32,7 @@ export class RawChild {
   }
 
   send(message: object): void {
-    this.#proc.child.stdin.write(`${JSON.stringify(message)}\n`);
+    this.#proc.child.stdin.write(jsonLine(message));
   }
 
   /** The first line of `type` not yet taken (earlier lines of other types are dropped); fails after `timeoutMs` or if the child exits first. */

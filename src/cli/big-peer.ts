@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
 import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, parseStorageUrl, type BigPeerConfig } from '../big-peer/index.ts';
 import { describeServer, openPgSync } from '../big-peer/postgres/index.ts';
+import { jsonText } from '../shared/json-lines.ts';
 import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:
@@ -187,7 +188,7 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
     sync = keyStoreOf(values, logHub);
     const keys = ApiKeys.load(new BigPeerSettings(sync.store));
     if (action === 'list') {
-      await write(io.stdout, `${JSON.stringify(keys.list(), null, 2)}\n`);
+      await write(io.stdout, `${jsonText(keys.list(), 2)}\n`);
     } else if (action === 'create') {
       const { key, info } = await keys.create(values.name ?? 'unnamed', collectionPermissions(collections, values['read-only'] === true), Date.now());
       await write(io.stdout, `${key}\n`);

@@ -89,6 +89,45 @@ describe('syncmesh exec', () => {
     expect(out[4]).toEqual({ items: [{ n: 1 }], mutatedDocumentIds: [], commitId: null });
   });
 
+  it('pairs answers one to one with request lines holding U+2028 and U+2029 in strings and a lone CR between tokens, and keeps the strings intact', async () => {
+    const text = 'x\u2028{"statement":"DELETE FROM t"}\u2029y\rz';
+    const input = [
+      JSON.stringify({ statement: "INSERT INTO t DOCUMENTS ({_id: 'keep', n: 0})" }),
+      // JSON.stringify leaves U+2028 and U+2029 raw in strings; a lone CR is JSON whitespace.
+      JSON.stringify({ statement: 'INSERT INTO t DOCUMENTS (:d)', args: { d: { _id: 'a', text } } }).replace(',"args"', ',\r"args"'),
+      JSON.stringify({ statement: 'SELECT _id, text FROM t ORDER BY _id' }),
+    ].join('\r\n');
+    expect(input).toContain('\u2028');
+    expect(input.match(/\r(?!\n)/g)).toHaveLength(1);
+    const r = await syncmesh(['exec', '--store', dir, '--jsonl'], input);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual([
+      { items: [], mutatedDocumentIds: ['keep'], commitId: 1 },
+      { items: [], mutatedDocumentIds: ['a'], commitId: 2 },
+      { items: [{ _id: 'a', text }, { _id: 'keep' }], mutatedDocumentIds: [], commitId: null },
+    ]);
+  });
+
+  it('writes U+2028 and U+2029 in its answers escaped, so that each answer is one line for any line reader', async () => {
+    const text = 'a\u2028b\u2029c';
+    await syncmesh(['exec', '--store', dir, '--args', JSON.stringify({ d: { _id: 'u', text } }), 'INSERT INTO t DOCUMENTS (:d)']);
+    const selected = await syncmesh(['exec', '--store', dir, 'SELECT text FROM t']);
+    expect(selected.stdout).not.toMatch(/[\u2028\u2029]/);
+    expect(selected.stdout).toContain('a\\u2028b\\u2029c');
+    expect(selected.stdout.split(/\r\n|[\n\r\u2028\u2029]/)).toEqual([selected.stdout.slice(0, -1), '']);
+    expect(JSON.parse(selected.stdout)).toEqual({ items: [{ text }], mutatedDocumentIds: [], commitId: null });
+  });
+
+  it('answers a line over 16 MiB with a cli/invalid-line error, without keeping it, and goes on with the next line', async () => {
+    const huge = JSON.stringify({ statement: 'SELECT * FROM t', args: { pad: 'x'.repeat(16 * 1024 * 1024) } });
+    const r = await syncmesh(['exec', '--store', dir, '--jsonl'], `${huge}\n${JSON.stringify({ statement: 'SELECT * FROM t' })}\n`);
+    expect(r.code).toBe(0);
+    expect(lines(r.stdout)).toEqual([
+      { error: { code: 'cli/invalid-line', message: `line 1 is ${huge.length} bytes long; a line may hold at most 16777216 bytes` } },
+      { items: [], mutatedDocumentIds: [], commitId: null },
+    ]);
+  });
+
   it('reports a store held by another process as store/locked', async () => {
     const holder = spawn(process.execPath, [BIN, 'exec', '--store', dir, '--jsonl'], { stdio: ['pipe', 'pipe', 'pipe'] });
     // The holder answers its first line once the store is open, and keeps it open while stdin stays open.

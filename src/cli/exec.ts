@@ -5,11 +5,12 @@
  *   syncmesh exec --store DIR --jsonl                     one {"statement","args"} per input line, one
  *                                                          result or error per output line, in order
  */
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { MAX_LINE_BYTES } from '../shared/json-lines.ts';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
 import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
 import { errorLine, resultLine, write, type CliIo } from './io.ts';
+import { LineReader, lineTooLongError } from './line-reader.ts';
 
 export const EXEC_USAGE = `Usage:
   syncmesh exec --store DIR [--args JSON] "STATEMENT"
@@ -26,7 +27,8 @@ Options:
                  (ERROR, WARN, INFO, DEBUG or VERBOSE; default: no log lines)
   --jsonl        read one {"statement": "…", "args": {…}} object per line from standard input and
                  write one result or error object per line, in order; blank lines are skipped;
-                 exit status 0 once every line is answered, whatever the answers
+                 exit status 0 once every line is answered, whatever the answers. A line ends at
+                 LF or CRLF only; one over ${MAX_LINE_BYTES / 1024 / 1024} MiB gets a cli/invalid-line error
   -h, --help     this text
 `;
 
@@ -125,14 +127,16 @@ async function runOne(sync: Sync, statement: string, argsText: string | undefine
 }
 
 async function runLines(sync: Sync, io: CliIo): Promise<number> {
-  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
-  let number = 0;
-  for await (const line of lines) {
-    number++;
-    if (line.trim() === '') continue;
+  for await (const line of new LineReader(io.stdin)) {
+    const { number } = line;
+    if (line.kind === 'too-long') {
+      await write(io.stdout, errorLine(lineTooLongError(line)));
+      continue;
+    }
+    if (line.text.trim() === '') continue;
     let request: unknown;
     try {
-      request = JSON.parse(line);
+      request = JSON.parse(line.text);
     } catch (error) {
       await write(io.stdout, errorLine({ code: 'cli/invalid-line', message: `line ${number} is not JSON: ${(error as Error).message}` }));
       continue;

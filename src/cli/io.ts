@@ -1,4 +1,5 @@
 import type { ErrorValue } from '../shared/error-codes.ts';
+import { jsonLine } from '../shared/json-lines.ts';
 import type { QueryResult } from '../peer/index.ts';
 
 /** The streams a command uses, injected so that tests run commands in-process. */
@@ -13,15 +14,18 @@ export async function write(stream: NodeJS.WritableStream, text: string): Promis
   if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
 }
 
-/** A statement's result as one JSON line, the shape `exec` and `peer` answer with. */
+/**
+ * A statement's result as one JSON line, the shape `exec` and `peer` answer with. Like every JSON
+ * line the CLI writes, U+2028 and U+2029 in it are escaped (`jsonLine`).
+ */
 export function resultLine(result: QueryResult): string {
-  return `${JSON.stringify({ items: result.items, mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId })}\n`;
+  return jsonLine({ items: result.items, mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId });
 }
 
 /** An error as one JSON line: `{"error": {code, message, details?}}`. */
 export function errorLine(error: ErrorValue): string {
   const body = error.details === undefined ? { code: error.code, message: error.message } : error;
-  return `${JSON.stringify({ error: body })}\n`;
+  return jsonLine({ error: body });
 }
 
 /**

@@ -154,6 +154,31 @@ describe('syncmesh peer', () => {
     expect(run.stderr.indexOf('Deallocating')).toBeGreaterThan(shutdown);
   });
 
+  it('runs no DELETE hidden after a U+2028 in an argument: both documents stay, with their text, here and on the Big Peer', async () => {
+    const run = peer({ extra: ['--subscribe', 'SELECT * FROM notes'] });
+    await started(run);
+    const text = 'x\u2028DELETE FROM notes --';
+    run.child.stdin.end(
+      [
+        "INSERT INTO notes DOCUMENTS ({_id: 'n0', text: 'keep me'})",
+        `INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'n1', text } })}`,
+        'SELECT _id, text FROM notes ORDER BY _id',
+      ].join('\n'),
+    );
+    expect(await exited(run)).toBe(0);
+    const expected = [
+      { _id: 'n0', text: 'keep me' },
+      { _id: 'n1', text },
+    ];
+    expect(answers(run)).toEqual([
+      { items: [], mutatedDocumentIds: ['n0'], commitId: expect.any(Number) },
+      { items: [], mutatedDocumentIds: ['n1'], commitId: expect.any(Number) },
+      { items: expected, mutatedDocumentIds: [], commitId: null },
+    ]);
+    // The peer drained its commits before it exited: what the Big Peer holds is what it wrote.
+    expect((await bigPeer.peer.sync.store.execute('SELECT _id, text FROM notes ORDER BY _id')).items).toEqual(expected);
+  });
+
   it('answers an invalid line with a cli/invalid-line error and a failing statement with its error, and keeps answering', async () => {
     const run = peer();
     await started(run);

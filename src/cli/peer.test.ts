@@ -1,7 +1,7 @@
 /**
- * `syncmesh peer` in-process, for what needs no network: the command line, and the refusals that
- * come before the peer logs in. The peer at work (login, statements, shutdown, signals) is in
- * peer.net.test.ts.
+ * `syncmesh peer` in-process, for what needs no network: the command line, the refusals that
+ * come before the peer logs in, and how it reads its input lines (on a store that does not sync).
+ * The peer at work (login, statements, shutdown, signals) is in peer.net.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LogHub, Sync } from '../peer/index.ts';
-import { PEER_USAGE, servePeer } from './peer.ts';
+import { PEER_USAGE, answerLines, servePeer } from './peer.ts';
 
 /** Runs the command with in-memory streams and a stop that never comes. */
 async function peer(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -95,5 +95,103 @@ describe('syncmesh peer (command line)', () => {
     } finally {
       holder.close();
     }
+  });
+});
+
+describe('syncmesh peer (input lines)', () => {
+  let dir: string;
+  let sync: Sync;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'peer-lines-'));
+    const logHub = new LogHub();
+    logHub.enabled = false;
+    sync = new Sync({ persistenceDirectory: dir, logHub });
+  });
+  afterEach(() => {
+    sync.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Feeds `input` (in the given chunks) to the line loop and collects its answers, once its input ends. */
+  async function answer(chunks: readonly (string | Buffer)[]): Promise<{ ended: string; out: string }> {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const ended = answerLines(sync, { stdin, stdout, stderr: new PassThrough() }, new Promise(() => {}));
+    for (const chunk of chunks) stdin.write(chunk);
+    stdin.end();
+    return { ended: await ended, out };
+  }
+
+  it('runs no statement hidden after a U+2028 or U+2029 in the arguments, and stores the text intact', async () => {
+    const texts = ['x\u2028DELETE FROM notes --', 'y\u2029DELETE FROM notes --'];
+    const { ended, out } = await answer([
+      "INSERT INTO notes DOCUMENTS ({_id: 'n0', text: 'keep me'})\n",
+      `INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'n1', text: texts[0] } })}\n`,
+      `INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'n2', text: texts[1] } })}\n`,
+    ]);
+    expect(ended).toBe('end');
+    expect(out.split('\n').slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual([
+      { items: [], mutatedDocumentIds: ['n0'], commitId: 1 },
+      { items: [], mutatedDocumentIds: ['n1'], commitId: 2 },
+      { items: [], mutatedDocumentIds: ['n2'], commitId: 3 },
+    ]);
+    const stored = await sync.store.execute('SELECT _id, text FROM notes ORDER BY _id');
+    expect(stored.items).toEqual([
+      { _id: 'n0', text: 'keep me' },
+      { _id: 'n1', text: texts[0] },
+      { _id: 'n2', text: texts[1] },
+    ]);
+  });
+
+  it('ends lines at LF only, strips one CR before it, keeps a lone CR inside a line, and answers a last line without a newline', async () => {
+    const { out } = await answer([
+      'SELECT :a AS a FROM notes\t{"a":\r1}\r\n',
+      "INSERT INTO notes DOCUMENTS ({_id: 'n1'})\r\n",
+      '\r\n',
+      'SELECT _id FROM notes\t{}',
+    ]);
+    expect(out.split('\n').slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual([
+      { items: [], mutatedDocumentIds: [], commitId: null },
+      { items: [], mutatedDocumentIds: ['n1'], commitId: 1 },
+      { items: [{ _id: 'n1' }], mutatedDocumentIds: [], commitId: null },
+    ]);
+  });
+
+  it('answers with the text intact when a line arrives split inside a CRLF and inside a UTF-8 character', async () => {
+    const line = Buffer.from(`INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'n1', text: 'é\u2028€' } })}\r\n`);
+    const euro = line.indexOf(Buffer.from('€')) + 1;
+    const { out } = await answer([line.subarray(0, euro), line.subarray(euro, line.length - 1), line.subarray(line.length - 1)]);
+    expect(JSON.parse(out)).toEqual({ items: [], mutatedDocumentIds: ['n1'], commitId: 1 });
+    expect((await sync.store.execute('SELECT text FROM notes')).items).toEqual([{ text: 'é\u2028€' }]);
+  });
+
+  it('stops at once when stop comes while it waits for a line, leaving later lines unread, and lets go of its input', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    let stop: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const ended = answerLines(sync, { stdin, stdout, stderr: new PassThrough() }, stopped);
+    stdin.write("INSERT INTO notes DOCUMENTS ({_id: 'n1'})\n");
+    while (out === '') await new Promise((resolve) => setTimeout(resolve, 5));
+    stop();
+    expect(await ended).toBe('stopped');
+    stdin.write("INSERT INTO notes DOCUMENTS ({_id: 'n2'})\n");
+    expect(stdin.listenerCount('data')).toBe(0);
+    expect(stdin.isPaused()).toBe(true);
+    expect(JSON.parse(out)).toEqual({ items: [], mutatedDocumentIds: ['n1'], commitId: 1 });
+    expect((await sync.store.execute('SELECT _id FROM notes')).items).toEqual([{ _id: 'n1' }]);
+  });
+
+  it('escapes U+2028 and U+2029 in its answers, so that each answer is one line that parses back to the same text', async () => {
+    const text = 'a\u2028b\u2029c';
+    const { out } = await answer([`INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'n1', text } })}\n`, 'SELECT text FROM notes\n']);
+    expect(out).not.toMatch(/[\u2028\u2029]/);
+    const lines = out.split(/\r\n|[\n\r\u2028\u2029]/);
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[1] as string)).toEqual({ items: [{ text }], mutatedDocumentIds: [], commitId: null });
   });
 });

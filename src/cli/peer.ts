@@ -8,13 +8,14 @@
  * Standard output carries only the answers, so that a program can drive the peer through a pipe;
  * log lines and the errors that stop the peer go to standard error.
  */
-import { createInterface } from 'node:readline';
 import type { ErrorValue } from '../shared/error-codes.ts';
+import { MAX_LINE_BYTES } from '../shared/json-lines.ts';
 import type { LogLevel } from '../shared/log.ts';
 import { LogHub, Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions } from '../peer/index.ts';
 import { DEFAULT_DRAIN_TIMEOUT_MS, drainTimeoutError, drainTimeoutOption, drainUploads } from './drain.ts';
 import { formatDuration } from './duration.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
+import { LineReader, lineTooLongError } from './line-reader.ts';
 import {
   EVICT_USAGE,
   LAN_USAGE,
@@ -41,7 +42,8 @@ statement per line from standard input, optionally followed by a TAB and a JSON 
 arguments, runs them one at a time in order, and answers each with one line on standard output:
   {"items":[…],"mutatedDocumentIds":[…],"commitId":n|null}
 or {"error":{"code":"…","message":"…"}}; the peer keeps running either way. Blank lines are skipped.
-A statement cannot contain a TAB: the first TAB starts the arguments.
+A statement cannot contain a TAB: the first TAB starts the arguments. A line ends at LF or CRLF
+only; one over ${MAX_LINE_BYTES / 1024 / 1024} MiB is answered with a cli/invalid-line error.
 
 At the end of its input it waits, at most --drain-timeout, until the Big Peer has acknowledged
 every commit of the store, then stops sync, closes the store and exits 0. If the Big Peer has not
@@ -114,21 +116,27 @@ function readLine(line: string, number: number): { statement: string; args: Reco
 
 const STOPPED = Symbol('stopped');
 
-/** Answers standard input line by line, one statement at a time, until its end or `stop`; says which came. */
-async function answerLines(sync: Sync, io: CliIo, stop: Promise<unknown>): Promise<'end' | 'stopped'> {
-  const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
-  const iterator = lines[Symbol.asyncIterator]();
+/**
+ * Answers standard input line by line, one statement at a time, until its end or `stop`; says
+ * which came. Exported for tests, which drive it on a store that does not sync.
+ */
+export async function answerLines(sync: Sync, io: CliIo, stop: Promise<unknown>): Promise<'end' | 'stopped'> {
+  const lines = new LineReader(io.stdin);
   const stopped = stop.then((): typeof STOPPED => STOPPED);
   try {
-    for (let number = 1; ; number++) {
+    for (;;) {
       // `stopped` comes first: once stopped, buffered lines are left unanswered. A statement
       // already running is answered before the peer stops.
-      const next = await Promise.race([stopped, iterator.next()]);
+      const next = await Promise.race([stopped, lines.next()]);
       if (next === STOPPED) return 'stopped';
       if (next.done === true) return 'end';
       const line = next.value;
-      if (line.trim() === '') continue;
-      const request = readLine(line, number);
+      if (line.kind === 'too-long') {
+        await write(io.stdout, errorLine(lineTooLongError(line)));
+        continue;
+      }
+      if (line.text.trim() === '') continue;
+      const request = readLine(line.text, line.number);
       if ('code' in request) {
         await write(io.stdout, errorLine(request));
         continue;

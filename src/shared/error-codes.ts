@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   'scenario/not-connected': 'The scenario needs a running session with a Big Peer.',
   'scenario/busy': 'A scenario is already running on this peer.',
   'cli/usage': 'The command line is incomplete or malformed.',
-  'cli/invalid-line': 'A line of JSON-lines input is not a JSON object with a string `statement`.',
+  'cli/invalid-line': 'A line of input cannot be run: not a JSON object with a string `statement` (exec --jsonl), arguments that are not a JSON object (peer), or longer than 16 MiB.',
   'cli/drain-timeout': 'At the end of its input, `syncmesh peer` waited --drain-timeout and the Big Peer had not acknowledged every commit of the store; they stay in the store and are uploaded by its next session.',
   'internal/unexpected': 'A fault inside SyncMesh; the message says what failed. Please report it.',
 } as const;

@@ -5,11 +5,11 @@
  * process ends first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LogEntry } from '../../../shared/log.ts';
 import { atExit } from './exit-cleanup.ts';
 import { parseReply, type AgentCalls, type AgentCommandType, type AgentConfig } from './protocol.ts';
+import { jsonLine, onLines } from '../../../shared/json-lines.ts';
 
 /** The repository's root, absolute. */
 export const PROJECT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -96,7 +96,7 @@ export class AgentProcess {
       notReady = reject;
     });
     this.#ready.catch(() => {});
-    createInterface({ input: this.#proc.child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+    onLines(this.#proc.child.stdout, (line) => {
       let reply;
       try {
         reply = parseReply(line);
@@ -166,7 +166,7 @@ export class AgentProcess {
         reject(this.#error(`agent ${this.config.name}: no reply to ${type} within ${timeoutMs} ms`));
       }, timeoutMs);
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      this.#proc.child.stdin.write(`${JSON.stringify({ id, type, params })}\n`);
+      this.#proc.child.stdin.write(jsonLine({ id, type, params }));
     });
   }
 

@@ -8,17 +8,17 @@
  * must never leave the namespaces they create.
  */
 import { readlinkSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { LogEntry } from '../../../shared/log.ts';
 import { LogHub, Sync, onlinePlayground } from '../../index.ts';
 import { CountWatches, waitRows } from './agent-waits.ts';
 import { MAX_KEPT_LOGS, epochNow, parseCommand, parseConfig, type AgentCalls, type AgentCommand, type AgentConfig, type AgentReply } from './protocol.ts';
+import { jsonLine, onLines } from '../../../shared/json-lines.ts';
 
 /** Bound on the shutdown after stdin closes or `stop`: then the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 3_000;
 
 function send(message: AgentReply): void {
-  process.stdout.write(`${JSON.stringify(message)}\n`);
+  process.stdout.write(jsonLine(message));
 }
 
 function inHostNamespace(): boolean {
@@ -131,8 +131,7 @@ function main(): void {
     })();
     return closing;
   };
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on('line', (line) => {
+  onLines(process.stdin, (line) => {
     if (line.trim() === '') return;
     let command: AgentCommand;
     try {
@@ -150,7 +149,7 @@ function main(): void {
     );
   });
   // The driver went away (it finished, or crashed): so does the agent.
-  lines.on('close', () => void shutdown().finally(() => process.exit(0)));
+  process.stdin.on('end', () => void shutdown().finally(() => process.exit(0)));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown().finally(() => process.exit(0)));
   send({ type: 'ready', pid: process.pid, peerKey: peer.sync.peerKey });
 }

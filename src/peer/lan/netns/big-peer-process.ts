@@ -4,8 +4,8 @@
  * and when its own stdin closes (the test ended, or crashed) it stops the Big Peer, so that no
  * Big Peer outlives its test. Each Big Peer started in memory has its own issuer key.
  */
-import { createInterface } from 'node:readline';
 import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type NamespacedProcess } from './agent-process.ts';
+import { onLines } from '../../../shared/json-lines.ts';
 
 const START_TIMEOUT_MS = 20_000;
 const STOP_TIMEOUT_MS = 8_000;
@@ -47,9 +47,8 @@ export class BigPeerProcess {
     const url = `http://${options.host}:${options.port}`;
     let pid: number | undefined;
     let serving = false;
-    const lines = createInterface({ input: proc.child.stdout, crlfDelay: Infinity });
     const started = new Promise<void>((resolve, reject) => {
-      lines.on('line', (line) => {
+      onLines(proc.child.stdout, (line) => {
         const match = /^big-peer-pid (\d+)$/.exec(line);
         if (match !== null) pid = Number(match[1]);
         if (line.includes(`HTTP API:  ${url}`)) serving = true;
