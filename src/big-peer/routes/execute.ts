@@ -1,7 +1,8 @@
 /**
  * `POST /api/v4/store/execute` (and `/store/execute`): one DQL statement with its arguments.
- * Every answer, success or error, is an ExecuteResponse. Statuses: 200; 400 for a malformed
- * statement or arguments and for a statement that failed while running; 401 bad credential;
+ * Every answer, success or error, is an ExecuteResponse. Statuses: 200; 400 for a body that is
+ * not `{statement, args?}` (a field it does not take included), a malformed statement or
+ * arguments, and a statement that failed while running; 401 bad credential;
  * 403 no read (SELECT) or write (mutation) permission on the collection; 404 when the
  * transaction named by `X-SYNC-TXN-ID` was not committed in time; 408; 500; 503 store busy.
  */
@@ -11,7 +12,7 @@ import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { prepareStatement, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
 import type { Authenticator } from '../credentials.ts';
-import { HttpError } from '../http-error.ts';
+import { HttpError, refuseUnknownFields } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
 
@@ -49,10 +50,13 @@ export function statusOfCode(code: ErrorCode): number {
   return 500;
 }
 
+const REQUEST_FIELDS = ['statement', 'args'] as const;
+
 function readRequest(body: unknown): ExecuteRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(400, 'http/bad-request', 'the body must be a JSON object {"statement": "…", "args": {…}}');
   }
+  refuseUnknownFields(body, REQUEST_FIELDS);
   const { statement, args } = body as Record<string, unknown>;
   if (typeof statement !== 'string') throw new HttpError(400, 'query/invalid', '"statement" must be a string of DQL');
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {

@@ -133,7 +133,9 @@ async function login(ctx: RequestContext, deps: LoginDeps): Promise<Reply> {
     checkProof(request, deps.timers.now());
     grant = await authenticate(request, deps);
   } catch (error) {
-    if (error instanceof HttpError) {
+    // A webhook that failed (502: unreachable, or an answer that is not a usable body) was
+    // logged at ERROR where it happened, once; only refusals are logged here, at INFO.
+    if (error instanceof HttpError && error.status !== 502) {
       deps.logger.info(LOG_EVENTS.bigPeerLoginRefused, { app_id: request.appID, provider: request.provider ?? null, status: error.status, reason: error.message });
     }
     throw error;

@@ -1,7 +1,8 @@
 /**
  * `POST /api/v4/store/write`: a list of update, upsert and remove commands (the older query
  * syntax) run as ONE transaction: all of them commit, or none. Statuses: 200; 400 malformed
- * body, query or command, or a command that failed while running (then nothing is written);
+ * body (a top-level field other than `args` and `commands` included; `__proto__` as a name in
+ * `args`), query or command, or a command that failed while running (then nothing is written);
  * 401 bad credential; 403 no write permission on a collection named; 413 the request would touch
  * more than MAX_DOCUMENTS_PER_REQUEST documents (nothing is written); 500 (nothing is written).
  * Between commands the handler yields to the event loop, so a long request does not freeze the
@@ -12,11 +13,15 @@ import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { SyncError, type Logger, type Store } from '../../peer/index.ts';
 import type { Authenticator } from '../credentials.ts';
-import { HttpError } from '../http-error.ts';
+import { HttpError, refuseUnknownFields } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
 import { checkCommands, DocumentBudget, runCommand, yieldToEventLoop } from '../write-commands.ts';
 import { statusOfCode } from './execute.ts';
+
+const REQUEST_FIELDS = ['args', 'commands'] as const;
+/** The one name refused in `args` (as for a statement's named arguments). */
+const FORBIDDEN_ARG = '__proto__';
 
 export interface WriteDeps {
   readonly store: Store;
@@ -41,8 +46,13 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(400, 'http/bad-request', 'the body must be a JSON object {"args": {…}, "commands": […]}');
   }
+  refuseUnknownFields(body, REQUEST_FIELDS);
   const { args = {}, commands } = body as Record<string, unknown>;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new HttpError(400, 'query/arguments-invalid', '"args" must be a JSON object');
+  // As for store/execute's named arguments: JSON.parse made it an own key; it is refused, not looked up.
+  if (Object.hasOwn(args, FORBIDDEN_ARG)) {
+    throw new HttpError(400, 'query/arguments-invalid', `$args.${FORBIDDEN_ARG} has a name that is refused: JavaScript objects cannot hold "${FORBIDDEN_ARG}" as plain data; use another name`);
+  }
   const checked = checkCommands(commands, args as JsonObject);
   for (const command of checked) {
     if (!allows(principal.permissions, 'write', command.collection)) {

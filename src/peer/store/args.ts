@@ -1,8 +1,9 @@
 /**
  * Statement arguments and documents coming in: plain JSON (null, booleans, finite numbers,
  * strings of Unicode text, arrays, plain objects), nested at most MAX_JSON_DEPTH deep, with no
- * `__proto__` key (which JavaScript objects cannot hold as plain data). Anything else is refused
- * with a typed error naming where it is, rather than silently converted or crashing.
+ * `__proto__` key and no argument of that name (JavaScript objects cannot hold it as plain data).
+ * Anything else is refused with a typed error naming where it is, rather than silently converted
+ * or crashing.
  */
 import type { JsonValue } from '../../shared/json.ts';
 import type { Params } from '../dql/evaluate.ts';
@@ -88,7 +89,8 @@ export function findJsonFault(root: unknown, maxDepth: number = MAX_JSON_DEPTH):
 
 /**
  * Validates statement arguments and returns them as parameters: a copy of the object's own
- * enumerable values (so only those can be bound), each checked.
+ * enumerable values (so only those can be bound), each checked, in an object without a
+ * prototype. An argument named `__proto__` is refused (`query/arguments-invalid`).
  */
 export function toParams(args: unknown): Params {
   if (args === undefined || args === null) return {};
@@ -97,6 +99,15 @@ export function toParams(args: unknown): Params {
   }
   const params = Object.create(null) as Record<string, JsonValue>;
   for (const [name, value] of Object.entries(args)) {
+    // JSON.parse (an HTTP body, a CLI line) makes "__proto__" an own key; as a name it is refused
+    // like everywhere else, not bound. Other names of Object.prototype members (`constructor`,
+    // `toString`) are ordinary: `params` has no prototype and is read by own keys only.
+    if (name === FORBIDDEN_KEY) {
+      throw new InvalidArgumentsError(
+        `argument :${FORBIDDEN_KEY} has a name that is refused: JavaScript objects cannot hold "${FORBIDDEN_KEY}" as plain data; use another name`,
+        { path: `:${FORBIDDEN_KEY}` },
+      );
+    }
     const fault = findJsonFault(value);
     if (fault !== undefined) {
       const at = `:${name}${fault.path}`;
