@@ -10,7 +10,7 @@
  */
 import type { Expr, OrderTerm, PathSegment } from '../dql/ast.ts';
 import { evaluate, truth, type Params } from '../dql/evaluate.ts';
-import { likeToGlob } from '../dql/like.ts';
+import { isLikePatternTooLong, likeToGlob } from '../dql/like.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { MISSING, RANK, rankOf, type Value } from '../dql/values.ts';
 
@@ -284,10 +284,15 @@ export class SqlTranslator {
 
   #like(value: Frag, pattern: Frag, caseInsensitive: boolean): string {
     // GLOB reads text only up to its first NUL character, so text holding one goes to dql_like.
-    if (!caseInsensitive && value.k === 'path' && pattern.k === 'const' && typeof pattern.v === 'string' && !pattern.v.includes('\0')) {
+    // A pattern over the length cap goes there too: dql_like refuses it as the evaluator does,
+    // where SQLite would fail with its own error (LIKE or GLOB pattern too complex).
+    // GLOB itself is fine on patterns of many `*`: SQLite gives up at the first one that cannot
+    // match (10,000 rows of 200 characters against `%a` × 20 + `%b` in well under 0.1 s).
+    const p = pattern.k === 'const' ? pattern.v : undefined;
+    if (!caseInsensitive && value.k === 'path' && typeof p === 'string' && !p.includes('\0') && !isLikePatternTooLong(p)) {
       const others = ['false', 'true', 'integer', 'real', 'array', 'object'].map((t) => `WHEN '${t}' THEN 0`).join(' ');
       const text = `json_extract(body, ${value.jp})`;
-      const glob = `CASE WHEN instr(CAST(${text} AS BLOB), X'00') > 0 THEN dql_like(0, ${this.#toJson(value)}, ${this.#toJson(pattern)}) ELSE ${text} GLOB ${this.#bind(likeToGlob(pattern.v))} END`;
+      const glob = `CASE WHEN instr(CAST(${text} AS BLOB), X'00') > 0 THEN dql_like(0, ${this.#toJson(value)}, ${this.#toJson(pattern)}) ELSE ${text} GLOB ${this.#bind(likeToGlob(p))} END`;
       return `(CASE json_type(body, ${value.jp}) WHEN 'text' THEN ${glob} ${others} END)`;
     }
     return `dql_like(${caseInsensitive ? 1 : 0}, ${this.#toJson(value)}, ${this.#toJson(pattern)})`;
