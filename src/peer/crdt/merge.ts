@@ -136,7 +136,10 @@ function apply(replay: Replay, op: Op): void {
     else replay.writtenAt = op.stamp;
     return;
   }
-  if (op.kind !== 'unset') replay.writtenAt = op.stamp;
+  // Every edit is a write, a removal too: one made after a deletion its writer had not seen brings
+  // the document back, as a SET would. Were removals not counted, a revival by SET followed by an
+  // UNSET would be dead or alive depending on whether the SET's state travelled on its own.
+  replay.writtenAt = op.stamp;
   const key = pathKey(op.path);
   const last = op.path[op.path.length - 1] as string;
   // Every write below a path, a removal included, says that the path holds an object as of
