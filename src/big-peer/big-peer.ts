@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
-import { LogHub, Sync, SyncLogger, systemTimers, type IssuerKeys, type Timers } from '../peer/index.ts';
+import { LogHub, Sync, SyncLogger, systemTimers, type IssuerKeys, type QueryThreads, type Timers } from '../peer/index.ts';
 import { credentials } from './credentials.ts';
 import { ApiKeys } from './api-keys.ts';
 import { ConfigError, type BigPeerConfig } from './config.ts';
@@ -81,6 +81,7 @@ export class BigPeer {
   readonly #timers: Timers;
   readonly #metrics: BigPeerMetrics;
   readonly #state: OperationsState;
+  readonly #queries: QueryThreads | undefined;
   #closed: Promise<void> | undefined;
   #drained: Promise<void> | undefined;
   /** drain() was called (set before its first await: close() reads it). */
@@ -105,6 +106,7 @@ export class BigPeer {
     timers: Timers;
     metrics: BigPeerMetrics;
     state: OperationsState;
+    queries: QueryThreads | undefined;
   }) {
     this.config = parts.config;
     this.sync = parts.sync;
@@ -119,6 +121,7 @@ export class BigPeer {
     this.#timers = parts.timers;
     this.#metrics = parts.metrics;
     this.#state = parts.state;
+    this.#queries = parts.queries;
   }
 
   /** Opens the store (unless given one), listens, and resolves once requests are served. */
@@ -127,7 +130,12 @@ export class BigPeer {
     const hub = deps.logHub ?? SyncLogger.hub;
     const tls = readTls(config);
     const sync = deps.sync ?? new Sync({ persistenceDirectory: config.dataDir, inMemory: config.dataDir === undefined, logHub: hub, timers });
+    let queries: QueryThreads | undefined;
     try {
+      // SELECTs of the HTTP API run there, off the event loop (SQLite on disk only; statement-runner.ts).
+      queries = sync.openQueryThreads({ threads: config.queryThreads });
+      // Started before the first request, so that no statement's budget pays for a thread's start.
+      const warming = queries?.warm();
       const store = sync.store;
       const settings = new BigPeerSettings(store);
       const issuer = await settings.issuerKeys();
@@ -148,6 +156,7 @@ export class BigPeer {
         },
         { processMetrics: deps.processMetrics },
       );
+      await warming;
       const http = await HttpServer.listen({
         host: config.host,
         port: config.port,
@@ -157,7 +166,17 @@ export class BigPeer {
         requestTimeoutMs: config.requestTimeoutMs,
         observe: (method, route) => metrics.request(method, route),
         routes: [
-          executeRoute({ store, apiKeys: bearers, timers, logger, txnWaitTimeoutMs: config.txnWaitTimeoutMs, closing: closing.signal }),
+          executeRoute({
+            store,
+            apiKeys: bearers,
+            timers,
+            logger,
+            txnWaitTimeoutMs: config.txnWaitTimeoutMs,
+            statementTimeoutMs: config.statementTimeoutMs,
+            requestTimeoutMs: config.requestTimeoutMs,
+            ...(queries === undefined ? {} : { queries }),
+            closing: closing.signal,
+          }),
           writeRoute({ store, apiKeys: bearers, logger }),
           loginRoute({ config, issuer, timers, logger: hub.logger('auth') }),
           ...operationsRoutes({
@@ -173,17 +192,19 @@ export class BigPeer {
           }),
         ],
       });
-      sync.serveAsBigPeer({ appID: config.appID, issuer });
+      sync.serveAsBigPeer({ appID: config.appID, issuer, handshakeTimeoutMs: config.announceTimeoutMs, subscriptionBudgetMs: config.subscriptionBudgetMs });
       ws = new WebSocketEndpoint({
         server: http.server,
         sync,
         timers,
         logger: hub.logger('sync-ws'),
+        maxPendingSessionsPerAddress: config.maxPendingSessionsPerAddress,
+        maxPendingBytes: config.maxPendingBytes,
         observer: { opened: () => metrics.sessionOpened(), ended: (code) => metrics.sessionEnded(code) },
       });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
-      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing, timers, metrics, state });
+      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing, timers, metrics, state, queries });
       // The listening server holds the Big Peer (and so its Sync): a caller that drops its
       // reference does not let the garbage collector close a Big Peer that still serves.
       http.owner = peer;
@@ -198,6 +219,7 @@ export class BigPeer {
       logger.info(LOG_EVENTS.bigPeerStarted, { app_id: config.appID, url: peer.url, ws_url: peer.wsUrl, issuer: issuer.publicKey });
       return peer;
     } catch (error) {
+      await queries?.close();
       if (deps.sync === undefined) sync.close();
       if ((error as { code?: string }).code === 'EADDRINUSE') throw new ConfigError(`cannot listen on ${config.host}:${config.port}: the port is in use`);
       throw error;
@@ -302,6 +324,7 @@ export class BigPeer {
       if (draining) log.info(LOG_EVENTS.bigPeerDrained, { app_id: this.config.appID, sessions_closed: sessions, cut_short: this.#cutShort });
       log.info(LOG_EVENTS.bigPeerStopped, { app_id: this.config.appID });
       this.#metrics.close();
+      await this.#queries?.close();
       if (this.#ownsSync) this.sync.close();
       else this.#detachHttp();
       this.#http.owner = undefined;

@@ -82,6 +82,16 @@ describe('the Big Peer configuration', () => {
     expect(short).not.toContain('short-secret');
   });
 
+  it('gives a statement 10 s, two query threads and a subscription 10 s by default, the flag winning over the file', () => {
+    expect(loadConfig({ appID: 'a' })).toMatchObject({ statementTimeoutMs: 10_000, queryThreads: 2, subscriptionBudgetMs: 10_000 });
+    expect(bigPeerConfig({ appID: 'a' })).toMatchObject({ statementTimeoutMs: 10_000, queryThreads: 2, subscriptionBudgetMs: 10_000 });
+    const path = file({ appID: 'a', statementTimeoutMs: 2_000, queryThreads: 0, subscriptionBudgetMs: 500 });
+    expect(loadConfig({ config: path })).toMatchObject({ statementTimeoutMs: 2_000, queryThreads: 0, subscriptionBudgetMs: 500 });
+    expect(loadConfig({ config: path, statementTimeoutMs: '750' }).statementTimeoutMs).toBe(750);
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', statementTimeoutMs: 0 }) }))).toMatch(/: statementTimeoutMs must be an integer from 1 to 3600000, not 0/);
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', queryThreads: 65 }) }))).toMatch(/: queryThreads must be an integer from 0 to 64, not 65/);
+  });
+
   it('takes a PostgreSQL store with its schema from --storage or the file, and never echoes its URL', () => {
     const flagged = loadConfig({ appID: 'app', storage: 'postgres://bp:secret@db.internal:5432/syncmesh?schema=app_one&sslmode=require', nodeName: 'node-7' });
     expect(flagged.postgres).toEqual({ url: 'postgres://bp:secret@db.internal:5432/syncmesh?sslmode=require', schema: 'app_one', pollIntervalMs: 1000 });

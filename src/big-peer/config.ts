@@ -52,6 +52,23 @@ export interface BigPeerConfig {
   readonly requestTimeoutMs: number;
   /** How long `X-SYNC-TXN-ID` waits for the transaction before 404. */
   readonly txnWaitTimeoutMs: number;
+  /**
+   * The time budget of one HTTP statement (store/execute), from when it is ready to run (a wait
+   * for a query thread or the write slot included): past it, the answer is 408 `query/timeout`
+   * and a mutation is rolled back (docs/http-api.md).
+   */
+  readonly statementTimeoutMs: number;
+  /**
+   * Threads that run the HTTP API's SELECTs (and find the documents of its UPDATE, DELETE and
+   * EVICT) on their own read connection to a SQLite store, off the event loop; 0 runs them on
+   * the event loop. Not used for a store in memory or on PostgreSQL.
+   */
+  readonly queryThreads: number;
+  /**
+   * The time matching a small peer's subscription conditions against documents may take in one
+   * update sent to it; past it, its session is closed (1008, "subscription too expensive").
+   */
+  readonly subscriptionBudgetMs: number;
   readonly webhookTimeoutMs: number;
   /** How long close() lets requests in flight finish before it cuts their connections. */
   readonly shutdownGraceMs: number;
@@ -65,6 +82,12 @@ export interface BigPeerConfig {
   /** Lifetime of a playground certificate, and of a webhook one whose answer gives none. */
   readonly certificateLifetimeSeconds: number;
   readonly ttlJobs: readonly TtlJobConfig[];
+  /** How long a sync session may take to announce itself before it is closed (4408). */
+  readonly announceTimeoutMs: number;
+  /** Sync sessions waiting for their announcement from one address (IPv4, or IPv6 /64); 0: no limit. */
+  readonly maxPendingSessionsPerAddress: number;
+  /** Bytes received from sync sessions waiting for their announcement, in total. */
+  readonly maxPendingBytes: number;
 }
 
 export const CONFIG_DEFAULTS = {
@@ -72,11 +95,17 @@ export const CONFIG_DEFAULTS = {
   port: 8080,
   requestTimeoutMs: 30_000,
   txnWaitTimeoutMs: 10_000,
+  statementTimeoutMs: 10_000,
+  queryThreads: 2,
+  subscriptionBudgetMs: 10_000,
   webhookTimeoutMs: 5_000,
   shutdownGraceMs: 5_000,
   drainDelayMs: 5_000,
   pollIntervalMs: 1_000,
   certificateLifetimeSeconds: 8 * 3600,
+  announceTimeoutMs: 5_000,
+  maxPendingSessionsPerAddress: 16,
+  maxPendingBytes: 64 * 1024 * 1024,
 } as const;
 
 /** What the command line gave (undefined: not given). */
@@ -94,6 +123,8 @@ export interface ConfigFlags {
   readonly tlsKey?: string;
   readonly tlsCert?: string;
   readonly logLevel?: string;
+  /** `--statement-timeout`, in milliseconds (the CLI reads the duration). */
+  readonly statementTimeoutMs?: string;
 }
 
 export class ConfigError extends SyncError {
@@ -118,12 +149,18 @@ const FILE_KEYS = new Set([
   'logLevel',
   'requestTimeoutMs',
   'txnWaitTimeoutMs',
+  'statementTimeoutMs',
+  'queryThreads',
+  'subscriptionBudgetMs',
   'webhookTimeoutMs',
   'shutdownGraceMs',
   'drainDelayMs',
   'metricsToken',
   'certificateLifetimeSeconds',
   'ttlJobs',
+  'announceTimeoutMs',
+  'maxPendingSessionsPerAddress',
+  'maxPendingBytes',
 ]);
 
 type Raw = Record<string, unknown>;
@@ -273,12 +310,19 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     logLevel: logLevel as LogLevel,
     requestTimeoutMs: ms('requestTimeoutMs') ?? CONFIG_DEFAULTS.requestTimeoutMs,
     txnWaitTimeoutMs: ms('txnWaitTimeoutMs') ?? CONFIG_DEFAULTS.txnWaitTimeoutMs,
+    statementTimeoutMs:
+      pick(onLine.integer('statement-timeout', flags.statementTimeoutMs, 1, 3_600_000), ms('statementTimeoutMs')) ?? CONFIG_DEFAULTS.statementTimeoutMs,
+    queryThreads: inFile.integer('queryThreads', file.queryThreads, 0, 64) ?? CONFIG_DEFAULTS.queryThreads,
+    subscriptionBudgetMs: ms('subscriptionBudgetMs') ?? CONFIG_DEFAULTS.subscriptionBudgetMs,
     webhookTimeoutMs: ms('webhookTimeoutMs') ?? CONFIG_DEFAULTS.webhookTimeoutMs,
     shutdownGraceMs: ms('shutdownGraceMs') ?? CONFIG_DEFAULTS.shutdownGraceMs,
     drainDelayMs: inFile.integer('drainDelayMs', file.drainDelayMs, 0, 3_600_000) ?? CONFIG_DEFAULTS.drainDelayMs,
     metricsToken,
     certificateLifetimeSeconds: inFile.integer('certificateLifetimeSeconds', file.certificateLifetimeSeconds, 1, 366 * 86_400) ?? CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs,
+    announceTimeoutMs: ms('announceTimeoutMs') ?? CONFIG_DEFAULTS.announceTimeoutMs,
+    maxPendingSessionsPerAddress: inFile.integer('maxPendingSessionsPerAddress', file.maxPendingSessionsPerAddress, 0, 1_000_000) ?? CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
+    maxPendingBytes: inFile.integer('maxPendingBytes', file.maxPendingBytes, 1024 * 1024, 2 ** 40) ?? CONFIG_DEFAULTS.maxPendingBytes,
   };
 }
 
@@ -301,12 +345,18 @@ export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: 
     logLevel: 'INFO',
     requestTimeoutMs: CONFIG_DEFAULTS.requestTimeoutMs,
     txnWaitTimeoutMs: CONFIG_DEFAULTS.txnWaitTimeoutMs,
+    statementTimeoutMs: CONFIG_DEFAULTS.statementTimeoutMs,
+    queryThreads: CONFIG_DEFAULTS.queryThreads,
+    subscriptionBudgetMs: CONFIG_DEFAULTS.subscriptionBudgetMs,
     webhookTimeoutMs: CONFIG_DEFAULTS.webhookTimeoutMs,
     shutdownGraceMs: CONFIG_DEFAULTS.shutdownGraceMs,
     drainDelayMs: 0,
     metricsToken: undefined,
     certificateLifetimeSeconds: CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs: [],
+    announceTimeoutMs: CONFIG_DEFAULTS.announceTimeoutMs,
+    maxPendingSessionsPerAddress: CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
+    maxPendingBytes: CONFIG_DEFAULTS.maxPendingBytes,
     ...given,
   };
 }

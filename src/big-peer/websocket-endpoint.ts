@@ -3,11 +3,14 @@
  * `wss` when it serves TLS). Each connection is handed to the Big Peer's Sync, which runs the
  * announcement exchange (the small peer's certificate and proof against this Big Peer's issuer
  * key; this Big Peer's proof with that key) and then the replication session. Here: the limits
- * (sessions waiting for their announcement, sessions in all), a session's end when its
- * certificate expires (4401), and the Big Peer's own log lines. One session per peer key: the
- * replicator elects the newer connection and closes the older with 4409.
+ * (sessions waiting for their announcement, in all and per address; the bytes they may send;
+ * sessions in all), a session's end when its certificate expires (4401), and the Big Peer's own
+ * log lines. One session per peer key: the replicator elects the newer connection and closes the
+ * older with 4409. How long a session may wait for its announcement is the Sync's handshake
+ * bound (`announceTimeoutMs` of the configuration).
  */
 import type { IncomingMessage, Server } from 'node:http';
+import { isIPv6 } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
@@ -19,6 +22,17 @@ import { SessionRefused, WsConnection, closeReason, type Logger, type Sync, type
 
 /** Sessions waiting for their announcement, in total; beyond that a new one is closed at once (1013). */
 export const MAX_PENDING_SESSIONS = 256;
+/**
+ * Sessions waiting for their announcement from one address (an IPv4 address, an IPv6 /64);
+ * beyond that a new one from there is closed at once (1013), so that one address that connects
+ * and never announces cannot hold the places of MAX_PENDING_SESSIONS from the others.
+ */
+export const MAX_PENDING_SESSIONS_PER_ADDRESS = 16;
+/**
+ * Bytes received from sessions waiting for their announcement, in total (each may send one frame
+ * of 1 MiB, MAX_ANNOUNCE_FRAME_BYTES); beyond that the session whose bytes went over is closed (1013).
+ */
+export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 /** Accepted sessions; beyond that an announcement is refused (1013). */
 export const MAX_SESSIONS = 10_000;
 
@@ -39,6 +53,10 @@ export interface WebSocketEndpointOptions {
   readonly logger: Logger;
   /** Default MAX_PENDING_SESSIONS. */
   readonly maxPendingSessions?: number;
+  /** Default MAX_PENDING_SESSIONS_PER_ADDRESS; 0: no limit per address (behind a proxy that hides the clients' addresses). */
+  readonly maxPendingSessionsPerAddress?: number;
+  /** Default MAX_PENDING_BYTES. */
+  readonly maxPendingBytes?: number;
   /** Default MAX_SESSIONS. */
   readonly maxSessions?: number;
   readonly observer?: SessionObserver;
@@ -48,14 +66,19 @@ export class WebSocketEndpoint {
   readonly #options: WebSocketEndpointOptions;
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SESSION_FRAME_BYTES, perMessageDeflate: false });
   readonly #sessions = new Set<WebSocket>();
-  /** Sessions that have not announced themselves yet. */
-  readonly #pending = new Set<WebSocket>();
+  /** Sessions that have not announced themselves yet, with the key of their address. */
+  readonly #pending = new Map<WebSocket, string>();
+  /** How many of them come from each address key. */
+  readonly #pendingByAddress = new Map<string, number>();
+  /** The bytes they received (what each may send is bounded by WsConnection's pre-authentication limits). */
+  readonly #preAuth: { readonly limitBytes: number; usedBytes: number; peakBytes: number };
   /** Accepted sessions by peer key. */
   readonly #byPeer = new Map<string, WebSocket>();
   #closing = false;
 
   constructor(options: WebSocketEndpointOptions) {
     this.#options = options;
+    this.#preAuth = { limitBytes: options.maxPendingBytes ?? MAX_PENDING_BYTES, usedBytes: 0, peakBytes: 0 };
     options.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.#upgrade(req, socket, head));
   }
 
@@ -69,6 +92,16 @@ export class WebSocketEndpoint {
     return this.#byPeer.size;
   }
 
+  /** Bytes received from sessions that have not announced themselves yet, now. */
+  get pendingBytes(): number {
+    return this.#preAuth.usedBytes;
+  }
+
+  /** The most `pendingBytes` has been since the endpoint started. */
+  get peakPendingBytes(): number {
+    return this.#preAuth.peakBytes;
+  }
+
   #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
     const path = URL.parse(req.url ?? '/', 'http://big-peer.invalid')?.pathname ?? '/';
@@ -80,27 +113,48 @@ export class WebSocketEndpoint {
     this.#wss.handleUpgrade(req, socket, head, (ws) => this.#session(ws, req));
   }
 
-  #session(ws: WebSocket, req: IncomingMessage): void {
-    const { logger, sync } = this.#options;
-    const remote = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
-    const connection = new WsConnection(ws, 'WsServer', remote);
-    ws.on('error', (error) => logger.debug(LOG_EVENTS.bigPeerSessionRefused, { code: 1002, reason: error.message, remote }));
+  /** Refuses at once (no challenge, no timer, not counted) a session beyond the places for sessions waiting for their announcement. */
+  #noPlace(address: string): string | undefined {
+    const perAddress = this.#options.maxPendingSessionsPerAddress ?? MAX_PENDING_SESSIONS_PER_ADDRESS;
+    if (perAddress > 0 && (this.#pendingByAddress.get(address) ?? 0) >= perAddress) {
+      return `too many sessions waiting for their announcement from ${address} (${perAddress}); try again later`;
+    }
     const maxPending = this.#options.maxPendingSessions ?? MAX_PENDING_SESSIONS;
-    if (this.#pending.size >= maxPending) {
-      // At once: no challenge, no timer, not counted.
-      const reason = `too many sessions waiting for their announcement (${maxPending}); try again later`;
-      logger.info(LOG_EVENTS.bigPeerSessionRefused, { code: ANNOUNCE_CLOSE_CODES.busy, reason, remote });
-      ws.close(ANNOUNCE_CLOSE_CODES.busy, closeReason(reason));
+    if (this.#pending.size >= maxPending) return `too many sessions waiting for their announcement (${maxPending}); try again later`;
+    return undefined;
+  }
+
+  /** The session announced itself, was refused, or closed: its place is free. */
+  #settle(ws: WebSocket): void {
+    const address = this.#pending.get(ws);
+    if (address === undefined) return;
+    this.#pending.delete(ws);
+    const left = (this.#pendingByAddress.get(address) ?? 1) - 1;
+    if (left > 0) this.#pendingByAddress.set(address, left);
+    else this.#pendingByAddress.delete(address);
+  }
+
+  #session(ws: WebSocket, req: IncomingMessage): void {
+    const { logger, sync, timers } = this.#options;
+    const remote = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
+    const address = addressKey(req.socket.remoteAddress);
+    ws.on('error', (error) => logger.debug(LOG_EVENTS.bigPeerSessionRefused, { code: 1002, reason: error.message, remote }));
+    const busy = this.#noPlace(address);
+    if (busy !== undefined) {
+      logger.info(LOG_EVENTS.bigPeerSessionRefused, { code: ANNOUNCE_CLOSE_CODES.busy, reason: busy, remote });
+      ws.close(ANNOUNCE_CLOSE_CODES.busy, closeReason(busy));
       return;
     }
+    const connection = new WsConnection(ws, 'WsServer', remote, { preAuth: { socket: req.socket, budget: this.#preAuth, timers } });
     this.#sessions.add(ws);
-    this.#pending.add(ws);
+    this.#pending.set(ws, address);
+    this.#pendingByAddress.set(address, (this.#pendingByAddress.get(address) ?? 0) + 1);
     this.#options.observer?.opened();
     let peerKey: string | undefined;
     ws.on('close', (code, reason) => {
       this.#options.observer?.ended(code);
       this.#sessions.delete(ws);
-      this.#pending.delete(ws);
+      this.#settle(ws);
       if (peerKey !== undefined) {
         if (this.#byPeer.get(peerKey) === ws) this.#byPeer.delete(peerKey);
         logger.info(LOG_EVENTS.bigPeerSessionClosed, { peer_key: peerKey, code, reason: reason.toString('utf8') });
@@ -108,7 +162,7 @@ export class WebSocketEndpoint {
     });
     sync.acceptSession(connection).then(
       (session) => {
-        this.#pending.delete(ws);
+        this.#settle(ws);
         if (session.isClosed) return; // Lost the election to a connection of the same peer.
         const accepted = session.remote;
         const maxSessions = this.#options.maxSessions ?? MAX_SESSIONS;
@@ -125,7 +179,7 @@ export class WebSocketEndpoint {
         logger.info(LOG_EVENTS.bigPeerSessionAccepted, { peer_key: accepted.peerKey, user_id: accepted.userID ?? '', remote });
       },
       (error: unknown) => {
-        this.#pending.delete(ws);
+        this.#settle(ws);
         if (error instanceof SessionRefused && !error.byRemote) logger.info(LOG_EVENTS.bigPeerSessionRefused, { code: error.code, reason: error.reason, remote });
       },
     );
@@ -158,4 +212,23 @@ export class WebSocketEndpoint {
   cutNow(): void {
     for (const ws of this.#sessions) ws.terminate();
   }
+}
+
+/**
+ * Whom the limit per address counts a connection against: its IPv4 address (an IPv4-mapped IPv6
+ * address as IPv4), or the /64 of an IPv6 address, the block one host or site usually gets.
+ */
+export function addressKey(remote: string | undefined): string {
+  if (remote === undefined || remote === '') return '?';
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(remote);
+  if (mapped !== null) return mapped[1] as string;
+  if (!isIPv6(remote)) return remote;
+  const [left = '', right] = (remote.split('%')[0] as string).split('::');
+  const head = left === '' ? [] : left.split(':');
+  const tail = right === undefined || right === '' ? [] : right.split(':');
+  const groups = right === undefined ? head : [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -13,6 +13,7 @@ import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
 import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, parseStorageUrl, type BigPeerConfig } from '../big-peer/index.ts';
 import { describeServer, openPgSync } from '../big-peer/postgres/index.ts';
 import { jsonText } from '../shared/json-lines.ts';
+import { parseDuration } from './duration.ts';
 import { untilSignal, write, type CliIo } from './io.ts';
 
 export const BIG_PEER_USAGE = `Usage:
@@ -35,6 +36,8 @@ Serving (flags win over the config file; see docs/http-api.md):
   --tls-key FILE           serve https and wss with this private key (PEM) …
   --tls-cert FILE          … and this certificate (PEM)
   --log-level L            ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
+  --statement-timeout D    the time budget of one store/execute statement, e.g. 10s (default), 500ms:
+                           past it the answer is 408 query/timeout and a mutation is rolled back
 
 SIGINT or SIGTERM drains it (docs/operations.md): /_ready answers 503, and after drainDelayMs
 (when something asks /_ready) it stops accepting, closes the sessions with 1001, lets requests
@@ -92,6 +95,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
           'tls-key': { type: 'string' },
           'tls-cert': { type: 'string' },
           'log-level': { type: 'string' },
+          'statement-timeout': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       }),
@@ -101,6 +105,11 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    const statementTimeout = values['statement-timeout'];
+    const statementTimeoutMs = statementTimeout === undefined ? undefined : parseDuration(statementTimeout);
+    if (statementTimeout !== undefined && (statementTimeoutMs === undefined || statementTimeoutMs < 1)) {
+      throw new UsageError(`--statement-timeout takes a duration such as 10s or 500ms, not ${statementTimeout}`);
+    }
     config = loadConfig({
       config: values.config,
       appID: values['app-id'],
@@ -114,6 +123,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       tlsKey: values['tls-key'],
       tlsCert: values['tls-cert'],
       logLevel: values['log-level'],
+      ...(statementTimeoutMs === undefined ? {} : { statementTimeoutMs: String(statementTimeoutMs) }),
     });
   } catch (error) {
     return fail(io, error);

@@ -49,7 +49,11 @@ export {
   type QueryResult,
   type StoreWithCollections,
   type CommittedTransaction,
+  type ExecuteOptions,
 } from './store/store.ts';
+export { Budget, BudgetExceeded } from './budget.ts';
+export type { MutationTargets } from './store/targets.ts';
+export { QueryThreads, QueryThreadsUnavailable, QUERY_THREAD_GRACE_MS, type SelectAnswer, type TargetsAnswer } from './store/query-threads.ts';
 export { Collection, PendingCursorOperation, PendingIdSpecificOperation, type UpdateHelpers } from './store/collection.ts';
 export {
   SyncError,

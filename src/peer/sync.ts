@@ -37,6 +37,7 @@ import { MemoryStorage } from './storage/memory-storage.ts';
 import { SqliteStorage } from './storage/sqlite-storage.ts';
 import type { StorageEngine } from './storage/types.ts';
 import { Store, withCollectionProperties, type StoreWithCollections } from './store/store.ts';
+import { QueryThreads } from './store/query-threads.ts';
 import { systemTimers, type Timers } from './time.ts';
 
 export interface SyncOptions {
@@ -171,6 +172,8 @@ export class Sync {
   /** This peer's public key, base64url. */
   readonly peerKey: string;
   readonly persistenceDirectory: string | undefined;
+  /** The directory of the SQLite store this Sync opened (undefined: in memory, or a storage it was given). */
+  readonly #sqliteDirectory: string | undefined;
   readonly #resources: Resources;
   #closed = false;
 
@@ -199,6 +202,7 @@ export class Sync {
     }
     this.store = withCollectionProperties(store);
     this.persistenceDirectory = options.persistenceDirectory;
+    this.#sqliteDirectory = options.storage === undefined ? options.persistenceDirectory : undefined;
     const path = options.storage !== undefined ? (options.storageName ?? options.storage.kind) : (options.persistenceDirectory ?? ':memory:');
     hub.logger('store').debug(LOG_EVENTS.storeOpened, { path, peer_key: this.peerKey, last_txn_id: store.lastTxnId });
     // The auth client reaches the store's settings only, and never the Sync: a Sync that is
@@ -329,7 +333,7 @@ export class Sync {
   }
 
   // Nothing given to the replicator may reach the Sync object (see PeerCredentials).
-  #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number): Replicator {
+  #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number, subscriptionBudgetMs?: number): Replicator {
     const credentials = this.#credentials;
     const replicator = new Replicator({
       store: this.#resources.store,
@@ -342,6 +346,7 @@ export class Sync {
       tracker: this.#tracker,
       traffic: this.#traffic,
       bigPeerMemo: this.#bigPeerMemo,
+      ...(subscriptionBudgetMs === undefined ? {} : { subscriptionBudgetMs }),
     });
     const upload = this.#upload;
     replicator.onBigPeerHoldsChange(() => upload.holdsChanged());
@@ -353,16 +358,34 @@ export class Sync {
    * For the Big Peer only: this peer replicates as the Big Peer of `appID`, subscribed to
    * everything, proving itself with the issuer key. Sessions reach it through `acceptSession`.
    */
-  serveAsBigPeer(options: { readonly appID: string; readonly issuer: IssuerKeys; readonly handshakeTimeoutMs?: number }): void {
+  serveAsBigPeer(options: {
+    readonly appID: string;
+    readonly issuer: IssuerKeys;
+    readonly handshakeTimeoutMs?: number;
+    /** The time matching a small peer's subscriptions may take in one update sent to it; past it its session closes (1008). */
+    readonly subscriptionBudgetMs?: number;
+  }): void {
     this.#assertOpen();
     this.#credentials.serveAsBigPeer(options.appID, options.issuer);
-    this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs);
+    this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs, options.subscriptionBudgetMs);
     const replicator = this.#replicator;
     const tracker = this.#tracker;
     this.#resources.stopSync = () => {
       replicator.close();
       tracker.stopped();
     };
+  }
+
+  /**
+   * Query threads over this peer's store (store/query-threads.ts): SELECTs, and the search for
+   * the documents a mutation selects, run off the event loop on read-only snapshots of the
+   * store's file. Undefined unless the store is SQLite in a persistence directory. The caller
+   * closes them, before the Sync.
+   */
+  openQueryThreads(options: { readonly threads: number }): QueryThreads | undefined {
+    this.#assertOpen();
+    if (this.#sqliteDirectory === undefined || options.threads < 1) return undefined;
+    return new QueryThreads({ directory: this.#sqliteDirectory, threads: options.threads, logger: this.#hub.logger('store'), timers: this.#timers });
   }
 
   /** Runs the acceptor's handshake and then a session on a connection a listener accepted. */
@@ -373,6 +396,19 @@ export class Sync {
       return Promise.reject(new SyncError('sync/not-configured', 'sync is not running on this peer'));
     }
     return replicator.accept(connection);
+  }
+
+  /**
+   * Runs the dialer's handshake and then a session on a connection made in this process
+   * (`sync.inProcess`), while sync runs: the dialing twin of `acceptSession`.
+   */
+  dialSession(connection: Connection): ReturnType<Replicator['dial']> {
+    const replicator = this.#replicator;
+    if (replicator === undefined) {
+      connection.close(1013, 'sync is not running on this peer');
+      return Promise.reject(new SyncError('sync/not-configured', 'sync is not running on this peer'));
+    }
+    return replicator.dial(connection);
   }
 
   /**
@@ -463,7 +499,7 @@ export class Sync {
     const urls = [...(dialBigPeer ? [webSocketUrl(identity.bigPeerURL)] : []), ...(transport.connect ?? [])];
     const lan = lanOptions(transport.peerToPeer);
     const radios = requestedPeerToPeer(transport.peerToPeer).filter((t) => t !== 'LAN');
-    if (identity === undefined || (urls.length === 0 && transport.listen === undefined && lan === undefined)) {
+    if (identity === undefined || (urls.length === 0 && transport.listen === undefined && lan === undefined && transport.inProcess !== true)) {
       const unavailable = radios.length === 0 ? '' : ` (${radios.join(', ')} ${radios.length === 1 ? 'is' : 'are'} not available on this platform)`;
       throw new SyncError(
         'sync/not-configured',
@@ -541,6 +577,17 @@ export class Sync {
       replicator.close();
       throw new SyncError('sync/closed', 'this Sync was closed while sync started');
     }
+    // Before each attempt: a certificate known to have expired is never announced (the remote
+    // would refuse it, 4401). The auth client calls the handler, or logs in again, at the expiry;
+    // dialing resumes when the new certificate arrives.
+    const certificateProblem = (): string | undefined => {
+      auth.checkExpiry();
+      const status = auth.status;
+      if (status.authenticated) return undefined;
+      if (status.expiresAt === undefined) return 'no certificate yet';
+      const renewal = identity.type === 'onlinePlayground' ? 'the playground logs in again' : "the authentication handler logs in (authenticationRequired was called)";
+      return `the certificate expired at ${new Date(status.expiresAt).toISOString()}; waiting until ${renewal}`;
+    };
     // Dialers are made (and shown in the mesh as waiting) only once nothing else can fail.
     const dialers = urls.map(
       (url, i) =>
@@ -553,13 +600,22 @@ export class Sync {
           maxDelayMs: transport.reconnect?.maxDelayMs,
           tracker,
           bigPeer: dialBigPeer && i === 0,
+          certificateProblem,
         }),
     );
     this.#listening = listening;
-    // Dial once a certificate is held: at once, or when the handler has logged in.
+    // Dial once a valid certificate is held: at once, or when the handler has logged in; a
+    // dialer that waited for a certificate that expired dials again when the new one arrives.
     const startDialing = (): void => {
-      if (auth.certificate === undefined) return;
-      for (const d of dialers) d.start();
+      if (!auth.status.authenticated) {
+        // Expired while its timer has not fired yet (a machine that slept): re-authenticate now.
+        auth.checkExpiry();
+        return;
+      }
+      for (const d of dialers) {
+        d.start();
+        d.certificateChanged();
+      }
       lanTransport?.startDialing();
     };
     const offStatus = auth.onStatusChange(() => startDialing());
@@ -612,6 +668,18 @@ export class Sync {
   /** The address other peers dial to reach this one (`ws://host:port/_sync/ws`), while it listens. */
   get listenUrl(): string | undefined {
     return this.#listening?.listener?.url;
+  }
+
+  /**
+   * Asks the platform again for the permissions the transports need (spec 4.6: on Android, the
+   * Bluetooth permission, after the user granted it in the settings). The transports of a
+   * desktop (the WebSocket to the Big Peer and to peers, LAN) need no platform permission, and
+   * Bluetooth LE is not available here (`sync.transportConditions`), so this asks for nothing:
+   * it resolves and logs at INFO that nothing was needed. Rejects with `sync/closed` once closed.
+   */
+  async refreshPermissions(): Promise<void> {
+    this.#assertOpen();
+    this.#hub.logger('sync').info(LOG_EVENTS.permissionsRefreshed, { platform: process.platform, transports: 'WebSocket, LAN', requested: [] });
   }
 
   /** Stops sync: closes the sessions, stops dialing and listening. The store stays open. */

@@ -40,6 +40,12 @@ export interface SyncTransportOptions {
   readonly reconnect?: { readonly minDelayMs?: number; readonly maxDelayMs?: number };
   /** Peer-to-peer transports; all off by default. */
   readonly peerToPeer?: PeerToPeerOptions;
+  /**
+   * Sessions over connections the caller makes in this process and hands over
+   * (`sync.dialSession`, `sync.acceptSession`): the mesh simulator's transport. Counts as
+   * somewhere to sync; nothing is dialed or listened for it.
+   */
+  readonly inProcess?: boolean;
 }
 
 /** A custom transport configuration (spec 4.6): start from nothing, turn on what you need. */

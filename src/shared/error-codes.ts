@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   'query/evaluation': 'A valid statement failed while running: an id conflict under FAIL, a change of _id, a bad value.',
   'query/unsupported': 'A valid statement used where it is not allowed, such as a non-SELECT as an observer.',
   'query/arguments-invalid': 'The statement arguments are not a JSON object of supported values.',
+  'query/timeout': 'The statement ran past its time budget (the Big Peer\'s statementTimeoutMs) and was stopped; a mutation was rolled back, nothing of it committed.',
   'store/locked': 'The persistence directory is already opened by another store.',
   'store/node-unsupported': 'This Node.js version cannot load the storage engine.',
   'store/schema-too-new': 'The store was written by a newer SyncMesh and cannot be opened by this one.',

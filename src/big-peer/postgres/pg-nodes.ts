@@ -36,7 +36,14 @@ export async function startPgNode(options: PgNodeOptions): Promise<PgNode> {
   hub.setCustomLogCallback((entry) => logs.push(entry));
   const sync = openPgSync({ url: options.url, schema: options.schema, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS }, options.name, hub, options.timers, options.storage);
   try {
-    const peer = await BigPeer.start(bigPeerConfig({ appID: TEST_APP, apiKeys: [TEST_KEY], playgroundToken: PLAYGROUND_TOKEN, ...options.config }), {
+    const peer = await BigPeer.start(bigPeerConfig({
+      appID: TEST_APP,
+      apiKeys: [TEST_KEY],
+      playgroundToken: PLAYGROUND_TOKEN,
+      // Nodes run behind a TCP balancer here: every session comes from its address (docs/deploy.md).
+      maxPendingSessionsPerAddress: 0,
+      ...options.config,
+    }), {
       sync,
       logHub: hub,
       ...(options.timers === undefined ? {} : { timers: options.timers }),

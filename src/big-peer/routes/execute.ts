@@ -4,17 +4,20 @@
  * not `{statement, args?}` (a field it does not take included), a malformed statement or
  * arguments, and a statement that failed while running; 401 bad credential;
  * 403 no read (SELECT) or write (mutation) permission on the collection; 404 when the
- * transaction named by `X-SYNC-TXN-ID` was not committed in time; 408; 500; 503 store busy.
+ * transaction named by `X-SYNC-TXN-ID` was not committed in time; 408 `query/timeout` when the
+ * statement ran past its budget (statement-runner.ts; a mutation is then rolled back), or
+ * `http/timeout` at the request deadline; 500; 503 store busy.
  */
 import { BIG_PEER_PATHS, type ExecuteRequest, type ExecuteResponse } from '../../shared/big-peer-api.ts';
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import { prepareStatement, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
+import { Budget, prepareStatement, SyncError, type Logger, type QueryThreads, type Store, type Timers } from '../../peer/index.ts';
 import type { Authenticator } from '../credentials.ts';
 import { HttpError, refuseUnknownFields } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
+import { runStatement, type StatementOutcome } from '../statement-runner.ts';
 
 export const TXN_ID_HEADER = 'x-sync-txn-id';
 
@@ -26,6 +29,12 @@ export interface ExecuteDeps {
   readonly timers: Timers;
   readonly logger: Logger;
   readonly txnWaitTimeoutMs: number;
+  /** The time budget of a statement (`statementTimeoutMs`); 408 `query/timeout` past it. */
+  readonly statementTimeoutMs: number;
+  /** The request deadline (408 `http/timeout`): a statement's budget never reaches past it. */
+  readonly requestTimeoutMs: number;
+  /** Query threads over a SQLite store on disk; undefined: statements run on the event loop. */
+  readonly queries?: QueryThreads;
   /** Aborted when the Big Peer closes: a wait for a transaction ends at once (503 store/closed). */
   readonly closing?: AbortSignal;
 }
@@ -45,6 +54,7 @@ export function executeFailure(status: number, queryType: QueryType, code: strin
 
 /** The HTTP status of an error of the store. */
 export function statusOfCode(code: ErrorCode): number {
+  if (code === 'query/timeout') return 408;
   if (code.startsWith('query/')) return 400;
   if (code === 'store/busy' || code === 'store/closed' || code === 'store/unavailable') return 503;
   return 500;
@@ -113,14 +123,32 @@ function waitForCommit(store: Store, txnId: number, timeoutMs: number, timers: T
   });
 }
 
+/**
+ * A 200 answer. Its items are JSON text already (a query thread's answer is never parsed on the
+ * event loop), so the body is put together as text, in the order of ExecuteResponse.
+ */
+function success(queryType: QueryType, outcome: StatementOutcome): Reply {
+  const text =
+    `{"transactionId":${JSON.stringify(outcome.commitId)},"queryType":${JSON.stringify(queryType)},"items":${outcome.itemsJson},` +
+    `"mutatedDocumentIds":${JSON.stringify(outcome.mutatedDocumentIds)},"error":{},"warnings":[],"totalWarningsCount":0}`;
+  return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, text };
+}
+
+/** A margin kept between a statement's budget and the request deadline, so that the statement's 408 comes first. */
+const DEADLINE_MARGIN_MS = 100;
+
 async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
+  const arrived = performance.now();
   const principal = deps.apiKeys.authenticate(ctx.req.headers.authorization);
   const request = readRequest(await ctx.json());
   const waitFor = readTxnId(ctx.req.headers[TXN_ID_HEADER]);
   let queryType: QueryType = 'unknown';
+  let collection: string | undefined;
+  let budget: Budget | undefined;
   try {
     // Through the store's statement cache: `execute` below finds it prepared.
     const { ast } = prepareStatement(request.statement);
+    collection = ast.collection;
     queryType = ast.kind === 'select' ? 'select' : 'mutation';
     const access = queryType === 'select' ? 'read' : 'write';
     if (!allows(principal.permissions, access, ast.collection)) {
@@ -129,20 +157,21 @@ async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
     if (waitFor !== undefined && !(await waitForTxn(deps.store, waitFor, deps.txnWaitTimeoutMs, deps.timers, deps.closing))) {
       return executeFailure(404, queryType, 'http/not-found', `transaction ${waitFor} was not committed within ${deps.txnWaitTimeoutMs} ms (last txn_id ${deps.store.lastTxnId})`);
     }
-    const result = await deps.store.execute(request.statement, request.args);
-    const body: ExecuteResponse = {
-      transactionId: result.commitId,
-      queryType,
-      items: result.items,
-      mutatedDocumentIds: result.mutatedDocumentIds,
-      error: {},
-      warnings: [],
-      totalWarningsCount: 0,
-    };
-    return { status: 200, json: body };
+    // From here the statement runs: its budget starts (a wait for a query thread or the write slot included).
+    const leftBeforeDeadline = deps.requestTimeoutMs - (performance.now() - arrived) - DEADLINE_MARGIN_MS;
+    budget = new Budget(Math.max(1, Math.min(deps.statementTimeoutMs, leftBeforeDeadline)));
+    const outcome = await runStatement(deps, request.statement, request.args, ast, budget);
+    return success(queryType, outcome);
   } catch (error) {
     if (error instanceof SyncError) {
       const status = statusOfCode(error.code);
+      if (status === 408) {
+        deps.logger.warn(LOG_EVENTS.bigPeerStatementTimedOut, {
+          query_type: queryType,
+          collection: collection ?? '',
+          budget_ms: budget?.limitMs ?? deps.statementTimeoutMs,
+        });
+      }
       if (status === 500) deps.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method: ctx.method, path: ctx.path, status, error: error.message });
       return executeFailure(status, queryType, error.code, error.message);
     }

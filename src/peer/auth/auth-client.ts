@@ -375,6 +375,21 @@ export class AuthClient implements AuthLogin {
     this.#alarms.retry.arm(this.#timers.now() + delay, () => void this.#playgroundLogin());
   }
 
+  /**
+   * @internal Called before dialing. If the certificate has expired but its expiry has not been
+   * handled yet (the timer fires late: the machine slept past the expiry), handles it now, as
+   * its timer would have: the handler's `authenticationRequired` is called, or the playground
+   * logs in again. So the peer re-authenticates first and never dials with a certificate it
+   * knows has expired. Does nothing otherwise.
+   */
+  checkExpiry(): void {
+    const held = this.#held;
+    if (held === undefined || this.#closed || !this.#alarms.expired.armed || held.claims.expiresAt > this.#timers.now()) return;
+    this.#alarms.expiringSoon.cancel();
+    this.#alarms.expired.cancel();
+    this.#onExpired(held.claims);
+  }
+
   /** Arms the two moments of a certificate's life: expiring soon, and expired. */
   #scheduleExpiry(claims: CertificateClaims): void {
     const soon = expiringSoonAt(claims.issuedAt, claims.expiresAt);

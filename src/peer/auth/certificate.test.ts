@@ -28,6 +28,20 @@ describe('certificates', () => {
     expect(fault(() => verifyCertificate(cert, issuer.publicKey, now))).toBe('UnknownIssuer');
   });
 
+  it('say a certificate names no issuer rather than "issued by undefined", and cut a long one', () => {
+    const { issuer: _dropped, ...withoutIssuer } = claims;
+    const cert = { claims: Buffer.from(JSON.stringify(withoutIssuer)).toString('base64url'), signature: 'x' };
+    expect(() => verifyCertificate(cert, issuer.publicKey, now)).toThrow('the certificate names no issuer');
+    const long = { claims: Buffer.from(JSON.stringify({ ...claims, issuer: 'k'.repeat(5000) })).toString('base64url'), signature: 'x' };
+    let message = '';
+    try {
+      verifyCertificate(long, issuer.publicKey, now);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^the certificate was issued by k{64}…, not by the Big Peer/);
+  });
+
   it('refuse a certificate whose claims were changed after signing', () => {
     const cert = signCertificate(claims, issuer);
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(cert.claims, 'base64url').toString()), userID: 'admin' })).toString('base64url');

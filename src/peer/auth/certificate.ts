@@ -62,8 +62,11 @@ export function readClaims(cert: SignedCertificate): CertificateClaims {
 export function verifyCertificate(cert: SignedCertificate, trustedIssuer: string, now: number, appID?: string): CertificateClaims {
   if (typeof cert?.claims !== 'string' || typeof cert.signature !== 'string') throw new CertificateError('invalid', 'the certificate is malformed');
   const claims = readClaims(cert);
+  if (typeof claims.issuer !== 'string' || claims.issuer === '') throw new CertificateError('invalid', 'the certificate names no issuer');
   if (claims.issuer !== trustedIssuer) {
-    throw new CertificateError('UnknownIssuer', `the certificate was issued by ${String(claims.issuer)}, not by the Big Peer this peer trusts (UnknownIssuer)`);
+    // The issuer is the remote's text: cut, so that a log line or close reason stays short.
+    const issuer = claims.issuer.length > 64 ? `${claims.issuer.slice(0, 64)}…` : claims.issuer;
+    throw new CertificateError('UnknownIssuer', `the certificate was issued by ${issuer}, not by the Big Peer this peer trusts (UnknownIssuer)`);
   }
   let valid = false;
   try {

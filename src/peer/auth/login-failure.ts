@@ -6,12 +6,15 @@
  * - the webhook unreachable or answering malformed JSON: the Big Peer's own message
  *   (`Could not connect to authentication server`, `Failed to authenticate: Internal server
  *   error: …`);
- * - the Big Peer unreachable: a line naming its URL.
+ * - the Big Peer unreachable: a line naming its URL;
+ * - a TLS failure reaching it: the spec's name for it (`UnknownIssuer`, `webpki error:
+ *   UnsupportedCriticalExtension`), Node's words, the URL, and the spec's cause and fix.
  */
 import type { ErrorCode, ErrorValue } from '../../shared/error-codes.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { LoginFailure } from './login-request.ts';
+import { describeTlsFailure } from './tls-failure.ts';
 
 export interface ReportedFailure {
   readonly error: ErrorValue;
@@ -23,6 +26,12 @@ export interface ReportedFailure {
 export function logLoginFailure(log: Logger, failure: Exclude<LoginFailure, { kind: 'aborted' }>): ReportedFailure {
   switch (failure.kind) {
     case 'unreachable':
+      if (failure.tls !== undefined) {
+        const { name, code, error, fix } = failure.tls;
+        log.error(LOG_EVENTS.tlsConnectFailed, { url: failure.url, name, code, error, fix });
+        // May pass: the proxy goes, the network changes, the app logs out and in again.
+        return { error: { code: 'auth/unreachable', message: `${describeTlsFailure(failure.tls)}; ${fix}` }, transient: true };
+      }
       log.error(LOG_EVENTS.authBigPeerUnreachable, { url: failure.url, error: failure.error });
       return { error: { code: 'auth/unreachable', message: `could not connect to the Big Peer at ${failure.url}: ${failure.error}` }, transient: true };
     case 'server-error': {

@@ -7,6 +7,7 @@
 import type { LoginRequest, LoginResponse } from '../../shared/big-peer-api.ts';
 import type { Timers } from '../time.ts';
 import { decodeLoginResponse, parseJson, readErrorResponse } from './decode-login-response.ts';
+import { tlsFailureOf, type TlsFailure } from './tls-failure.ts';
 
 /** The part of `fetch` the client uses; `globalThis.fetch` is one. */
 export type FetchLike = (
@@ -15,8 +16,8 @@ export type FetchLike = (
 ) => Promise<{ readonly status: number; text(): Promise<string> }>;
 
 export type LoginFailure =
-  /** No answer: refused connection, unknown host, timeout. */
-  | { readonly kind: 'unreachable'; readonly url: string; readonly error: string }
+  /** No answer: refused connection, unknown host, timeout, or a TLS failure (`tls`: the spec's name for it). */
+  | { readonly kind: 'unreachable'; readonly url: string; readonly error: string; readonly tls?: TlsFailure }
   /** An answer that does not decode as a certificate. `refused` when the Big Peer refused the credentials (401, 403). */
   | {
       readonly kind: 'undecodable';
@@ -66,8 +67,9 @@ export async function requestLogin(options: LoginRequestOptions): Promise<LoginA
       text = await response.text();
     } catch (error) {
       if (options.signal.aborted) return fail({ kind: 'aborted' });
-      const reason = timeout.signal.aborted ? (timeout.signal.reason as Error).message : describeNetworkError(error);
-      return fail({ kind: 'unreachable', url: options.url, error: reason });
+      if (timeout.signal.aborted) return fail({ kind: 'unreachable', url: options.url, error: (timeout.signal.reason as Error).message });
+      const tls = tlsFailureOf(error);
+      return fail({ kind: 'unreachable', url: options.url, error: describeNetworkError(error), ...(tls === undefined ? {} : { tls }) });
     }
     const parsed = parseJson(text);
     const decoded = parsed.ok ? decodeLoginResponse(parsed.value) : parsed;

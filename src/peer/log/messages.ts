@@ -39,6 +39,10 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.bigPeerDrainCutShort]: (f) => `Big Peer drain cut short; app_id = ${f.app_id}; sessions = ${f.sessions}`,
   [LOG_EVENTS.bigPeerUnavailable]: (f) => `Big Peer not ready: the store does not answer; reason = ${f.reason}; error = ${f.error}`,
   [LOG_EVENTS.bigPeerAvailable]: () => 'Big Peer ready: the store answers again',
+  [LOG_EVENTS.queryThreadTerminated]: (f) => `Query thread terminated and replaced; reason = ${f.reason}`,
+  [LOG_EVENTS.queryThreadsUnavailable]: (f) => `Query threads cannot start: statements run on the event loop; reason = ${f.reason}`,
+  [LOG_EVENTS.bigPeerStatementTimedOut]: (f) =>
+    `Statement stopped: it ran past its budget; query_type = ${f.query_type}; collection = ${f.collection}; budget_ms = ${f.budget_ms}`,
   [LOG_EVENTS.bigPeerStarted]: (f) => `Big Peer started; app_id = ${f.app_id}; url = ${f.url}; ws_url = ${f.ws_url}; issuer = ${f.issuer}`,
   [LOG_EVENTS.bigPeerStopped]: (f) => `Big Peer stopped; app_id = ${f.app_id}`,
   [LOG_EVENTS.bigPeerRequestFailed]: (f) => `Request failed; method = ${f.method}; path = ${f.path}; status = ${f.status}; error = ${f.error}`,
@@ -82,14 +86,21 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.authHandlerFailed]: (f) => `AuthClient: the authentication handler's ${f.callback} failed: ${f.error}`,
   [LOG_EVENTS.authCacheWriteFailed]: (f) => `AuthClient: could not cache the certificate: ${f.error}`,
   [LOG_EVENTS.authLoggedOut]: () => 'AuthClient: logged out; the cached certificate was cleared',
+  // TLS failures by the spec's names (section 7), Node's words after them, then the spec's cause and fix.
+  [LOG_EVENTS.tlsConnectFailed]: (f) =>
+    `${f.name === 'UnknownIssuer' ? 'TLS connect failure' : 'TLS error'}: ${f.name}: ${f.error}${f.code === 'UNSPECIFIED' ? '' : ` (${f.code})`}; url = ${f.url}; ${f.fix}`,
   // Sync and replication (spec 3.4, 3.5): the peer events and the update lines word for word.
   [LOG_EVENTS.syncStarted]: (f) => `Sync started; peer_key = ${f.peer_key}; connect = ${f.connect}`,
   [LOG_EVENTS.syncStopped]: (f) => `Sync stopped; peer_key = ${f.peer_key}`,
+  [LOG_EVENTS.permissionsRefreshed]: (f) =>
+    `refreshPermissions: no platform permission to request on ${f.platform}: the transports of this platform (${f.transports}) need none; ` +
+    'the Bluetooth permission it requests on Android has no counterpart here, where Bluetooth LE is not available',
   [LOG_EVENTS.peerDiscovered]: (f) => `Discovered; peer = ${f.peer}; connect_address = ${f.connect_address}${f.remote === undefined || f.remote === '' ? '' : `; remote = ${f.remote}`}`,
   [LOG_EVENTS.connectionEstablished]: (f) => `ConnectionEstablished; connection_type = ${f.connection_type}; connection = ${f.connection}; remote_address = ${f.remote_address}`,
   [LOG_EVENTS.streamFailed]: (f) => `StreamFailed; connection = ${f.connection}; remote_address = ${f.remote_address}; error = ${f.error}`,
   [LOG_EVENTS.connectionEnded]: (f) => `ConnectionEnded; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.reconnectScheduled]: (f) => `Reconnecting in ${f.seconds} seconds; connect_address = ${f.connect_address}`,
+  [LOG_EVENTS.dialWaiting]: (f) => `Not dialing until this peer holds a valid certificate; connect_address = ${f.connect_address}; reason = ${f.reason}`,
   [LOG_EVENTS.sessionRefused]: (f) =>
     `Session ${f.by === 'remote' ? 'refused by the remote peer' : 'refused'}; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.phyStarted]: (f) => `phy started; remote = ${f.remote}`,
@@ -111,6 +122,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.remoteError]: (f) => `The remote peer reported an error; remote = ${f.remote}; code = ${f.code}; message = ${f.message}`,
   [LOG_EVENTS.documentTooLarge]: (f) => `A document is too large to replicate; remote = ${f.remote}; collection = ${f.collection}; id = ${f.id}`,
   [LOG_EVENTS.replicationFailed]: (f) => `Replication failed; remote = ${f.remote}; error = ${f.error}`,
+  [LOG_EVENTS.subscriptionTooExpensive]: (f) =>
+    `Closing the session: matching the remote peer's subscriptions ran past its budget; remote = ${f.remote}; collection = ${f.collection}; budget_ms = ${f.budget_ms}; documents = ${f.documents}`,
   // The evict/re-sync loop (issue 8; spec 1.5, 3.1, 3.2).
   [LOG_EVENTS.evictOverlap]: (f) =>
     `EVICT overlaps an active subscription: its documents will come back; collection = ${f.collection}; subscription = ${f.subscription}; come_back = ${f.come_back} of ${f.evicted}; cancel it before evicting and register the complementary one after (spec 3.2)`,

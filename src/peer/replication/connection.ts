@@ -29,6 +29,17 @@ export interface Connection {
   /** Sets the receiver of frames and of the close, once; frames that came before it are held. */
   listen(events: ConnectionEvents): void;
   readonly isOpen: boolean;
+  /**
+   * Called by the accepting side's handshake once it accepted the remote (its certificate and
+   * proof): a transport that limits what an unauthenticated remote may send (a listener's
+   * WebSocket) lifts those limits.
+   */
+  authenticated?(): void;
+  /**
+   * Set when the transport itself closed the connection before `authenticated()`, for breaking
+   * those limits: the handshake reports it as this side's refusal, not the remote's.
+   */
+  readonly refusal?: { readonly code: number; readonly reason: string };
 }
 
 let nextConnection = 1;

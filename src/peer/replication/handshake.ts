@@ -107,6 +107,9 @@ async function guarded(options: HandshakeOptions, frames: FrameQueue, exchange: 
     const remote = await withTimeout(options, exchange());
     return { remote, frames };
   } catch (error) {
+    // The transport closed it for what the remote sent before it was accepted: our refusal.
+    const own = options.connection.refusal;
+    if (error instanceof ConnectionClosed && own !== undefined) throw new SessionRefused(own.code, own.reason, false);
     if (error instanceof ConnectionClosed) throw new SessionRefused(error.code, error.reason === '' ? 'the connection closed during the announcement' : error.reason, true);
     if (error instanceof SessionRefused) {
       options.connection.close(error.code, error.reason);
@@ -121,8 +124,33 @@ const refuse = (code: number, reason: string): never => {
   throw new SessionRefused(code, reason, false);
 };
 
+/** An Ed25519 public key as an issuer key id: 32 bytes, base64url. */
+const KEY_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * What is wrong with the issuer of a certificate, said so that it fits a close reason with the
+ * issuer's key id: claims that cannot be read, no issuer, one that is no key id, another key
+ * than `trusted`. Undefined when it names `trusted`.
+ */
+function issuerFault(certificate: SignedCertificate, trusted: string): string | undefined {
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(certificate.claims, 'base64url').toString('utf8'));
+  } catch {
+    return 'bad certificate (invalid): its claims are not base64url-encoded JSON';
+  }
+  if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) return 'bad certificate (invalid): its claims are not a JSON object';
+  const issuer = (claims as { issuer?: unknown }).issuer;
+  if (issuer === undefined || issuer === null || issuer === '') return 'bad certificate (invalid): it names no issuer';
+  if (typeof issuer !== 'string' || !KEY_ID.test(issuer)) return 'bad certificate (invalid): its issuer is not a key id (43 characters of base64url)';
+  if (issuer !== trusted) return `bad certificate (UnknownIssuer): issued by ${issuer}, not by the issuer this peer trusts`;
+  return undefined;
+}
+
 /** Checks a small peer's certificate and proof; what it may do, or a refusal. */
 function verifySmallPeer(local: LocalCredentials, now: number, peerKey: string, certificate: SignedCertificate, text: string, proof: string): RemotePeer {
+  const fault = issuerFault(certificate, local.issuerKey);
+  if (fault !== undefined) return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, fault);
   let claims;
   try {
     claims = verifyCertificate(certificate, local.issuerKey, now, local.appID);
@@ -152,6 +180,8 @@ export function acceptHandshake(options: HandshakeOptions): Promise<Handshaken> 
     if (local.role === 'small-peer' && local.certificate === undefined) {
       return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, 'this peer has no certificate yet: it must reach the Big Peer once');
     }
+    // Accepted: from here the remote may send what a session may (the transport's limits lift).
+    connection.authenticated?.();
     const answer: AcceptorAnnouncement = {
       type: 'announce',
       role: local.role,

@@ -4,7 +4,7 @@
  * Conditions arrive as DQL text (arguments already bound) and are parsed once per change.
  */
 import type { JsonObject } from '../../shared/json.ts';
-import type { PermissionRules } from '../../shared/permissions.ts';
+import { READABLE_BY_EVERY_PEER, type PermissionRules } from '../../shared/permissions.ts';
 import { EVERYTHING_KEY, queryKey } from '../../shared/protocol/messages.ts';
 import type { SubscriptionQuery, SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Expr, OrderTerm } from '../dql/ast.ts';
@@ -94,6 +94,18 @@ export function compileRules(rules: PermissionRules, onBadRule: (collection: str
     if (compiled.length > 0) byCollection.set(collection, compiled);
   }
   return { everything: rules.everything, byCollection };
+}
+
+/**
+ * Compiles a peer's read rules: its rules, and the internal collections every authenticated
+ * peer of the app may read whole (READABLE_BY_EVERY_PEER: `__presence`), whatever they say.
+ */
+export function compileReadRules(rules: PermissionRules, onBadRule?: (collection: string, rule: string, error: unknown) => void): CompiledRules {
+  const compiled = compileRules(rules, onBadRule);
+  if (compiled.everything) return compiled;
+  const byCollection = new Map(compiled.byCollection);
+  for (const collection of READABLE_BY_EVERY_PEER) byCollection.set(collection, [undefined]);
+  return { everything: false, byCollection };
 }
 
 /** May the rules' holder see anything of the collection at all? */

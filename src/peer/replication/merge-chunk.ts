@@ -62,6 +62,16 @@ function latestStamp(meta: WireMeta): string {
   return max;
 }
 
+/**
+ * Which documents of a chunk this peer still wants (it holds them, or its subscriptions match
+ * them). Every document is checked inside the write; `always`: on the snapshot too (the update
+ * was made for subscriptions this peer has since changed).
+ */
+export interface WantedFilter {
+  readonly test: (reader: StorageReader, doc: WireDocument) => boolean;
+  readonly always: boolean;
+}
+
 type Plan = { kind: 'same' } | { kind: 'refused' } | { kind: 'write'; state: DocumentState; echo: boolean };
 
 /** What merging `doc` into what the store holds now would do. */
@@ -87,6 +97,7 @@ export async function mergeChunk(
   docs: readonly WireDocument[],
   writeRules: CompiledRules,
   onEcho: (key: string, txnId: number | undefined) => void = () => {},
+  wanted?: WantedFilter,
 ): Promise<MergeOutcome> {
   for (const doc of docs) target.observeClock(latestStamp(doc.meta));
   // First on a snapshot: a chunk that changes nothing opens no transaction.
@@ -94,6 +105,7 @@ export async function mergeChunk(
   let changes = false;
   target.read((reader) => {
     for (const doc of docs) {
+      if (wanted?.always === true && !wanted.test(reader, doc)) continue;
       const p = plan(reader, doc, writeRules);
       if (p.kind === 'refused') refusedFirst.push({ collection: doc.collection, id: doc.id });
       else if (p.kind === 'write') changes = true;
@@ -106,7 +118,12 @@ export async function mergeChunk(
     written = await target.write((w) => {
       const refused: Refusal[] = [];
       let merged = 0;
+      // Checked again here, inside the write, whatever the subscription version the update was
+      // made for: an EVICT may have committed since the snapshot, or just before it (the peer
+      // asked for a document by name while it held it, and the answer came after the EVICT).
+      const check = wanted !== undefined;
       for (const doc of docs) {
+        if (check && !wanted.test(w.writer, doc)) continue;
         const p = plan(w.writer, doc, writeRules);
         if (p.kind === 'refused') refused.push({ collection: doc.collection, id: doc.id });
         if (p.kind !== 'write') continue;

@@ -37,6 +37,11 @@ export interface ReplicatorOptions {
   readonly traffic?: ReplicationTraffic;
   /** How far the Big Peer held this store when its last session ended, kept by the Sync across restarts of sync. */
   readonly bigPeerMemo?: { bigPeerHolds: number | undefined };
+  /**
+   * The time matching a small peer's subscription conditions may take in one update sent to it
+   * (the Big Peer's `subscriptionBudgetMs`): past it its session closes. Undefined: no bound.
+   */
+  readonly subscriptionBudgetMs?: number;
 }
 
 /** The setting holding how far the Big Peer held this store when its last session ended. */
@@ -222,6 +227,7 @@ export class Replicator {
       onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
       ...(remote.role === 'big-peer' ? { onRemoteHoldsChange: () => this.#bigPeerHoldsChanged() } : {}),
       traffic: this.#options.traffic,
+      ...(this.#options.subscriptionBudgetMs === undefined || remote.role === 'big-peer' ? {} : { matchBudgetMs: this.#options.subscriptionBudgetMs }),
       onEnd: (code, reason) => {
         expiry.cancel();
         if (remote.role === 'big-peer') this.#rememberBigPeerHolds(session);

@@ -28,9 +28,9 @@ import type { Timers } from '../time.ts';
 import type { Connection } from './connection.ts';
 import type { FrameQueue } from './frame-queue.ts';
 import type { RemotePeer } from './handshake.ts';
-import { compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
+import { compileReadRules, compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
-import { buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
+import { SubscriptionTooExpensive, buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
 
 /** Chunks sent ahead of their acknowledgements. */
 export const CHUNKS_IN_FLIGHT = 4;
@@ -40,6 +40,11 @@ const MAX_WANTED = 10_000;
 const MAX_ECHO_TXNS = 10_000;
 /** Update chunks received and not yet merged; a peer keeps at most CHUNKS_IN_FLIGHT. */
 const MAX_UPDATES_QUEUED = 16;
+/**
+ * The close code of a session whose subscriptions cost more to match than their budget: the
+ * standard "policy violation" (the reason says which collection, and the budget).
+ */
+export const SUBSCRIPTION_TOO_EXPENSIVE_CLOSE_CODE = 1008;
 
 /** What a session needs of the peer it runs in. */
 export interface SessionHost extends MergeTarget {
@@ -95,6 +100,8 @@ export class Session {
   /** `remoteHoldsUpTo()` as last told to `onRemoteHoldsChange`. */
   #holdsTold: number | undefined;
   readonly #traffic: ReplicationTraffic;
+  /** The time matching the remote's subscription conditions may take in one update (undefined: no bound). */
+  readonly #matchBudgetMs: number | undefined;
 
   // Sending.
   #remoteSubscriptions: CompiledSubscriptions | undefined;
@@ -137,6 +144,11 @@ export class Session {
     onRemoteHoldsChange?: () => void;
     /** Counts the bytes of the frames this session sends and receives (the Sync's totals). */
     traffic?: ReplicationTraffic;
+    /**
+     * Bounds the time matching the remote's subscription conditions takes in one update sent to
+     * it: past it the session closes (1008, "subscription too expensive"). Undefined: no bound.
+     */
+    matchBudgetMs?: number;
   }) {
     this.connection = options.connection;
     this.remote = options.remote;
@@ -146,10 +158,12 @@ export class Session {
     this.#onRemoteSubscriptions = options.onRemoteSubscriptions;
     this.#onRemoteHoldsChange = options.onRemoteHoldsChange;
     this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
+    this.#matchBudgetMs = options.matchBudgetMs;
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
     };
-    this.#remoteRead = compileRules(options.remote.permissions.read, badRule);
+    // Presence is readable by every peer of the app, whatever its rules (docs/replication.md).
+    this.#remoteRead = compileReadRules(options.remote.permissions.read, badRule);
     this.#remoteWrite = compileRules(options.remote.permissions.write, badRule);
     options.frames.handoff({
       message: (text) => {
@@ -295,6 +309,18 @@ export class Session {
   }
 
   #failed(error: unknown): void {
+    if (error instanceof SubscriptionTooExpensive) {
+      if (this.#stopping) return;
+      this.#log.warn(LOG_EVENTS.subscriptionTooExpensive, {
+        remote: this.remote.peerKey,
+        collection: error.collection,
+        budget_ms: error.budgetMs,
+        documents: error.documents,
+      });
+      this.#send(JSON.stringify({ type: 'error', code: 'query/timeout', message: error.message }));
+      this.close(SUBSCRIPTION_TOO_EXPENSIVE_CLOSE_CODE, closeReasonOf(error.message));
+      return;
+    }
     const text = error instanceof Error ? error.message : String(error);
     this.#log.error(LOG_EVENTS.replicationFailed, { remote: this.remote.peerKey, error: text });
     this.close(1011, `replication failed: ${text}`.slice(0, 100));
@@ -373,6 +399,7 @@ export class Session {
       previousWindow: (key) => this.#windows.get(key),
       isEcho: this.#isEcho,
       yieldNow: () => host.yieldNow(),
+      ...(this.#matchBudgetMs === undefined ? {} : { matchBudgetMs: this.#matchBudgetMs }),
     });
     if (this.#stopping) return;
     for (const collection of built.unreadable) this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection });
@@ -459,16 +486,14 @@ export class Session {
 
   // --- receiving -------------------------------------------------------------------------
 
-  /** The documents this peer holds, or that its subscriptions now match. */
-  #stillWanted(docs: readonly WireDocument[]): WireDocument[] {
+  /** Does this peer hold the document, or do its subscriptions now match it? */
+  #stillWanted(): (reader: StorageReader, doc: WireDocument) => boolean {
     const local = compileSubscriptions(this.#host.localSubscriptions());
-    return this.#host.read((reader) =>
-      docs.filter((doc) => {
-        if (reader.get(doc.collection, doc.id) !== undefined || local.everything) return true;
-        const queries = local.byCollection.get(doc.collection) ?? [];
-        return doc.value !== null && queries.some((q) => safeMatches(q.where, doc.value as JsonObject));
-      }),
-    );
+    return (reader, doc) => {
+      if (local.everything || reader.get(doc.collection, doc.id) !== undefined) return true;
+      const queries = local.byCollection.get(doc.collection) ?? [];
+      return doc.value !== null && queries.some((q) => safeMatches(q.where, doc.value as JsonObject));
+    };
   }
 
   async #merge(message: UpdateMessage): Promise<void> {
@@ -485,13 +510,20 @@ export class Session {
     this.#receiving = { update: message.update, chunk: message.chunk };
     this.#traffic.docsReceived += message.docs.length;
     // An update made for subscriptions this peer no longer has (it changed them meanwhile, as
-    // around an EVICT) may bring only what this peer holds or still subscribes to.
-    const docs = message.subscription_version === this.#localVersion ? message.docs : this.#stillWanted(message.docs);
+    // around an EVICT) may bring only what this peer holds or still subscribes to; and none may
+    // bring back what an EVICT removed while the chunk waited for the write slot.
+    const wanted = { test: this.#stillWanted(), always: message.subscription_version !== this.#localVersion };
     if (this.#echoes.size > 200_000) this.#echoes.clear(); // A bound: forgetting only costs an echo.
-    const outcome = await mergeChunk(this.#host, docs, this.#remoteWrite, (key, txnId) => {
-      if (txnId === undefined) this.#echoes.delete(key);
-      else this.#echoes.set(key, txnId);
-    });
+    const outcome = await mergeChunk(
+      this.#host,
+      message.docs,
+      this.#remoteWrite,
+      (key, txnId) => {
+        if (txnId === undefined) this.#echoes.delete(key);
+        else this.#echoes.set(key, txnId);
+      },
+      wanted,
+    );
     if (this.#stopping) return; // Merged and committed; the session ends here: no progress, no ack.
     if (outcome.refused.length > 0) {
       const byCollection = new Map<string, JsonValue[]>();
@@ -529,6 +561,14 @@ export class Session {
     const ack: AckMessage = { type: 'ack', update: message.update, chunk: message.chunk, merged: outcome.merged, refused: outcome.refused.length };
     this.#send(JSON.stringify(ack));
   }
+}
+
+/** A WebSocket close reason: at most 123 bytes of UTF-8. */
+function closeReasonOf(text: string): string {
+  if (Buffer.byteLength(text) <= 123) return text;
+  let cut = text;
+  while (Buffer.byteLength(`${cut}…`) > 123) cut = cut.slice(0, -1);
+  return `${cut}…`;
 }
 
 /** A duration as the update line shows it: `1.234ms`. */

@@ -3,17 +3,39 @@
  * subscriptions ask for and it may read, changed after what the remote holds (`since`, per
  * subscription query) up to a snapshot `upto`, serialized into chunk frames of bounded size.
  * It pages through the store a page at a time, yielding between pages, so that a large initial
- * sync neither blocks the peer nor holds its documents as objects.
+ * sync neither blocks the peer nor holds its documents as objects; and within a page whenever it
+ * has run for `SLICE_MS`, so that costly subscription conditions do not hold the event loop
+ * either. With a `matchBudgetMs`, the time spent matching the remote's conditions in one update
+ * is bounded: past it the update fails with `SubscriptionTooExpensive` (its session closes).
  */
 import type { JsonValue } from '../../shared/json.ts';
 import { EVERYTHING_KEY, MAX_CHUNK_DOCS, MAX_SESSION_FRAME_BYTES, type WireDocument } from '../../shared/protocol/messages.ts';
 import type { StorageReader, StoredDocument } from '../storage/types.ts';
+import { Budget, BudgetExceeded } from '../budget.ts';
+import { SyncError } from '../errors.ts';
 import { allowsDocument, coversCollection, safeMatches, windowQuery, type CompiledQuery, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 
 /** Documents per chunk and bytes per chunk the builder aims at. */
 export const CHUNK_DOCS = 500;
 export const CHUNK_BYTES = 512 * 1024;
 const PAGE = 500;
+/** The longest the builder runs between two yields to the event loop (one document's match may take longer). */
+export const SLICE_MS = 20;
+
+/** Matching the remote's subscriptions in one update took longer than its budget: its session is closed. */
+export class SubscriptionTooExpensive extends SyncError {
+  readonly collection: string;
+  readonly budgetMs: number;
+  /** Documents matched before the budget was spent. */
+  readonly documents: number;
+
+  constructor(collection: string, budgetMs: number, documents: number) {
+    super('query/timeout', `subscription too expensive: matching its conditions on ${collection} took more than ${budgetMs} ms`);
+    this.collection = collection;
+    this.budgetMs = budgetMs;
+    this.documents = documents;
+  }
+}
 
 export interface UpdateInput {
   readonly read: <T>(fn: (reader: StorageReader) => T) => T;
@@ -33,8 +55,10 @@ export interface UpdateInput {
   readonly isEcho: (collection: string, doc: StoredDocument) => boolean;
   /** Only these collections changed since the last update (undefined: look at all). */
   readonly scope: ReadonlySet<string> | undefined;
-  /** Lets other work run between pages. */
+  /** Lets other work run between pages (and slices of a page). */
   readonly yieldNow: () => Promise<void>;
+  /** The time matching the remote's subscription conditions may take in this update; undefined: no bound. */
+  readonly matchBudgetMs?: number;
   readonly chunkDocs?: number;
   readonly chunkBytes?: number;
 }
@@ -131,6 +155,23 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
     });
   }
 
+  // Only the time spent in the remote's conditions counts against its budget: sending what
+  // they select costs the same whatever they are.
+  let matchingMs = 0;
+  let matched = 0;
+  const budgetMs = input.matchBudgetMs;
+  const match = (collection: string, q: CompiledQuery, value: NonNullable<StoredDocument['value']>): boolean => {
+    if (q.where === undefined) return true;
+    const started = performance.now();
+    const result = safeMatches(q.where, value);
+    matchingMs += performance.now() - started;
+    matched++;
+    if (budgetMs !== undefined && matchingMs > budgetMs) throw new SubscriptionTooExpensive(collection, budgetMs, matched);
+    return result;
+  };
+  /** A window (LIMIT/OFFSET) is chosen by the storage in one go: what is left of the budget bounds it. */
+  const windowBudget = (): Budget | undefined => (budgetMs === undefined ? undefined : new Budget(Math.max(0, budgetMs - matchingMs)));
+  let sliceStarted = performance.now();
   const subs = input.subscriptions;
   const scope = input.scope;
   const collections = subs.everything
@@ -151,7 +192,16 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
     // entered the window without changing (another left it) is sent too.
     const windows = queries.map((q) => {
       if (!q.windowed) return undefined;
-      const docs = input.read((r) => r.findDocuments(windowQuery(q)));
+      const budget = windowBudget();
+      const started = performance.now();
+      let docs: StoredDocument[];
+      try {
+        docs = input.read((r) => r.findDocuments(budget === undefined ? windowQuery(q) : { ...windowQuery(q), budget }));
+      } catch (error) {
+        if (error instanceof BudgetExceeded) throw new SubscriptionTooExpensive(collection, budgetMs as number, matched);
+        throw error;
+      }
+      if (q.where !== undefined) matchingMs += performance.now() - started;
       const ids = new Set(docs.map((d) => JSON.stringify(d.id)));
       windowsOut.set(q.key, ids);
       const previous = input.previousWindow(q.key);
@@ -178,17 +228,22 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
           if (from > 0 || held) incremental = true;
           const q = queries[i] as CompiledQuery;
           const window = windows[i];
-          wanted = doc.value === null || (window !== undefined ? window.has(JSON.stringify(doc.id)) : safeMatches(q.where, doc.value));
+          wanted = doc.value === null || (window !== undefined ? window.has(JSON.stringify(doc.id)) : match(collection, q, doc.value));
         }
         if (!covered) continue;
         if (wanted && allowsDocument(input.readRules, collection, doc.value)) emit(collection, doc);
         // A notice only where the remote may hold the document: it synced this query with this
         // peer before, or it holds documents of the collection (from an earlier subscription).
         else if (incremental && !sent.has(docKey(collection, doc.id))) out.notice([collection, doc.id]);
+        if (performance.now() - sliceStarted >= SLICE_MS) {
+          await input.yieldNow();
+          sliceStarted = performance.now();
+        }
       }
       cursor = page.next;
       if (cursor === undefined) break;
       await input.yieldNow();
+      sliceStarted = performance.now();
     }
   }
   out.flush();

@@ -1,9 +1,11 @@
 /**
  * A `ws` WebSocket as a replication connection: text frames; a binary frame is passed on as
- * text that fails to decode, so the session closes as for any malformed frame.
+ * text that fails to decode, so the session closes as for any malformed frame. On a listener's
+ * side, what the remote may send before the handshake accepts it is limited (pre-auth-guard.ts).
  */
 import type { RawData, WebSocket } from 'ws';
 import { Inbox, connectionId, type Connection, type ConnectionEvents } from './connection.ts';
+import { PreAuthGuard, type PreAuthLimits } from './pre-auth-guard.ts';
 
 /** Close reasons are at most 123 bytes of UTF-8 (RFC 6455). */
 export function closeReason(text: string): string {
@@ -32,6 +34,8 @@ export interface WsConnectionOptions {
   readonly transport?: 'WebSocket' | 'LAN';
   /** Ping interval; 0 turns the keepalive off. Default KEEPALIVE_INTERVAL_MS. */
   readonly keepAliveMs?: number;
+  /** A listener's side: the limits until `authenticated()` (none: no limits but the WebSocket server's `maxPayload`). */
+  readonly preAuth?: PreAuthLimits;
 }
 
 export class WsConnection implements Connection {
@@ -42,6 +46,8 @@ export class WsConnection implements Connection {
   readonly transport: 'WebSocket' | 'LAN';
   readonly #ws: WebSocket;
   readonly #inbox = new Inbox();
+  readonly #guard: PreAuthGuard | undefined;
+  #refusal: { readonly code: number; readonly reason: string } | undefined;
 
   constructor(ws: WebSocket, type: 'WsClient' | 'WsServer', remoteAddress: string, options: WsConnectionOptions = {}) {
     this.#ws = ws;
@@ -50,7 +56,21 @@ export class WsConnection implements Connection {
     this.remoteAddress = remoteAddress;
     this.transport = options.transport ?? 'WebSocket';
     this.id = connectionId(type);
-    ws.on('message', (data: RawData, isBinary: boolean) => this.#inbox.message(isBinary ? '\u0000a binary frame' : text(data)));
+    this.#guard =
+      options.preAuth === undefined
+        ? undefined
+        : new PreAuthGuard(options.preAuth, {
+            refuse: (code, reason) => {
+              this.#refusal = { code, reason };
+              this.close(code, reason);
+              // The handshake learns of it now; frames that still come, and the socket's close, are not passed on.
+              this.#inbox.close(code, reason);
+            },
+            cut: () => ws.terminate(),
+          });
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (this.#refusal === undefined) this.#inbox.message(isBinary ? '\u0000a binary frame' : text(data));
+    });
     const keepAliveMs = options.keepAliveMs ?? KEEPALIVE_INTERVAL_MS;
     let pinger: ReturnType<typeof setInterval> | undefined;
     if (keepAliveMs > 0) {
@@ -86,8 +106,18 @@ export class WsConnection implements Connection {
     }
     ws.on('close', (code: number, reason: Buffer) => {
       if (pinger !== undefined) clearInterval(pinger);
-      this.#inbox.close(code, reason.toString('utf8'));
+      this.#guard?.end();
+      if (this.#refusal === undefined) this.#inbox.close(code, reason.toString('utf8'));
     });
+  }
+
+  get refusal(): { readonly code: number; readonly reason: string } | undefined {
+    return this.#refusal;
+  }
+
+  /** The handshake accepted the remote: what it sends is no longer counted against the listener's budget. */
+  authenticated(): void {
+    this.#guard?.end();
   }
 
   get isOpen(): boolean {

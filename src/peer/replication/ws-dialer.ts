@@ -3,7 +3,9 @@
  * session with it: reconnects with capped exponential backoff after any failure, logging the
  * spec's peer events in order (3.4): `Discovered`, `ConnectionEstablished` (`WsClient`), then
  * the replicator's `phy started` and `VirtConnElectedNewConn`; `StreamFailed` and
- * `ConnectionEnded` when it fails.
+ * `ConnectionEnded` when it fails. A TLS failure is named as the spec names it (section 7:
+ * `UnknownIssuer`, `webpki error: UnsupportedCriticalExtension`) in each StreamFailed line, and
+ * logged once with the spec's cause and fix (`TLS connect failure: …`) until the next success.
  */
 import WebSocket from 'ws';
 import { LOG_EVENTS } from '../../shared/log.ts';
@@ -15,6 +17,7 @@ import type { Replicator } from './replicator.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import { SessionRefused } from './handshake.ts';
 import { WsConnection } from './ws-connection.ts';
+import { shortTlsFailure, tlsFailureOf } from '../auth/tls-failure.ts';
 
 /**
  * How long a close waits for the remote's answer before the socket is cut (ws's default is
@@ -46,6 +49,14 @@ export interface DialerOptions {
   readonly firstDialDelayMs?: number;
   /** After a refused handshake (4400, 4401), wait at least this long (default: the longest backoff). */
   readonly refusedDelayMs?: number;
+  /**
+   * Why this peer cannot show a valid certificate now (it expired and the login that renews it
+   * has not happened yet), or undefined when it can. Asked before every attempt, so that the
+   * peer never announces a certificate it knows has expired (the remote would refuse it, 4401).
+   * While it says why, the dialer does not dial (it logs why, once); `certificateChanged()`
+   * makes it try again.
+   */
+  readonly certificateProblem?: () => string | undefined;
 }
 
 export class WebSocketDialer {
@@ -62,6 +73,10 @@ export class WebSocketDialer {
   #redial = true;
   /** The last attempt's handshake was refused (4400, 4401): the next waits longer. */
   #refused = false;
+  /** The TLS failure last logged with its fix: the same one again is not (until a connection opens). */
+  #tlsLogged: string | undefined;
+  /** Not dialing until `certificateProblem` says the certificate is valid again. */
+  #waitingForCertificate = false;
 
   constructor(options: DialerOptions) {
     this.#options = options;
@@ -86,6 +101,7 @@ export class WebSocketDialer {
   start(): void {
     if (!this.#stopped) return;
     this.#stopped = false;
+    this.#tlsLogged = undefined;
     const { logger, url, firstDialDelayMs, timers } = this.#options;
     if (this.#options.transport === 'LAN') logger.info(LOG_EVENTS.peerDiscovered, { peer: 'LanPeer', connect_address: url, remote: this.#remoteKey ?? '' });
     else logger.info(LOG_EVENTS.peerDiscovered, { peer: 'WebSocketClientPeer', connect_address: url });
@@ -115,8 +131,18 @@ export class WebSocketDialer {
     }
   }
 
+  /**
+   * The certificate may have changed (a login, an expiry): a dialer that waits for a valid one
+   * dials now if it may, without waiting for a backoff.
+   */
+  certificateChanged(): void {
+    if (!this.#waitingForCertificate || this.#stopped || this.#retry !== undefined || this.#ws !== undefined) return;
+    this.#connect();
+  }
+
   stop(): void {
     this.#stopped = true;
+    this.#waitingForCertificate = false;
     this.#offSessionEnd?.();
     this.#offSessionEnd = undefined;
     if (this.#retry !== undefined) this.#options.timers.clearTimeout(this.#retry);
@@ -138,6 +164,16 @@ export class WebSocketDialer {
       return;
     }
     const { url, logger, replicator } = this.#options;
+    const problem = this.#options.certificateProblem?.();
+    if (problem !== undefined) {
+      if (!this.#waitingForCertificate) {
+        this.#waitingForCertificate = true;
+        logger.info(LOG_EVENTS.dialWaiting, { connect_address: url, reason: problem });
+        this.#options.tracker?.dialParked(url, `not dialed until this peer holds a valid certificate: ${problem}`);
+      }
+      return;
+    }
+    this.#waitingForCertificate = false;
     // `closeTimeout` is ws's (8.23, pinned), not yet in its type definitions.
     const wsOptions: WebSocket.ClientOptions & { readonly closeTimeout: number } = {
       maxPayload: MAX_SESSION_FRAME_BYTES,
@@ -164,8 +200,14 @@ export class WebSocketDialer {
     };
     ws.on('error', (error: Error) => {
       if (this.#stopped) return;
-      logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: url, error: error.message });
-      tracker?.closed(connection.id, `StreamFailed: ${error.message}`);
+      const tls = tlsFailureOf(error);
+      const text = tls === undefined ? error.message : shortTlsFailure(tls);
+      logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: url, error: text });
+      if (tls !== undefined && this.#tlsLogged !== text) {
+        this.#tlsLogged = text;
+        logger.error(LOG_EVENTS.tlsConnectFailed, { url, name: tls.name, code: tls.code, error: tls.error, fix: tls.fix });
+      }
+      tracker?.closed(connection.id, `StreamFailed: ${text}`);
       if (ws.readyState !== ws.OPEN) end();
     });
     ws.on('close', (code: number, reason: Buffer) => {
@@ -179,6 +221,7 @@ export class WebSocketDialer {
     });
     ws.on('open', () => {
       opened = true;
+      this.#tlsLogged = undefined;
       logger.info(LOG_EVENTS.connectionEstablished, { connection_type: 'WsClient', connection: connection.id, remote_address: url });
       dialed = replicator.dial(connection).then(
         (session) => {

@@ -1,7 +1,9 @@
 /**
  * A small peer's WebSocket listener: other peers given its address dial `ws://host:port/_sync/ws`
  * and the replicator runs the acceptor's handshake (their certificate checked against the issuer
- * this peer trusts) and then the session.
+ * this peer trusts) and then the session. Before the handshake accepts a peer, what it may send
+ * is limited as on the Big Peer (pre-auth-guard.ts): one frame of 1 MiB, within a budget shared
+ * by the listener's unannounced connections.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +12,12 @@ import { BIG_PEER_PATHS } from '../../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { MAX_SESSION_FRAME_BYTES } from '../../shared/protocol/messages.ts';
 import type { Logger } from '../log/log-hub.ts';
+import type { PreAuthBudget } from './pre-auth-guard.ts';
 import type { Replicator } from './replicator.ts';
 import { WsConnection } from './ws-connection.ts';
+
+/** Bytes received from connections not accepted yet by the handshake, in total, per listener (a LAN sees few peers). */
+export const LISTENER_PENDING_BYTES = 16 * 1024 * 1024;
 
 export interface ListenOptions {
   /** Default 127.0.0.1. */
@@ -40,6 +46,7 @@ export class WebSocketListener {
       res.end('this is a SyncMesh peer: connect with a WebSocket to /_sync/ws\n');
     });
     const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SESSION_FRAME_BYTES, perMessageDeflate: false });
+    const budget: PreAuthBudget = { limitBytes: LISTENER_PENDING_BYTES, usedBytes: 0, peakBytes: 0 };
     server.on('upgrade', (req, socket, head) => {
       socket.on('error', () => socket.destroy());
       const path = URL.parse(req.url ?? '/', 'http://peer.invalid')?.pathname;
@@ -49,7 +56,7 @@ export class WebSocketListener {
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const address = `${req.socket.remoteAddress ?? '?'}:${req.socket.remotePort ?? '?'}`;
-        const connection = new WsConnection(ws, 'WsServer', address, { transport: role.transport ?? 'WebSocket' });
+        const connection = new WsConnection(ws, 'WsServer', address, { transport: role.transport ?? 'WebSocket', preAuth: { socket: req.socket, budget } });
         ws.on('error', (error) => logger.warn(LOG_EVENTS.streamFailed, { connection: connection.id, remote_address: address, error: error.message }));
         logger.info(LOG_EVENTS.connectionEstablished, { connection_type: 'WsServer', connection: connection.id, remote_address: address });
         replicator.accept(connection).catch(() => {

@@ -10,7 +10,9 @@ import type { DocumentQuery } from './types.ts';
 export function runQuery<T>(rows: Iterable<T>, valueOf: (row: T) => JsonObject, keyOf: (row: T) => Buffer, query: DocumentQuery): T[] {
   const kept: { row: T; key: Buffer; sort: Value[] }[] = [];
   withInListIndex(() => {
+    const budget = query.budget;
     for (const row of rows) {
+      budget?.check();
       const value = valueOf(row);
       if (!matches(query.where, value, query.params)) continue;
       kept.push({ row, key: keyOf(row), sort: query.orderBy.map((t) => evaluate(t.expr, { doc: value, params: query.params })) });

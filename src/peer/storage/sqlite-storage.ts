@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { DocumentMeta } from '../crdt/document-meta.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { StoreError } from '../errors.ts';
+import type { Budget } from '../budget.ts';
 import { DirectoryLock, type DatabaseConstructor } from './directory-lock.ts';
 import { runQuery } from './js-query.ts';
 import { writeThrough } from './write-through.ts';
@@ -83,9 +84,29 @@ function bodyOf(doc: StoredDocument): string {
 class SqliteReader implements StorageReader {
   protected readonly db: BetterSqlite3.Database;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  /** The budget of the query running now, checked by `dql_budget()` at every row SQLite looks at. */
+  #budget: Budget | undefined;
 
   constructor(db: BetterSqlite3.Database) {
     this.db = db;
+    // Not deterministic: SQLite must call it for every row, never once for the statement.
+    db.function('dql_budget', { deterministic: false, varargs: false }, () => {
+      this.#budget?.check();
+      return 1;
+    });
+  }
+
+  /** Runs `fn` (a statement of `query`) with the query's budget checked at each row. */
+  protected budgeted<T>(query: DocumentQuery, fn: () => T): T {
+    if (query.budget === undefined) return fn();
+    query.budget.check();
+    const outer = this.#budget;
+    this.#budget = query.budget;
+    try {
+      return fn();
+    } finally {
+      this.#budget = outer;
+    }
   }
 
   protected statement(sql: string, pluck = false): BetterSqlite3.Statement {
@@ -104,7 +125,9 @@ class SqliteReader implements StorageReader {
   protected translate(query: DocumentQuery): { where: string; order: string; binds: Record<string, unknown> } | undefined {
     try {
       const t = new SqlTranslator(query.params);
-      const where = query.where === undefined ? '' : ` AND ${t.condition(query.where)}`;
+      // The budget's check comes first: it runs at each row before the condition, however long that takes.
+      const tick = query.budget === undefined ? '' : ' AND dql_budget()';
+      const where = query.where === undefined ? tick : `${tick} AND ${t.condition(query.where)}`;
       const order = t.orderBy(query.orderBy);
       return { where, order, binds: { ...t.binds, col: query.collection, lim: query.limit ?? -1, off: query.offset } };
     } catch (error) {
@@ -136,7 +159,7 @@ class SqliteReader implements StorageReader {
     const sql = plan && `SELECT body FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
     if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map((r) => JSON.parse(r.body) as JsonObject);
-    const bodies = stmt.all(plan.binds) as string[];
+    const bodies = this.budgeted(query, () => stmt.all(plan.binds) as string[]);
     const out = new Array<JsonObject>(bodies.length);
     for (let i = 0; i < bodies.length; i++) out[i] = JSON.parse(bodies[i] as string) as JsonObject;
     return out;
@@ -148,7 +171,7 @@ class SqliteReader implements StorageReader {
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
     if (plan === undefined || stmt === undefined) return this.rowsInJs({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
     const binds = Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
-    return stmt.get(binds) as number;
+    return this.budgeted(query, () => stmt.get(binds) as number);
   }
 
   findDocuments(query: DocumentQuery): StoredDocument[] {
@@ -156,7 +179,7 @@ class SqliteReader implements StorageReader {
     const sql = plan && `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
     if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map(toStored);
-    return (stmt.all(plan.binds) as Row[]).map(toStored);
+    return this.budgeted(query, () => stmt.all(plan.binds) as Row[]).map(toStored);
   }
 
   get(collection: string, id: JsonValue): StoredDocument | undefined {
@@ -245,7 +268,7 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
       });
     } else {
       const binds = bounded ? plan.binds : Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
-      rows = stmt.all(binds) as { id: Buffer; doc_id: string }[];
+      rows = this.budgeted(query, () => stmt.all(binds) as { id: Buffer; doc_id: string }[]);
     }
     rows.sort((a, b) => Buffer.compare(a.id, b.id));
     return rows.map((r) => JSON.parse(r.doc_id) as JsonValue);
@@ -490,5 +513,49 @@ export class SqliteStorage implements StorageEngine {
 
   #assertOpen(): void {
     if (this.#closed) throw new StoreError('store/closed', 'the store is closed; open a new one');
+  }
+}
+
+/**
+ * A read-only connection to the database of a store that its own connection (in another thread,
+ * as a rule) writes: reads off the store's event loop, for the Big Peer's query threads. WAL
+ * lets it read committed data while the store writes; each `read` is one snapshot, taken when
+ * it starts, so it sees every transaction committed before. It takes no directory lock: the
+ * store holds that.
+ */
+export class SqliteReadOnly {
+  readonly #reader: SnapshotReader;
+
+  private constructor(reader: SnapshotReader) {
+    this.#reader = reader;
+  }
+
+  /** Opens the database of the store in `directory`, which must exist. */
+  static open(directory: string): SqliteReadOnly {
+    const Database = loadDatabase();
+    const file = join(directory, DATABASE_FILE);
+    let db: BetterSqlite3.Database | undefined;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true, timeout: 1000 });
+      registerSqlFunctions(db);
+      return new SqliteReadOnly(new SnapshotReader(db));
+    } catch (error) {
+      db?.close();
+      throw new StoreError('store/io', `cannot open the store in ${directory} to read: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** Runs `fn` on a snapshot of committed data. */
+  read<T>(fn: (reader: StorageReader) => T): T {
+    this.#reader.begin();
+    try {
+      return fn(this.#reader);
+    } finally {
+      this.#reader.end();
+    }
+  }
+
+  close(): void {
+    this.#reader.close();
   }
 }

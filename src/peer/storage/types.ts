@@ -7,6 +7,7 @@ import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { Expr, OrderTerm } from '../dql/ast.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { DocumentMeta } from '../crdt/document-meta.ts';
+import type { Budget } from '../budget.ts';
 
 /** A document as stored: its value (`null` for a tombstone), merge metadata, last commit. */
 export interface StoredDocument {
@@ -24,6 +25,12 @@ export interface DocumentQuery {
   readonly orderBy: readonly OrderTerm[];
   readonly limit: number | undefined;
   readonly offset: number;
+  /**
+   * The time the query may take: where the storage evaluates it row by row (in JavaScript, or
+   * in SQLite through a function called per row) it checks the budget between rows and throws
+   * `BudgetExceeded` once it is spent. Absent: no bound.
+   */
+  readonly budget?: Budget;
 }
 
 export interface CollectionInfo {

@@ -10,11 +10,13 @@ import { MISSING, isObject, typeName, valuesEqual, type Value } from '../dql/val
 import { DocumentEditor } from '../crdt/document-editor.ts';
 import type { Stamp } from '../crdt/document-meta.ts';
 import { ParseError, QueryEvaluationError } from '../errors.ts';
-import type { DocumentQuery, StorageWriter } from '../storage/types.ts';
+import type { DocumentQuery, StorageWriter, StoredDocument } from '../storage/types.ts';
 import type { IdGenerator } from './ids.ts';
 import type { PreparedStatement } from './prepare.ts';
 import { MAX_JSON_DEPTH, findJsonFault } from './args.ts';
 import { documentQueryOf } from './select.ts';
+import type { Budget } from '../budget.ts';
+import { changedSince, idsQuery, selectedNow, type MutationTargets } from './targets.ts';
 
 export interface WriteContext {
   readonly writer: StorageWriter;
@@ -23,10 +25,15 @@ export interface WriteContext {
   readonly newId: IdGenerator;
   /** Told of each EVICT before it runs (the store checks it against its subscriptions). */
   readonly beforeEvict?: (query: DocumentQuery) => void;
+  /** The time the statement may take: checked between documents; spent, it throws and the transaction rolls back. */
+  readonly budget?: Budget;
+  /** The documents an UPDATE, DELETE or EVICT selects, found beforehand in a snapshot (targets.ts). */
+  readonly targets?: MutationTargets;
 }
 
 /** Runs a prepared mutation; returns the `_id`s of the documents it changed. */
 export function runMutation(ctx: WriteContext, prepared: PreparedStatement, params: Params): JsonValue[] {
+  ctx.budget?.check(); // spent while it waited for the write slot: it does not start
   const ast = prepared.ast;
   switch (ast.kind) {
     case 'insert':
@@ -82,6 +89,7 @@ export function insertDocuments(ctx: WriteContext, collection: string, docs: rea
   const mutated: JsonValue[] = [];
   const created = { c: ctx.stamp };
   docs.forEach((input, index) => {
+    ctx.budget?.check();
     const doc = withId(input, ctx, index);
     const id = doc._id as JsonValue;
     if (!firstTime(id)) throw new ParseError(`the INSERT holds _id ${JSON.stringify(id)} more than once`);
@@ -134,9 +142,16 @@ function mergeInto(editor: DocumentEditor, path: (string | number)[], before: Js
   return true;
 }
 
+/** The live documents an UPDATE or DELETE selects, in `_id` order. */
+function selected(ctx: WriteContext, ast: UpdateStatement | DeleteStatement, params: Params): StoredDocument[] {
+  if (ctx.targets !== undefined) return selectedNow(ctx.writer, ast.collection, ast.where, params, ctx.targets, ctx.budget);
+  return ctx.writer.findDocuments({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0, budget: ctx.budget });
+}
+
 function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): JsonValue[] {
-  const docs = ctx.writer.findDocuments({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+  const docs = selected(ctx, ast, params);
   for (const doc of docs) {
+    ctx.budget?.check();
     const value = doc.value as JsonObject;
     const env = { doc: value, params };
     // Every right-hand side sees the document as it was before this statement.
@@ -165,13 +180,20 @@ function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): Jso
 }
 
 function runDelete(ctx: WriteContext, ast: DeleteStatement, params: Params): JsonValue[] {
-  const docs = ctx.writer.findDocuments({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+  const docs = selected(ctx, ast, params);
   for (const doc of docs) ctx.writer.put(ast.collection, { id: doc.id, value: null, meta: { c: doc.meta.c, d: ctx.stamp }, txnId: ctx.txnId });
   return docs.map((d) => d.id);
 }
 
 function runEvict(ctx: WriteContext, ast: EvictStatement, params: Params): JsonValue[] {
-  const query = documentQueryOf(ast, params);
+  let query: DocumentQuery = { ...documentQueryOf(ast, params), budget: ctx.budget };
+  const { targets } = ctx;
+  if (targets !== undefined) {
+    const bounded = query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
+    // A window (ORDER BY, LIMIT, OFFSET) may move with any write: the targets hold only if none came since.
+    if (!bounded) query = idsQuery(ast.collection, selectedNow(ctx.writer, ast.collection, ast.where, params, targets, ctx.budget).map((d) => d.id), ctx.budget);
+    else if (!changedSince(ctx.writer, ast.collection, targets)) query = idsQuery(ast.collection, targets.ids, ctx.budget);
+  }
   ctx.beforeEvict?.(query);
   return ctx.writer.evict(query);
 }

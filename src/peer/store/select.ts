@@ -11,6 +11,7 @@ import { MISSING, compareTotal, type Value } from '../dql/values.ts';
 import { QueryEvaluationError } from '../errors.ts';
 import type { DocumentQuery, StorageReader } from '../storage/types.ts';
 import type { PreparedStatement } from './prepare.ts';
+import type { Budget } from '../budget.ts';
 
 /** The value of LIMIT or OFFSET: a non-negative integer (one beyond 2^53 counts as 2^53 - 1). */
 export function countOf(expr: Expr | undefined, clause: string, params: Params): number | undefined {
@@ -101,9 +102,10 @@ export function rowsFollowDocuments(prepared: PreparedStatement, params: Params)
 
 /**
  * Runs a SELECT. When `sourceIds` is given and the rows follow documents, it receives the
- * `_id` keys (sort keys, latin1) of the documents the rows came from.
+ * `_id` keys (sort keys, latin1) of the documents the rows came from. With a `budget`, it throws
+ * `BudgetExceeded` once that is spent (checked between rows).
  */
-export function runSelect(reader: StorageReader, prepared: PreparedStatement, params: Params, sourceIds?: Set<string>): JsonObject[] {
+export function runSelect(reader: StorageReader, prepared: PreparedStatement, params: Params, sourceIds?: Set<string>, budget?: Budget): JsonObject[] {
   const ast = prepared.ast as SelectStatement;
   const limit = countOf(ast.limit, 'LIMIT', params);
   const offset = countOf(ast.offset, 'OFFSET', params) ?? 0;
@@ -112,23 +114,24 @@ export function runSelect(reader: StorageReader, prepared: PreparedStatement, pa
   const starOnly = ast.projections.length === 1 && ast.projections[0]?.kind === 'star';
 
   if (!prepared.grouped && !ast.distinct) {
-    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit, offset });
+    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit, offset, budget });
     if (sourceIds !== undefined) for (const doc of values) sourceIds.add(sortKey(doc._id as JsonValue).toString('latin1'));
     return starOnly ? values : values.map((doc) => project({ doc, params }, ast.projections, names));
   }
   if (!prepared.grouped) {
-    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit: undefined, offset: 0 });
+    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit: undefined, offset: 0, budget });
+    budget?.check();
     const rows = distinct(values.map((doc) => project({ doc, params }, ast.projections, names)));
     return rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
   // `SELECT COUNT(*) [AS n], … FROM c [WHERE …]`: counted by the storage, no document read.
   if (ast.groupBy.length === 0 && !ast.distinct && prepared.aggregates.length > 0 && ast.projections.every(isCountStar)) {
-    const n = reader.count({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+    const n = reader.count({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0, budget });
     const row: JsonObject = {};
     names.forEach((name) => (row[name] = n));
     return [row].slice(offset, limit === undefined ? undefined : offset + limit);
   }
-  return runGrouped(reader, prepared, ast, params, names, limit, offset);
+  return runGrouped(reader, prepared, ast, params, names, limit, offset, budget);
 }
 
 function runGrouped(
@@ -139,10 +142,12 @@ function runGrouped(
   names: readonly string[],
   limit: number | undefined,
   offset: number,
+  budget: Budget | undefined,
 ): JsonObject[] {
-  const docs = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0 });
+  const docs = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0, budget });
   const groups = new Map<string, { key: Buffer; docs: JsonObject[] }>();
   for (const doc of docs) {
+    budget?.check();
     const keyValues = ast.groupBy.map((g) => evaluate(g, { doc, params }));
     const key = Buffer.concat(keyValues.map((v) => sortKey(v)));
     const hex = key.toString('latin1');
@@ -155,6 +160,7 @@ function runGrouped(
 
   const sorted = [...groups.values()].sort((a, b) => Buffer.compare(a.key, b.key));
   const rows = sorted.map((group) => {
+    budget?.check();
     const aggregates = new Map<CallExpr, JsonValue>();
     for (const call of prepared.aggregates) {
       let values: Value[] = call.star ? group.docs : group.docs.map((doc) => evaluate(call.args[0] as Expr, { doc, params }));

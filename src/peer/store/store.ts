@@ -30,8 +30,27 @@ import { SubscriptionSet, type SyncSubscription } from '../subscriptions/subscri
 import { EvictionWatch, checkEviction, type EvictionCheck, type ResyncEvent } from '../eviction/eviction-watch.ts';
 import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Params } from '../dql/evaluate.ts';
+import type { Budget } from '../budget.ts';
+import type { MutationTargets } from './targets.ts';
 
 export type { QueryResult } from './query-result.ts';
+
+/** How `execute` runs a statement. */
+export interface ExecuteOptions {
+  /**
+   * The time it may take (the Big Peer's statement timeout). It is checked between rows and
+   * documents, and once more before a mutation commits: spent, `execute` rejects with
+   * `BudgetExceeded` (`query/timeout`) and a mutation is rolled back. A mutation waiting for
+   * the write slot when it is spent never runs. SQLite checks it at every row it looks at.
+   */
+  readonly budget?: Budget;
+  /**
+   * For an UPDATE, DELETE or EVICT: the `_id`s its condition selected in an earlier snapshot of
+   * committed data (found off the event loop, by a query thread). Inside the transaction only
+   * the documents written since that snapshot are checked again (store/targets.ts).
+   */
+  readonly targets?: MutationTargets;
+}
 
 /** Collections every peer has from the start. */
 export const BUILT_IN_COLLECTIONS: readonly string[] = ['__presence'];
@@ -254,14 +273,22 @@ export class Store {
    * committed data; INSERT, UPDATE, DELETE and EVICT wait for the write slot, run as one
    * transaction, and return `mutatedDocumentIds` and `commitId`. A failing mutation changes nothing.
    */
-  async execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult> {
+  async execute(statement: string, args?: Record<string, unknown>, options: ExecuteOptions = {}): Promise<QueryResult> {
     this.#assertOpen();
     const { prepared, params } = prepareWithArgs(statement, args);
-    if (prepared.ast.kind === 'select') return { items: this.#read((r) => runSelect(r, prepared, params)), mutatedDocumentIds: [], commitId: null };
+    const { budget, targets } = options;
+    if (prepared.ast.kind === 'select') {
+      return { items: this.#read((r) => runSelect(r, prepared, params, undefined, budget)), mutatedDocumentIds: [], commitId: null };
+    }
     assertWritable(prepared.ast.collection);
-    const { result, txnId } = await this.#write('User', undefined, (w) => {
-      return runMutation(w, prepared, params);
-    });
+    const { result, txnId } = await this.#write(
+      'User',
+      undefined,
+      (w) => {
+        return runMutation(budget === undefined && targets === undefined ? w : { ...w, budget, targets }, prepared, params);
+      },
+      budget,
+    );
     return { items: [], mutatedDocumentIds: result, commitId: txnId };
   }
 
@@ -496,7 +523,7 @@ export class Store {
 
   // The one way to write: wait for the slot, run `fn` in a storage transaction, commit with the
   // slot's txn id, log the commit, wake observers. A throw (or RolledBack) rolls everything back.
-  async #write<T>(originator: Originator, hint: string | undefined, fn: (write: OpenWrite) => T | Promise<T>): Promise<{ result: T; txnId: number }> {
+  async #write<T>(originator: Originator, hint: string | undefined, fn: (write: OpenWrite) => T | Promise<T>, budget?: Budget): Promise<{ result: T; txnId: number }> {
     const outer = this.#insideWrite.getStore();
     if (outer?.store === this && outer.open) {
       throw new UnsupportedQueryError(
@@ -527,6 +554,7 @@ export class Store {
       }
       if (result === RolledBack) throw RolledBack;
       this.#assertOpen(); // closed while the transaction ran: nothing is committed
+      budget?.check(); // spent: nothing is committed, whatever the statement did
       storageTxn.writer.setClock({ lastTxnId: txnId, lastHlc: this.#clock.last });
       storageTxn.commit();
       this.#lastTxnId = txnId;

@@ -70,7 +70,16 @@ export const ANNOUNCE_CLOSE_CODES = {
   replaced: 4409,
   /** The Big Peer has too many sessions now; try again later (the standard "try again later"). */
   busy: 1013,
+  /** More than MAX_ANNOUNCE_FRAME_BYTES came before the announcement was accepted (the standard "message too big"). */
+  tooBig: 1009,
 } as const;
+
+/**
+ * The most a peer may send before its announcement is accepted: one frame of at most this many
+ * bytes (the announcement; its certificate is a few KiB). A session accepts frames of up to
+ * MAX_SESSION_FRAME_BYTES (messages.ts, 16 MiB) once the announcement is accepted.
+ */
+export const MAX_ANNOUNCE_FRAME_BYTES = 1024 * 1024;
 
 export type AnnouncementCheck = { readonly ok: true; readonly value: PeerAnnouncement } | { readonly ok: false; readonly reason: string };
 
