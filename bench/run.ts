@@ -14,14 +14,16 @@ import { bigPeerSuite } from './big-peer.bench.ts';
 import { evictionSuites } from './eviction.bench.ts';
 import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
+import { longStatementSuite } from './long-statement.bench.ts';
 import { nodesSuite } from './nodes.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
 import { helpText, parseBenchArgs, suiteGroups } from './run-args.ts';
+import { simulatorSuite } from './simulator.bench.ts';
 import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, ...replicationSuites, nodesSuite, ...evictionSuites, inspectorSuite, ...lanSuites];
+const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, longStatementSuite, ...replicationSuites, nodesSuite, ...evictionSuites, inspectorSuite, ...lanSuites, simulatorSuite];
 
 function machine(): string {
   const db = new Database(':memory:');
