@@ -542,6 +542,17 @@ export class Sync {
       tracker.transportCondition({ transport: radio, condition: 'Unavailable', reason, since: timers.now() });
       logger.warn(LOG_EVENTS.transportUnavailable, { transport: radio, condition: 'Unavailable', reason });
     }
+    // Before each attempt: a certificate known to have expired is never announced (the remote
+    // would refuse it, 4401). The auth client calls the handler, or logs in again, at the expiry;
+    // dialing resumes when the new certificate arrives.
+    const certificateProblem = (): string | undefined => {
+      auth.checkExpiry();
+      const status = auth.status;
+      if (status.authenticated) return undefined;
+      if (status.expiresAt === undefined) return 'no certificate yet';
+      const renewal = identity.type === 'onlinePlayground' ? 'the playground logs in again' : "the authentication handler logs in (authenticationRequired was called)";
+      return `the certificate expired at ${new Date(status.expiresAt).toISOString()}; waiting until ${renewal}`;
+    };
     let lanTransport: LanTransport | undefined;
     if (lan !== undefined) {
       try {
@@ -555,6 +566,7 @@ export class Sync {
           peerKey,
           appID: identity.appID,
           reconnect: transport.reconnect,
+          certificateProblem,
         });
         tracker.transportCondition({ transport: 'LAN', condition: 'Ok', reason: `listening on ${lanTransport.listenUrl}, advertised over mDNS`, since: timers.now() });
       } catch (error) {
@@ -577,17 +589,6 @@ export class Sync {
       replicator.close();
       throw new SyncError('sync/closed', 'this Sync was closed while sync started');
     }
-    // Before each attempt: a certificate known to have expired is never announced (the remote
-    // would refuse it, 4401). The auth client calls the handler, or logs in again, at the expiry;
-    // dialing resumes when the new certificate arrives.
-    const certificateProblem = (): string | undefined => {
-      auth.checkExpiry();
-      const status = auth.status;
-      if (status.authenticated) return undefined;
-      if (status.expiresAt === undefined) return 'no certificate yet';
-      const renewal = identity.type === 'onlinePlayground' ? 'the playground logs in again' : "the authentication handler logs in (authenticationRequired was called)";
-      return `the certificate expired at ${new Date(status.expiresAt).toISOString()}; waiting until ${renewal}`;
-    };
     // Dialers are made (and shown in the mesh as waiting) only once nothing else can fail.
     const dialers = urls.map(
       (url, i) =>

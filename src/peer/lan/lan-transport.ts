@@ -36,6 +36,8 @@ export interface LanTransportOptions {
   readonly peerKey: string;
   readonly appID: string;
   readonly reconnect?: { readonly minDelayMs?: number; readonly maxDelayMs?: number };
+  /** Why this peer may not announce itself now (its certificate expired), or undefined: dialers wait meanwhile. */
+  readonly certificateProblem?: () => string | undefined;
 }
 
 /** Why the LAN transport could not start: it could not listen, or could not open mDNS. */
@@ -119,7 +121,12 @@ export class LanTransport {
 
   /** This peer holds a certificate: the peers seen so far, and later, are dialed. */
   startDialing(): void {
-    if (this.#dialing || this.#stopped) return;
+    if (this.#stopped) return;
+    if (this.#dialing) {
+      // Called again when the certificate changed: dialers waiting for a valid one dial now.
+      for (const dialer of this.#dialers.values()) dialer.certificateChanged();
+      return;
+    }
     this.#dialing = true;
     for (const dialer of this.#dialers.values()) dialer.start();
   }
@@ -182,6 +189,7 @@ export class LanTransport {
       remotePeerKey: remoteKey,
       firstDialDelayMs: peerKey < remoteKey ? 0 : LAN_TIE_BREAK_MS,
       refusedDelayMs: LAN_REFUSED_REDIAL_MS,
+      certificateProblem: this.#options.certificateProblem,
     });
     this.#dialers.set(sighting.name, dialer);
     if (this.#dialing) dialer.start();
