@@ -7,7 +7,7 @@
  * not checked, and the EVICT is undone for documents no subscription matches.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { Connection, ConnectionEvents } from './connection.ts';
+import { holdable, turns } from './holdable-connection.test-helpers.ts';
 import { memoryConnectionPair } from './memory-transport.ts';
 import { createMesh, ids, type Mesh } from './test-mesh.ts';
 
@@ -16,45 +16,6 @@ beforeEach(() => {
   mesh = createMesh();
 });
 afterEach(() => mesh.dispose());
-
-const turns = async (n: number): Promise<void> => {
-  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-};
-
-/** A connection whose incoming frames can be held back and let through later. */
-function holdable(inner: Connection): { connection: Connection; hold(): void; releaseOne(): boolean; releaseAll(): void } {
-  let events: ConnectionEvents | undefined;
-  let held: string[] | undefined;
-  const connection: Connection = {
-    id: inner.id,
-    type: inner.type,
-    dialed: inner.dialed,
-    remoteAddress: inner.remoteAddress,
-    get isOpen() {
-      return inner.isOpen;
-    },
-    send: (text) => inner.send(text),
-    close: (code, reason) => inner.close(code, reason),
-    listen(target) {
-      events = target;
-      inner.listen({ message: (text) => (held === undefined ? target.message(text) : held.push(text)), close: (code, reason) => target.close(code, reason) });
-    },
-  };
-  return {
-    connection,
-    hold: () => void (held ??= []),
-    releaseOne: () => {
-      const text = held?.shift();
-      if (text !== undefined) events?.message(text);
-      return text !== undefined;
-    },
-    releaseAll: () => {
-      const all = held ?? [];
-      held = undefined;
-      for (const text of all) events?.message(text);
-    },
-  };
-}
 
 // Found by the simulator (seed 4, step 1779) after the fix of evict-in-flight.test.ts: every
 // document is now checked inside the write, whatever the update's subscription version.
