@@ -111,6 +111,9 @@ export async function startLocalBigPeer(options: LocalBigPeerOptions): Promise<L
     dataDir: join(directory, 'store'),
     // A desktop app quits promptly: requests in flight get one second, not the server's five.
     shutdownGraceMs: 1_000,
+    // One user's app and no HTTP clients to keep apart: no worker threads in the desktop app's
+    // process (whose bundle has no query-thread script to start them from).
+    queryThreads: 0,
   });
   const bigPeer = await BigPeer.start(config, { logHub: options.logHub ?? new LogHub({ minimumLogLevel: 'ERROR' }) });
   return {
