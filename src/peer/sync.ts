@@ -9,7 +9,7 @@
  */
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
-import type { Permissions } from '../shared/permissions.ts';
+import type { PermissionRules, Permissions } from '../shared/permissions.ts';
 import type { IssuerKeys } from './auth/certificate.ts';
 import { MeshTracker, type LanPeer, type SeenPeer, type TrackedConnection } from './replication/mesh-tracker.ts';
 import { PeerCredentials } from './replication/peer-credentials.ts';
@@ -225,6 +225,8 @@ export class Sync {
     });
     // The eviction manager's timers outlive calls: they reach the replicator through this link, never the Sync.
     const link = this.#link;
+    // This peer's read rules, once its credentials exist (nothing here may refer to the Sync itself).
+    const localRead: { rules: () => PermissionRules | undefined } = { rules: () => undefined };
     const memo = this.#bigPeerMemo;
     const tracker = (this.#tracker = new MeshTracker(timers));
     const savedProgress = new ReplicationProgress(store.internalSettings);
@@ -249,8 +251,8 @@ export class Sync {
           bigPeerHolds,
           progress: {
             remotes: () => [...new Set([...tracker.peers().map((p) => p.peerKey), ...(link.replicator?.sessions().map((s) => s.remote.peerKey) ?? [])])],
-            load: (remote) => savedProgress.load(remote),
-            setting: progressSetting,
+            load: (remote) => savedProgress.load(remote, localRead.rules()),
+            setting: (remote, held, savedAt) => progressSetting(remote, held, savedAt, localRead.rules()),
           },
         },
         options.eviction,
@@ -272,8 +274,9 @@ export class Sync {
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
-    this.#credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
-    const credentials = this.#credentials;
+    const credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
+    this.#credentials = credentials;
+    localRead.rules = () => credentials.permissions()?.read;
     // A subscription to a collection this peer may not read is refused (spec 5.7).
     store.setSubscriptionGuard((collection) => credentials.checkReadable(collection));
     forgotten.register(this, this.#resources, this);
@@ -619,7 +622,11 @@ export class Sync {
       }
       lanTransport?.startDialing();
     };
-    const offStatus = auth.onStatusChange(() => startDialing());
+    const offStatus = auth.onStatusChange(() => {
+      // A new certificate with other read rules: sessions begun under the old ones start again.
+      replicator.permissionsChanged();
+      startDialing();
+    });
     startDialing();
     resources.stopSync = () => {
       offStatus();

@@ -25,6 +25,8 @@ export interface MergeOutcome {
   readonly refused: readonly Refusal[];
   /** The transaction that wrote them; undefined when nothing changed. */
   readonly txnId: number | undefined;
+  /** Documents this peer did not hold (absent, or deleted) and holds now. */
+  readonly arrived: readonly (readonly [string, JsonValue])[];
 }
 
 export interface MergeTarget {
@@ -72,7 +74,7 @@ export interface WantedFilter {
   readonly always: boolean;
 }
 
-type Plan = { kind: 'same' } | { kind: 'refused' } | { kind: 'write'; state: DocumentState; echo: boolean };
+type Plan = { kind: 'same' } | { kind: 'refused' } | { kind: 'write'; state: DocumentState; echo: boolean; arrived: boolean };
 
 /** What merging `doc` into what the store holds now would do. */
 function plan(reader: StorageReader, doc: WireDocument, writeRules: CompiledRules): Plan {
@@ -85,7 +87,8 @@ function plan(reader: StorageReader, doc: WireDocument, writeRules: CompiledRule
   // A change: the remote must be allowed to write the document as it is here and as it sends it.
   const allowed = allowsDocument(writeRules, doc.collection, doc.value) && (local === undefined || local.value === null || allowsDocument(writeRules, doc.collection, local.value));
   if (!allowed) return { kind: 'refused' };
-  return { kind: 'write', state: merged, echo: sameState(merged, incoming) };
+  const arrived = (local === undefined || local.value === null) && merged.value !== null;
+  return { kind: 'write', state: merged, echo: sameState(merged, incoming), arrived };
 }
 
 /**
@@ -111,12 +114,13 @@ export async function mergeChunk(
       else if (p.kind === 'write') changes = true;
     }
   });
-  if (!changes) return { merged: 0, refused: refusedFirst, txnId: undefined };
+  if (!changes) return { merged: 0, refused: refusedFirst, txnId: undefined, arrived: [] };
   const recorded: string[] = [];
-  let written: { result: { refused: Refusal[]; merged: number }; txnId: number };
+  let written: { result: { refused: Refusal[]; merged: number; arrived: (readonly [string, JsonValue])[] }; txnId: number };
   try {
     written = await target.write((w) => {
       const refused: Refusal[] = [];
+      const arrived: (readonly [string, JsonValue])[] = [];
       let merged = 0;
       // Checked again here, inside the write, whatever the subscription version the update was
       // made for: an EVICT may have committed since the snapshot, or just before it (the peer
@@ -129,18 +133,19 @@ export async function mergeChunk(
         if (p.kind !== 'write') continue;
         w.writer.put(doc.collection, { id: doc.id, value: p.state.value, meta: p.state.meta, txnId: w.txnId });
         merged++;
+        if (p.arrived) arrived.push([doc.collection, doc.id]);
         if (p.echo) {
           const key = docKey(doc.collection, doc.id);
           recorded.push(key);
           onEcho(key, w.txnId);
         }
       }
-      return { refused, merged };
+      return { refused, merged, arrived };
     });
   } catch (error) {
     for (const key of recorded) onEcho(key, undefined);
     throw error;
   }
   const { result, txnId } = written;
-  return { merged: result.merged, refused: result.refused, txnId };
+  return { merged: result.merged, refused: result.refused, txnId, arrived: result.arrived };
 }

@@ -3,7 +3,13 @@
  * `txn_id` merged here. It is saved with the store (settings), so a restarted peer is sent only
  * what is new. An EVICT forgets it for the evicted collection: the peer no longer holds those
  * documents, and whatever its subscriptions still match comes back (spec 3.1, last row).
+ *
+ * The progress is saved with the read rules the remote applied to this peer when it was reached:
+ * documents the rules kept back were passed over, not held. When this peer's read rules for a
+ * collection change (a new certificate that lets it read more), the progress of that
+ * collection's queries is forgotten, and the documents now readable come in the next update.
  */
+import type { PermissionRules } from '../../shared/permissions.ts';
 import { EVERYTHING_KEY } from '../../shared/protocol/messages.ts';
 
 const PROGRESS_PREFIX = 'replication/progress/';
@@ -18,11 +24,20 @@ interface Saved {
   /** This store's txn_id when the progress was reached (before the update's merge). */
   readonly savedAt: number;
   readonly progress: Record<string, number>;
+  /** The read rules the remote applied to this peer (absent in progress saved before they were kept). */
+  readonly read?: PermissionRules;
+}
+
+/** A collection's read rule, as a text to compare: what a remote lets this peer read of it. */
+function ruleFor(read: PermissionRules, collection: string | undefined): string {
+  if (read.everything) return 'everything';
+  if (collection === undefined) return JSON.stringify(read.queries_by_collection);
+  return JSON.stringify(read.queries_by_collection[collection] ?? []);
 }
 
 /** The setting (key and value) that saves what this peer holds of a remote's store, as of `savedAt`. */
-export function progressSetting(remotePeerKey: string, progress: Record<string, number>, savedAt: number): [string, string] {
-  return [PROGRESS_PREFIX + remotePeerKey, JSON.stringify({ savedAt, progress } satisfies Saved)];
+export function progressSetting(remotePeerKey: string, progress: Record<string, number>, savedAt: number, read?: PermissionRules): [string, string] {
+  return [PROGRESS_PREFIX + remotePeerKey, JSON.stringify({ savedAt, progress, ...(read === undefined ? {} : { read }) } satisfies Saved)];
 }
 
 /** The collection of a progress key (undefined for the everything key). */
@@ -52,8 +67,11 @@ export class ReplicationProgress {
     this.#settings = settings;
   }
 
-  /** Per query key, the remote's txn_id this peer holds everything up to (an evicted collection: 0). */
-  load(remotePeerKey: string): Record<string, number> {
+  /**
+   * Per query key, the remote's txn_id this peer holds everything up to (an evicted collection,
+   * or one whose read rule differs from `read`, the rules the remote applies now: 0).
+   */
+  load(remotePeerKey: string, read?: PermissionRules): Record<string, number> {
     const saved = parseJson<Saved | undefined>(this.#settings.get(PROGRESS_PREFIX + remotePeerKey), undefined);
     if (saved === undefined || typeof saved.progress !== 'object' || saved.progress === null) return {};
     const evicted = this.#evicted();
@@ -64,13 +82,14 @@ export class ReplicationProgress {
       const collection = collectionOf(key);
       const evictedAt = collection === undefined ? lastEvict : (evicted[collection] ?? 0);
       if (evictedAt > saved.savedAt) continue;
+      if (read !== undefined && saved.read !== undefined && ruleFor(read, collection) !== ruleFor(saved.read, collection)) continue;
       out[key] = value;
     }
     return out;
   }
 
-  save(remotePeerKey: string, progress: Record<string, number>, savedAt: number): Promise<void> {
-    return this.#settings.set(Object.fromEntries([progressSetting(remotePeerKey, progress, savedAt)]));
+  save(remotePeerKey: string, progress: Record<string, number>, savedAt: number, read?: PermissionRules): Promise<void> {
+    return this.#settings.set(Object.fromEntries([progressSetting(remotePeerKey, progress, savedAt, read)]));
   }
 
   /** Records an EVICT of these collections at this store's txn_id. */

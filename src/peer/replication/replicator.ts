@@ -44,6 +44,9 @@ export interface ReplicatorOptions {
   readonly subscriptionBudgetMs?: number;
 }
 
+/** The close code of a session whose local read rules changed (a new certificate): "service restart". */
+export const PERMISSIONS_CHANGED_CLOSE_CODE = 1012;
+
 /** The setting holding how far the Big Peer held this store when its last session ended. */
 export const BIG_PEER_HOLDS_SETTING = 'replication/big-peer-holds';
 
@@ -81,8 +84,9 @@ export class Replicator {
       localPeerKey: store.peerKey,
       timers: options.timers,
       localSubscriptions: () => this.localSubscriptions(),
-      loadProgress: (remote) => this.#progress.load(remote),
-      saveProgress: (remote, progress, before) => this.#progress.save(remote, progress, before),
+      localReadRules: () => options.localPermissions()?.read,
+      loadProgress: (remote, read) => this.#progress.load(remote, read),
+      saveProgress: (remote, progress, before, read) => this.#progress.save(remote, progress, before, read),
       lastTxnId: () => store.lastTxnId,
       heldCollections: () => store.collections().filter((c) => c.documents > 0).map((c) => c.name),
       read: (fn) => store.readNow(fn),
@@ -93,6 +97,12 @@ export class Replicator {
         if (Number.parseInt(hlc.slice(0, 12), 16) <= options.timers.now() + MAX_CLOCK_LEAD_MS) store.internalWrites.observeClock(hlc);
       },
       yieldNow: () => new Promise((resolve) => setImmediate(resolve)),
+      // A document relayed by a neighbour may be an old state (one that no longer keeps it up to
+      // date): the Big Peer is asked for it, so that a newer state that left this peer's
+      // subscriptions before it held the document still reaches it (docs/replication.md).
+      arrivedFrom: (from, docs) => {
+        for (const session of this.#sessions.values()) if (session.remote.role === 'big-peer' && session.remote.peerKey !== from) session.askFor(docs);
+      },
     };
     this.#unlisten.push(store.onCommit((txn) => this.#committed(txn)));
     // Another Big Peer node committed to the shared database: its changes go to this node's sessions.
@@ -313,6 +323,20 @@ export class Replicator {
         continue;
       }
       session.localChanged(txn.collections);
+    }
+  }
+
+  /**
+   * This peer's certificate changed (a new login). A session runs under the read rules of the
+   * certificate it began with, so a session begun under other read rules than the new ones is
+   * closed (1012, `permissions changed`): the next one runs under the new rules, and what they
+   * let this peer read now comes in its first update (progress.ts).
+   */
+  permissionsChanged(): void {
+    if (this.#closed) return;
+    const now = JSON.stringify(this.#options.localPermissions()?.read);
+    for (const session of this.#sessions.values()) {
+      if (session.readAs !== undefined && JSON.stringify(session.readAs) !== now) session.close(PERMISSIONS_CHANGED_CLOSE_CODE, 'permissions changed');
     }
   }
 

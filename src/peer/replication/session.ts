@@ -10,6 +10,7 @@
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
+import type { PermissionRules } from '../../shared/permissions.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import {
   EVERYTHING_KEY,
@@ -52,15 +53,25 @@ export interface SessionHost extends MergeTarget {
   readonly timers: Timers;
   /** This peer's subscription set, as sent to the remote. */
   localSubscriptions(): SubscriptionSetShape;
-  /** What this peer holds of the remote's store, per query key (persisted). */
-  loadProgress(remotePeerKey: string): Record<string, number>;
+  /**
+   * What the remote lets this peer read: its certificate's read rules (undefined: not known). A
+   * session keeps the rules it started with; progress is loaded and saved with them.
+   */
+  localReadRules(): PermissionRules | undefined;
+  /** What this peer holds of the remote's store, per query key (persisted), reached under `read`. */
+  loadProgress(remotePeerKey: string, read: PermissionRules | undefined): Record<string, number>;
   /** Saves what this peer holds of the remote's store; `before` is this store's txn_id before the update was merged. */
-  saveProgress(remotePeerKey: string, progress: Record<string, number>, before: number): Promise<void>;
+  saveProgress(remotePeerKey: string, progress: Record<string, number>, before: number, read: PermissionRules | undefined): Promise<void>;
   lastTxnId(): number;
   /** Collections this peer holds live documents of. */
   heldCollections(): string[];
   /** Lets other work run (between pages of a large update). */
   yieldNow(): Promise<void>;
+  /**
+   * Documents this peer did not hold came from this remote (merged). Another remote may hold a
+   * newer state of them that its updates will not bring (see `askFor`).
+   */
+  arrivedFrom?(remotePeerKey: string, docs: readonly (readonly [string, JsonValue])[]): void;
 }
 
 interface Outgoing {
@@ -102,6 +113,8 @@ export class Session {
   readonly #traffic: ReplicationTraffic;
   /** The time matching the remote's subscription conditions may take in one update (undefined: no bound). */
   readonly #matchBudgetMs: number | undefined;
+  /** What the remote lets this peer read in this session (its certificate when the session began). */
+  readonly readAs: PermissionRules | undefined;
 
   // Sending.
   #remoteSubscriptions: CompiledSubscriptions | undefined;
@@ -159,6 +172,7 @@ export class Session {
     this.#onRemoteHoldsChange = options.onRemoteHoldsChange;
     this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
     this.#matchBudgetMs = options.matchBudgetMs;
+    this.readAs = options.host.localReadRules();
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
     };
@@ -197,7 +211,7 @@ export class Session {
   sendSubscriptions(): void {
     if (this.#stopping) return;
     this.#localVersion++;
-    const progress = this.#host.loadProgress(this.remote.peerKey);
+    const progress = this.#host.loadProgress(this.remote.peerKey, this.readAs);
     const set = this.#host.localSubscriptions();
     // Held collections matter only for notices, which a peer subscribed to everything never gets:
     // the Big Peer skips counting its store at every session start.
@@ -220,6 +234,22 @@ export class Session {
     else if (this.#scope !== undefined) for (const c of collections) this.#scope.add(c);
     this.#dirty = true;
     this.#pump();
+  }
+
+  /**
+   * Asks the remote for these documents by name (a `want`): they come in its next update, whatever
+   * its subscriptions match, where it holds them and this peer may read them. Only documents of
+   * collections this peer subscribes to by query are asked for: a remote serving everything sends
+   * every change anyway.
+   */
+  askFor(docs: readonly (readonly [string, JsonValue])[]): void {
+    if (this.#stopping || docs.length === 0) return;
+    const set = this.#host.localSubscriptions();
+    if (set.everything) return;
+    const asked = docs.filter(([collection]) => Object.hasOwn(set.queries, collection));
+    for (let i = 0; i < asked.length; i += MAX_WANTED) {
+      this.#send(JSON.stringify({ type: 'want', docs: asked.slice(i, i + MAX_WANTED) } satisfies WantMessage));
+    }
   }
 
   /** Did this commit only store what this remote sent, exactly? Then it has nothing to learn from it. */
@@ -524,6 +554,7 @@ export class Session {
       },
       wanted,
     );
+    if (outcome.arrived.length > 0) this.#host.arrivedFrom?.(this.remote.peerKey, outcome.arrived);
     if (this.#stopping) return; // Merged and committed; the session ends here: no progress, no ack.
     if (outcome.refused.length > 0) {
       const byCollection = new Map<string, JsonValue[]>();
@@ -554,7 +585,7 @@ export class Session {
       const raisedWants = this.#wantsInUpdate.delete(message.update);
       // Progress only for the subscriptions it was made for, and not while documents are still asked for.
       if (message.subscription_version === this.#localVersion && !raisedWants) {
-        await this.#host.saveProgress(this.remote.peerKey, message.progress, before);
+        await this.#host.saveProgress(this.remote.peerKey, message.progress, before, this.readAs);
       }
     }
     if (this.#stopping) return;

@@ -45,6 +45,8 @@ export interface MeshPeer {
   readonly hub: LogHub;
   /** Log messages of the replication and txn components, in order. */
   lines(): string[];
+  /** A new certificate granting these permissions (a small peer's new login); the replicator is told. */
+  renewCertificate(permissions: Permissions): void;
   close(): void;
 }
 
@@ -97,10 +99,10 @@ export function createMesh(): Mesh {
         storage = new MemoryStorage();
       }
       const store = new Store({ storage, peerKey: key.peerKey, timers: systemTimers, logger: hub.logger('store') });
-      const permissions = options.permissions ?? EVERYTHING;
+      let permissions = options.permissions ?? EVERYTHING;
       const timers = options.timers ?? systemTimers;
       const now = timers.now();
-      const credentials: LocalCredentials =
+      let credentials: LocalCredentials =
         options.bigPeer === true
           ? { appID: MESH_APP, peerKey: key.peerKey, role: 'big-peer', sign: (t) => signProof(issuer.privateKeyPem, t), certificate: undefined, issuerKey: issuer.publicKey }
           : {
@@ -130,6 +132,16 @@ export function createMesh(): Mesh {
         close: () => {
           replicator.close();
           store.close();
+        },
+        renewCertificate: (granted) => {
+          if (credentials.role !== 'small-peer') throw new Error('only a small peer holds a certificate');
+          permissions = granted;
+          const at = timers.now();
+          credentials = {
+            ...credentials,
+            certificate: signCertificate({ appID: MESH_APP, peerKey: key.peerKey, userID: name, permissions, issuer: issuer.publicKey, issuedAt: at, expiresAt: at + (options.certificateLifetimeMs ?? 3_600_000) }, issuer),
+          };
+          replicator.permissionsChanged();
         },
       };
       peers.push(peer);
