@@ -177,7 +177,7 @@ export class BigPeer {
             ...(queries === undefined ? {} : { queries }),
             closing: closing.signal,
           }),
-          writeRoute({ store, apiKeys: bearers, logger }),
+          writeRoute({ store, apiKeys: bearers, logger, timers, statementTimeoutMs: config.statementTimeoutMs, requestTimeoutMs: config.requestTimeoutMs }),
           loginRoute({ config, issuer, timers, logger: hub.logger('auth') }),
           ...operationsRoutes({
             timers,

@@ -182,3 +182,27 @@ describe('the time budget of a statement, on an in-memory store', () => {
     }
   }, 30_000);
 });
+
+describe('the time budget of a store/write request', () => {
+  it('answers 408 query/timeout to a request past its budget and commits none of its commands', async () => {
+    const t = await startTestPeer({ statementTimeoutMs: 20 });
+    try {
+      await t.peer.sync.store.execute('INSERT INTO docs DOCUMENTS (:docs)', { docs: heavyDocs(2_000) });
+      const before = t.peer.sync.store.lastTxnId;
+      const res = await post(`${t.url}/api/v4/store/write`, {
+        commands: [
+          { method: 'upsert', collection: 'docs', id: 'first', value: { n: -1 } },
+          { method: 'update', collection: 'docs', query: 'n >= 0', commands: [{ method: 'set', path: 'touched', value: true }] },
+        ],
+      });
+      expect(res.status).toBe(408);
+      expect(res.json.error).toMatchObject({ code: 'query/timeout' });
+      expect(res.json.error.message).toMatch(/the request ran longer than its budget of 20 ms and was stopped; nothing was written$/);
+      expect(t.peer.sync.store.lastTxnId).toBe(before);
+      expect((await t.peer.sync.store.execute("SELECT COUNT(*) AS n FROM docs WHERE touched = true OR _id = 'first'")).items).toEqual([{ n: 0 }]);
+      expect(t.logs.some((e) => e.event === 'big-peer.statement-timed-out' && e.fields?.query_type === 'store/write' && e.fields.collection === 'docs')).toBe(true);
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
+});

@@ -4,18 +4,23 @@
  * body (a top-level field other than `args` and `commands` included; `__proto__` as a name in
  * `args`), query or command, or a command that failed while running (then nothing is written);
  * 401 bad credential; 403 no write permission on a collection named; 413 the request would touch
- * more than MAX_DOCUMENTS_PER_REQUEST documents (nothing is written); 500 (nothing is written).
+ * more than MAX_DOCUMENTS_PER_REQUEST documents (nothing is written); 408 `query/timeout` the
+ * request ran past its time budget (`statementTimeoutMs`, its wait for the write slot included;
+ * nothing is written); 500 (nothing is written).
  * Between commands the handler yields to the event loop, so a long request does not freeze the
- * server; the transaction stays open across those pauses.
+ * server; the transaction stays open across those pauses. Its statements check the budget
+ * between rows and documents, and once more right before the commit (store.transaction's
+ * `budget`), so a request answered 408 never commits.
  */
 import { BIG_PEER_PATHS, type WriteResponse, type WriteResult } from '../../shared/big-peer-api.ts';
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import { SyncError, type Logger, type Store } from '../../peer/index.ts';
+import { Budget, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
 import type { Authenticator } from '../credentials.ts';
 import { HttpError, refuseUnknownFields } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';
 import { allows } from '../permission-rules.ts';
+import { withinBudget } from '../statement-runner.ts';
 import { checkCommands, DocumentBudget, runCommand, yieldToEventLoop } from '../write-commands.ts';
 import { statusOfCode } from './execute.ts';
 
@@ -27,7 +32,15 @@ export interface WriteDeps {
   readonly store: Store;
   readonly apiKeys: Authenticator;
   readonly logger: Logger;
+  readonly timers: Timers;
+  /** The time budget of one request's transaction (`statementTimeoutMs`); 408 `query/timeout` past it. */
+  readonly statementTimeoutMs: number;
+  /** The request deadline (408 `http/timeout`): the budget never reaches past it. */
+  readonly requestTimeoutMs: number;
 }
+
+/** A margin kept between the budget and the request deadline, so that the budget's 408 comes first. */
+const DEADLINE_MARGIN_MS = 100;
 
 /** A failure of one command, carried out of the transaction so that it rolls back. */
 class CommandFailed extends Error {
@@ -41,6 +54,7 @@ class CommandFailed extends Error {
 }
 
 async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
+  const arrived = performance.now();
   const principal = deps.apiKeys.authenticate(ctx.req.headers.authorization);
   const body = await ctx.json();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -60,8 +74,11 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
     }
   }
   let results: WriteResult[];
+  // From here the transaction runs: its budget starts (the wait for the write slot included).
+  const leftBeforeDeadline = deps.requestTimeoutMs - (performance.now() - arrived) - DEADLINE_MARGIN_MS;
+  const budget = new Budget(Math.max(1, Math.min(deps.statementTimeoutMs, leftBeforeDeadline)), 'the request');
   try {
-    results = await deps.store.transaction(
+    const running = deps.store.transaction(
       async (tx) => {
         const done: WriteResult[] = [];
         const budget = new DocumentBudget();
@@ -76,8 +93,9 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
         }
         return done;
       },
-      { hint: 'store/write' },
+      { hint: 'store/write', budget },
     );
+    results = await withinBudget(running, budget, deps.timers);
   } catch (error) {
     const failed = error instanceof CommandFailed ? error : undefined;
     const cause = failed?.error ?? error;
@@ -86,6 +104,10 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
     if (cause instanceof HttpError) throw new HttpError(cause.status, cause.code, message, cause.headers);
     if (cause instanceof SyncError) {
       const status = statusOfCode(cause.code);
+      if (status === 408) {
+        const collections = [...new Set(checked.map((c) => c.collection))].join(',');
+        deps.logger.warn(LOG_EVENTS.bigPeerStatementTimedOut, { query_type: 'store/write', collection: collections, budget_ms: budget.limitMs });
+      }
       if (status === 500) deps.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method: ctx.method, path: ctx.path, status, error: message });
       throw new HttpError(status, cause.code, message);
     }

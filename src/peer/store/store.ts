@@ -301,7 +301,7 @@ export class Store {
     if (options.isReadOnly === true) {
       const read = this.#storage.beginRead();
       this.#readers++;
-      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, assertWritable, assertOpen: () => this.#assertOpen() });
+      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, assertWritable, assertOpen: () => this.#assertOpen(), budget: options.budget });
       try {
         return await fn(tx);
       } finally {
@@ -313,9 +313,13 @@ export class Store {
     let outcome: T | undefined;
     try {
       await this.#write('User', options.hint, async (w) => {
-        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, assertWritable, assertOpen: () => this.#assertOpen() });
+        // Spent while it waited for the write slot: it does not start.
+        options.budget?.check();
+        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, assertWritable, assertOpen: () => this.#assertOpen(), budget: options.budget });
         try {
           outcome = await fn(tx);
+          // The last check, right before the commit: an answer already given as a timeout never commits.
+          if (outcome !== ROLLBACK) options.budget?.check();
         } finally {
           tx.finish();
         }

@@ -5,6 +5,7 @@
  * `'rollback'`. A read-only transaction reads one snapshot and never waits for the slot.
  */
 import type { JsonValue } from '../../shared/json.ts';
+import type { Budget } from '../budget.ts';
 import type { Params } from '../dql/evaluate.ts';
 import { UnsupportedQueryError } from '../errors.ts';
 import type { StorageReader } from '../storage/types.ts';
@@ -21,6 +22,13 @@ export interface TransactionOptions {
   readonly hint?: string;
   /** Reads only: a snapshot, no write slot; a mutating statement is refused. */
   readonly isReadOnly?: boolean;
+  /**
+   * The time the whole transaction may take, its wait for the write slot included: checked
+   * between the rows and documents of its statements and once more right before it commits.
+   * Spent, the statement running throws `query/timeout` (`BudgetExceeded`) and the transaction
+   * rolls back.
+   */
+  readonly budget?: Budget;
 }
 
 /** What a transaction's function receives. */
@@ -47,6 +55,7 @@ export class TransactionHandle implements Transaction {
   readonly #write: WriteContext | undefined;
   readonly #assertWritable: (collection: string) => void;
   readonly #assertOpen: () => void;
+  readonly #budget: Budget | undefined;
   #finished = false;
 
   constructor(options: {
@@ -55,6 +64,7 @@ export class TransactionHandle implements Transaction {
     write: WriteContext | undefined;
     assertWritable: (collection: string) => void;
     assertOpen: () => void;
+    budget?: Budget;
   }) {
     this.hint = options.hint;
     this.isReadOnly = options.write === undefined;
@@ -62,13 +72,15 @@ export class TransactionHandle implements Transaction {
     this.#write = options.write;
     this.#assertWritable = options.assertWritable;
     this.#assertOpen = options.assertOpen;
+    this.#budget = options.budget;
   }
 
   async execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult> {
     if (this.#finished) throw new UnsupportedQueryError('this transaction is over: its statements can no longer run');
     this.#assertOpen();
+    this.#budget?.check();
     const { prepared, params } = prepareWithArgs(statement, args);
-    if (prepared.ast.kind === 'select') return { items: runSelect(this.#reader, prepared, params), mutatedDocumentIds: [], commitId: null };
+    if (prepared.ast.kind === 'select') return { items: runSelect(this.#reader, prepared, params, undefined, this.#budget), mutatedDocumentIds: [], commitId: null };
     if (this.#write === undefined) {
       throw new UnsupportedQueryError(`a read-only transaction cannot run ${prepared.ast.kind.toUpperCase()}; open it without isReadOnly to write`);
     }
@@ -78,7 +90,7 @@ export class TransactionHandle implements Transaction {
     const savepoint = this.#write.writer.savepoint();
     let mutated: JsonValue[];
     try {
-      mutated = runMutation(this.#write, prepared, params);
+      mutated = runMutation(this.#budget === undefined ? this.#write : { ...this.#write, budget: this.#budget }, prepared, params);
       savepoint.release();
     } catch (error) {
       savepoint.rollback();

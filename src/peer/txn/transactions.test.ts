@@ -3,6 +3,7 @@
  * transactions, reads that never wait, and the commit log lines in the spec's exact text.
  */
 import { describe, expect, it } from 'vitest';
+import { Budget } from '../budget.ts';
 import { LogHub } from '../log/log-hub.ts';
 import { STORAGES, failureOf, freshPeer } from '../store/dql-test-peers.ts';
 import { ManualTimers } from '../time.ts';
@@ -26,6 +27,30 @@ describe.each(STORAGES)('transactions on %s storage', (_kind, openStorage) => {
     const lines = () => hub.recentEntries().map((e) => `[${e.level}] ${e.timestamp}: ${e.message}`);
     return { sync, timers, hub, lines };
   }
+
+  it('rolls back a transaction whose budget is spent by the time it would commit, with query/timeout', async () => {
+    let now = 0;
+    const budget = new Budget(1_000, 'the request', () => now);
+    const failure = await failureOf(
+      peer().store.transaction(
+        async (tx) => {
+          await tx.execute("INSERT INTO t DOCUMENTS ({_id: 'a'})");
+          now = 1_000;
+        },
+        { budget },
+      ),
+    );
+    expect(failure).toMatchObject({ code: 'query/timeout', message: 'the request ran longer than its budget of 1000 ms and was stopped' });
+    expect(peer().store.lastTxnId).toBe(0);
+    expect((await peer().store.execute('SELECT * FROM t')).items).toEqual([]);
+  });
+
+  it('refuses the next statement of a transaction whose budget is spent', async () => {
+    const budget = new Budget(1_000);
+    budget.expire();
+    const failure = await failureOf(peer().store.transaction(async (tx) => tx.execute('SELECT * FROM t'), { isReadOnly: true, budget }));
+    expect(failure).toMatchObject({ code: 'query/timeout' });
+  });
 
   it('commits several statements as one transaction with one txn id', async () => {
     const result = await peer().store.transaction(async (tx) => {
