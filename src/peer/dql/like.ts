@@ -10,6 +10,8 @@
  * points, which bounds the work per text to a fixed multiple of its length.
  */
 import { QueryEvaluationError } from '../errors.ts';
+import type { Expr } from './ast.ts';
+import type { Params } from './evaluate.ts';
 
 /** The most characters (code points) a LIKE or ILIKE pattern may hold; longer ones are refused. */
 export const MAX_LIKE_PATTERN_LENGTH = 1_000;
@@ -33,6 +35,30 @@ function codePointCount(s: string): number {
 export function isLikePatternTooLong(pattern: string): boolean {
   // A code point is one or two UTF-16 units, so only a longer string needs counting.
   return pattern.length > MAX_LIKE_PATTERN_LENGTH && codePointCount(pattern) > MAX_LIKE_PATTERN_LENGTH;
+}
+
+/**
+ * Refuses, before anything runs, a LIKE or ILIKE of `where` whose pattern is a text known now (a
+ * literal or an argument) and too long: a subscription must not be registered that would match
+ * nothing wherever it is evaluated (each evaluation would fail with the same error).
+ * @throws QueryEvaluationError as matching would.
+ */
+export function checkLikePatterns(where: Expr | undefined, params: Params): void {
+  const pending: unknown[] = [where];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      pending.push(...node);
+      continue;
+    }
+    const expr = node as Expr;
+    if (expr.kind === 'like') {
+      const pattern = expr.pattern.kind === 'literal' ? expr.pattern.value : expr.pattern.kind === 'param' ? params[expr.pattern.name] : undefined;
+      if (typeof pattern === 'string') compile(pattern, expr.caseInsensitive);
+    }
+    for (const [key, value] of Object.entries(expr)) if (key !== 'pos' && typeof value === 'object') pending.push(value);
+  }
 }
 
 /** The pattern's code points (lower-cased for ILIKE), after checking its length. */

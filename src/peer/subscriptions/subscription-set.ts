@@ -8,6 +8,7 @@ import { LOG_EVENTS } from '../../shared/log.ts';
 import type { SubscriptionQuery, SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { SelectStatement } from '../dql/ast.ts';
 import type { Params } from '../dql/evaluate.ts';
+import { checkLikePatterns } from '../dql/like.ts';
 import { printExpr, printOrderBy } from '../dql/print.ts';
 import { UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
@@ -54,6 +55,7 @@ export class SubscriptionSet {
         statement: prepared.text,
       });
     }
+    checkLikePatterns(ast.where, params);
     const query = toQuery(ast, params);
     const set = this;
     let cancelled = false;

@@ -49,6 +49,26 @@ describe.each(STORAGES)('sync subscriptions on %s storage', (_kind, openStorage)
     expect((await failureOf(() => store.registerSubscription('SELECT * FROM people WHERE age > :min'))).code).toBe('query/invalid');
   });
 
+  it('refuses a subscription whose LIKE or ILIKE pattern is too long, from a literal or an argument, and registers nothing', async () => {
+    const store = peer().store;
+    const long = 'a'.repeat(1_001);
+    const before = store.subscriptions.length;
+    for (const [statement, args] of [
+      ['SELECT * FROM notes WHERE text LIKE :p', { p: long }],
+      [`SELECT * FROM notes WHERE done = false AND (text ILIKE '${long}' OR text = 'x')`, undefined],
+      ['SELECT * FROM notes WHERE NOT (text NOT ILIKE :p)', { p: long }],
+    ] as const) {
+      const failure = await failureOf(() => store.registerSubscription(statement, args));
+      expect(failure.code, statement).toBe('query/evaluation');
+      expect(failure.message).toMatch(/^I?LIKE pattern is 1001 characters long; patterns hold at most 1000$/);
+    }
+    expect(store.subscriptions).toHaveLength(before);
+    // A pattern read from the document cannot be checked beforehand; one of 1,000 is fine.
+    store.registerSubscription('SELECT * FROM notes WHERE text LIKE pattern');
+    store.registerSubscription('SELECT * FROM notes WHERE text LIKE :p', { p: 'a'.repeat(1_000) });
+    expect(store.subscriptions).toHaveLength(before + 2);
+  });
+
   it('logs the spec’s line each time the application changes the set, and tells listeners', () => {
     const hub = new LogHub({ minimumLogLevel: 'DEBUG' });
     const sync = open({ logHub: hub });
