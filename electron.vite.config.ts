@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { testHarnessGuard } from './scripts/test-harness-guard.ts';
 import { contentSecurityPolicy } from './src/main/content-security-policy.ts';
 
 /**
@@ -29,6 +30,7 @@ const MAIN_EXTERNALS = ['better-sqlite3', 'ws', 'bonjour-service'];
 export default defineConfig({
   // out/main/index.js, an ES module ("type": "module"); package.json "main" points at it.
   main: {
+    plugins: [testHarnessGuard()],
     build: {
       outDir: 'out/main',
       lib: { entry: 'src/main/index.ts' },
@@ -38,6 +40,7 @@ export default defineConfig({
   // out/preload/index.cjs: a sandboxed preload must be a single CommonJS file, so it is
   // forced to "cjs" and nothing is left external but `electron` itself.
   preload: {
+    plugins: [testHarnessGuard()],
     build: {
       outDir: 'out/preload',
       lib: { entry: 'src/preload/index.ts', formats: ['cjs'] },
@@ -49,7 +52,7 @@ export default defineConfig({
     // Relative asset URLs: the same build loads from file:// in Electron and under /<token>/ in a browser.
     base: './',
     root: 'src/renderer',
-    plugins: [react(), contentSecurityPolicyMeta()],
+    plugins: [react(), contentSecurityPolicyMeta(), testHarnessGuard()],
     build: {
       outDir: 'out/renderer',
     },

@@ -19,8 +19,8 @@ import { join } from 'node:path';
 import { performance as nodePerformance, type EventLoopUtilization } from 'node:perf_hooks';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
-import { LogHub } from '../src/peer/index.ts';
-import { seededRandom } from '../src/shared/seeded-random.ts';
+import { LogHub } from '../src/peer/host.ts';
+import { seededRandom } from '../src/testing/seeded-random.ts';
 import { generateDocuments } from './documents.ts';
 import { compare, median, type Row, type Side, type Suite, type SuiteContext, percentile, check } from './harness.ts';
 

@@ -4,7 +4,7 @@
  * about 200 bytes of JSON, shaped like the field data the issue describes: `createdAt` spread
  * over ten days with millisecond precision, `evictionFlag` true for about one in ten.
  */
-import { seededRandom } from '../src/shared/seeded-random.ts';
+import { seededRandom } from '../src/testing/seeded-random.ts';
 
 /** A benchmark document. A type alias (not an interface) so that it is assignable to JsonObject. */
 export type BenchDocument = {

@@ -7,7 +7,7 @@
  */
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { Sync, type EvictionOptions } from '../src/peer/index.ts';
+import { Sync, type EvictionOptions } from '../src/peer/host.ts';
 import { CREATED_FROM_MS, CREATED_SPAN_MS, documentBatches, generateDocuments } from './documents.ts';
 import { check, type SuiteContext } from './harness.ts';
 import { AUTO_VACUUM, RawEvictStore, type AutoVacuum } from './eviction-raw.ts';

@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
-import { Sync, formatCycleLine, onlinePlayground, runEvictLoopScenario, type EvictLoopCycle } from '../src/peer/index.ts';
+import { Sync, formatCycleLine, onlinePlayground, runEvictLoopScenario, type EvictLoopCycle } from '../src/peer/host.ts';
 import { check, collectGarbage, within, type Row, type SuiteContext } from './harness.ts';
 import { Logs, bytesText, megabytes, thousands } from './eviction-common.ts';
 import { SETUP_TIMEOUT_MS } from './peers.ts';

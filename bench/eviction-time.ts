@@ -6,7 +6,7 @@
  * templates (untimed), so that each deletes the same rows from the same pages.
  */
 import { cpSync, rmSync } from 'node:fs';
-import type { EvictionRun, Sync } from '../src/peer/index.ts';
+import type { EvictionRun, Sync } from '../src/peer/host.ts';
 import { compare, check, type Row, type Side, type SuiteContext } from './harness.ts';
 import { RawEvictStore, type AutoVacuum } from './eviction-raw.ts';
 import { ALL, COLLECTION, DOCS, EVICT, Logs, documentsIn, expectCount, half, openStore, templates, thousands, type Cut } from './eviction-common.ts';

@@ -3,10 +3,10 @@
  * bridge (removed at the end, or at exit), the peers' options, and the alternation of sides
  * whose figures are measured inside the processes (timestamps of two processes on one host).
  */
-import type { AgentProcess } from '../src/peer/lan/netns/agent-process.ts';
-import { BigPeerProcess } from '../src/peer/lan/netns/big-peer-process.ts';
-import type { LanPeerOptions } from '../src/peer/lan/netns/lan-peers.ts';
-import { createTestNetwork, type TestNetwork } from '../src/peer/lan/netns/netns.ts';
+import type { AgentProcess } from '../src/testing/netns/agent-process.ts';
+import { BigPeerProcess } from '../src/testing/netns/big-peer-process.ts';
+import type { LanPeerOptions } from '../src/testing/netns/lan-peers.ts';
+import { createTestNetwork, type TestNetwork } from '../src/testing/netns/netns.ts';
 import type { SuiteContext } from './harness.ts';
 
 export const APP_ID = 'bench-lan';

@@ -6,10 +6,10 @@
  * key. Baselines: B given A's address instead of discovering it, and a bare Node process with a
  * `ws` client fetching one frame from a server in A's namespace.
  */
-import { AgentProcess } from '../src/peer/lan/netns/agent-process.ts';
-import type { BigPeerProcess } from '../src/peer/lan/netns/big-peer-process.ts';
-import { lanPeerConfig, startLanPeers, waitForMesh, type LanPeer, type LanPeerOptions } from '../src/peer/lan/netns/lan-peers.ts';
-import type { TestNetwork } from '../src/peer/lan/netns/netns.ts';
+import { AgentProcess } from '../src/testing/netns/agent-process.ts';
+import type { BigPeerProcess } from '../src/testing/netns/big-peer-process.ts';
+import { lanPeerConfig, startLanPeers, waitForMesh, type LanPeer, type LanPeerOptions } from '../src/testing/netns/lan-peers.ts';
+import type { TestNetwork } from '../src/testing/netns/netns.ts';
 import { generateDocuments } from './documents.ts';
 import { check, median, type Row, type SuiteContext } from './harness.ts';
 import { SEED, STEP_TIMEOUT_MS, alternate, ms, pause, peerOptions, withNetwork, type MeasuredSide } from './lan-common.ts';

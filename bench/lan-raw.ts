@@ -3,7 +3,7 @@
  * back, kept in arrival order so that a wait for a line that already came returns it at once.
  * Every wait is bounded.
  */
-import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type NamespacedProcess } from '../src/peer/lan/netns/agent-process.ts';
+import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type NamespacedProcess } from '../src/testing/netns/agent-process.ts';
 import { jsonLine, onLines } from '../src/shared/json-lines.ts';
 
 const CHILD = `${PROJECT_DIR}bench/lan-raw-child.ts`;

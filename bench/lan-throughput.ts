@@ -6,8 +6,8 @@
  * same sync between two peers in this one process over 127.0.0.1.
  */
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
-import { LogHub, Sync, onlinePlayground } from '../src/peer/index.ts';
-import { startLanPeers, waitForMesh, type LanPeer } from '../src/peer/lan/netns/lan-peers.ts';
+import { LogHub, Sync, onlinePlayground } from '../src/peer/host.ts';
+import { startLanPeers, waitForMesh, type LanPeer } from '../src/testing/netns/lan-peers.ts';
 import { generateDocuments } from './documents.ts';
 import { check, median, within, type Row, type SuiteContext } from './harness.ts';
 import { APP_ID, SEED, STEP_TIMEOUT_MS, TOKEN, alternate, ms, pause, peerOptions, withNetwork, type MeasuredSide } from './lan-common.ts';

@@ -1,6 +1,6 @@
 /**
  * The LAN suite (`npm run bench -- lan`): peers in network namespaces on one bridge
- * (src/peer/lan/netns), each in a process of its own, finding each other over real mDNS. It
+ * (src/testing/netns), each in a process of its own, finding each other over real mDNS. It
  * needs root, as the LAN tests do, and crashes (never skips) where namespaces cannot be made.
  * Two tables, both under the suite name `lan`; docs/benchmarks.md explains each row.
  *

@@ -17,7 +17,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
-import { LogHub } from '../src/peer/index.ts';
+import { LogHub } from '../src/peer/host.ts';
 import { check, percentile, within, type Row, type Suite, type SuiteContext } from './harness.ts';
 
 /** Documents of the heavy collection: about 10 s of the statement on the 2-core machine. */

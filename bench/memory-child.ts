@@ -5,7 +5,7 @@
  * `node --expose-gc bench/memory-child.ts <ours|raw> <dir> <count> <batch> <seed>`.
  */
 import { resourceUsage } from 'node:process';
-import { Sync } from '../src/peer/index.ts';
+import { Sync } from '../src/peer/host.ts';
 import { documentBatches } from './documents.ts';
 import { RawStore } from './raw-store.ts';
 

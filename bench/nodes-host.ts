@@ -1,7 +1,7 @@
 /**
  * A child process of the `nodes` suite (bench/nodes.bench.ts), one server in it:
  *
- * - `node`: one Big Peer node on PostgreSQL (`startPgNode`, src/big-peer/postgres/pg-nodes.ts), as
+ * - `node`: one Big Peer node on PostgreSQL (`startPgNode`, src/testing/postgres/pg-nodes.ts), as
  *   `syncmesh big-peer --storage postgres://…` runs it: its store, its HTTP and WebSocket server
  *   on 127.0.0.1, its PostgreSQL worker thread. It writes when asked (`prepare`, then `go`: the
  *   write loop of the writes rows; `insert`: one fan-out write) and reports its sessions, its
@@ -12,7 +12,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData } from 'ws';
-import { startPgNode, type PgNode } from '../src/big-peer/postgres/pg-nodes.ts';
+import { startPgNode, type PgNode } from '../src/testing/postgres/pg-nodes.ts';
 import type { LogEntry } from '../src/shared/log.ts';
 import type { BenchDocument } from './documents.ts';
 import { childGc, serveChild, wallNow, writeDocuments, type Handlers, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';

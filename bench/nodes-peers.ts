@@ -2,7 +2,7 @@
  * A child process of the `nodes` suite (bench/nodes.bench.ts) holding the clients of the
  * 200-peer rows, apart from the servers they load:
  *
- * - `small-peers`: N small peers (`smallPeerOf`, src/big-peer/postgres/pg-nodes.ts: in memory,
+ * - `small-peers`: N small peers (`smallPeerOf`, src/testing/postgres/pg-nodes.ts: in memory,
  *   the playground identity), each subscribed to one collection; `connect` starts them all at
  *   once and answers when every one has a replication session.
  * - `raw-clients`: N bare `ws` clients; `connect` opens them all at once and answers when every
@@ -12,8 +12,8 @@
  * into its store; a raw client: the frame parsed); `wait` answers when all N have.
  */
 import { WebSocket, type RawData } from 'ws';
-import { smallPeerOf } from '../src/big-peer/postgres/pg-nodes.ts';
-import { LogHub, type CommittedTransaction, type Sync } from '../src/peer/index.ts';
+import { smallPeerOf } from '../src/testing/postgres/pg-nodes.ts';
+import { LogHub, type CommittedTransaction, type Sync } from '../src/peer/host.ts';
 import { serveChild, wallNow, type Handlers } from './nodes-ipc.ts';
 
 export type PeersSetup =

@@ -23,10 +23,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
-import { smallPeerOf } from '../src/big-peer/postgres/pg-nodes.ts';
+import { smallPeerOf } from '../src/testing/postgres/pg-nodes.ts';
 import { PG_MIGRATIONS } from '../src/big-peer/postgres/pg-schema.ts';
-import { TcpBalancer } from '../src/big-peer/tcp-balancer.ts';
-import { type ObserverEvent, type Sync } from '../src/peer/index.ts';
+import { TcpBalancer } from '../src/testing/big-peer/tcp-balancer.ts';
+import { type ObserverEvent, type Sync } from '../src/peer/host.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';

@@ -2,7 +2,7 @@
  * What the suites that run peers share: their log hub (an ERROR fails the suite), the bound on
  * setting a peer up or down, and the small steps every such suite takes.
  */
-import { LogHub, type Sync } from '../src/peer/index.ts';
+import { LogHub, type Sync } from '../src/peer/host.ts';
 import { check, within, type SuiteContext } from './harness.ts';
 
 /** Starting or stopping a peer, a Big Peer or a server takes at most this long. */

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
-import { Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/index.ts';
+import { Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/host.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
 import { collectGarbage, median, percentile, timeOnce, type CompareOptions, type Row, type Side, type Suite, type SuiteContext, check, within } from './harness.ts';
 import { RawStore } from './raw-store.ts';

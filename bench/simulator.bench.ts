@@ -6,8 +6,8 @@
  * baseline; and the violations found, by kind, each with the command that replays it (stderr).
  * A violation is a finding, not a crash of the suite.
  */
-import { simulate, type SimResult } from '../src/peer/testing/simulator/simulation.ts';
-import { replayCommand } from '../src/peer/testing/simulator/cli-args.ts';
+import { simulate, type SimResult } from '../src/testing/simulator/simulation.ts';
+import { replayCommand } from '../src/testing/simulator/cli-args.ts';
 import type { Row, Suite, SuiteContext } from './harness.ts';
 
 const PEERS = 5;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Sync } from '../src/peer/index.ts';
+import { Sync } from '../src/peer/host.ts';
 import { generateDocuments, ttlSelecting, type BenchDocument } from './documents.ts';
 import { compare, median, type Comparison, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
 import { RawStore } from './raw-store.ts';

@@ -20,8 +20,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LogHub, Sync, type ObserverEvent } from '../src/peer/index.ts';
-import { seededRandom } from '../src/shared/seeded-random.ts';
+import { LogHub, Sync, type ObserverEvent } from '../src/peer/host.ts';
+import { seededRandom } from '../src/testing/seeded-random.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
 import { compare, type Row, type Side, type Suite, type SuiteContext, check } from './harness.ts';
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitOf, PROJECT_DIR, startNode, stopAll } from '../src/cli/child-process-fixture.ts';
+import { exitOf, PROJECT_DIR, startNode, stopAll } from '../src/testing/cli/child-process-fixture.ts';
 import { ELECTRON_VERSION } from './electron-mirror-fixture.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { builderFailure } from './dist.js';

@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { NODE, PROJECT_DIR } from '../src/cli/child-process-fixture.ts';
+import { NODE, PROJECT_DIR } from '../src/testing/cli/child-process-fixture.ts';
 
 export const ELECTRON_VERSION: string = JSON.parse(readFileSync(join(PROJECT_DIR, 'node_modules/electron/package.json'), 'utf8')).version;
 /** The release zip @electron/get asks for on this machine. */

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NODE } from '../src/cli/child-process-fixture.ts';
+import { NODE } from '../src/testing/cli/child-process-fixture.ts';
 import { scratchProject } from './electron-mirror-fixture.ts';
 
 const STAND_IN = `#!${NODE}

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitOf, startNode, stopAll, until, type Run } from '../src/cli/child-process-fixture.ts';
+import { exitOf, startNode, stopAll, until, type Run } from '../src/testing/cli/child-process-fixture.ts';
 import { ELECTRON_VERSION, scratchProject, sha256, standInRelease, startMirror, ZIP_NAME, type Mirror } from './electron-mirror-fixture.ts';
 
 const asRoot = process.getuid?.() === 0;

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exitOf, startNode, stopAll, until, type Run } from '../src/cli/child-process-fixture.ts';
+import { exitOf, startNode, stopAll, until, type Run } from '../src/testing/cli/child-process-fixture.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { electronArguments, electronUserDataDir } from './start.js';
 

@@ -3,7 +3,7 @@
  * SYNCMESH_TEST_POSTGRES names one (CI's, or your own); otherwise, when PostgreSQL's server
  * binaries are installed, a throwaway cluster is started for the run and stopped at teardown
  * (under a second). Its URL reaches the test workers through provide/inject, under the key
- * 'syncmeshTestPostgres' (typed in src/big-peer/postgres/test-postgres.ts, which reads it).
+ * 'syncmeshTestPostgres' (typed in src/testing/postgres/test-postgres.ts, which reads it).
  * Without either, nothing is provided and those tests fail with the how-to; if the cluster does
  * not start, they fail with why ('syncmeshTestPostgresProblem') and the other tests still run.
  */

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import type { ErrorValue } from '../shared/error-codes.ts';
-import { Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions, type LogHub } from '../peer/index.ts';
+import { Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions, type LogHub } from '../peer/host.ts';
 import { readAppSettings } from './app-settings.ts';
 import { startLocalBigPeer, type LocalBigPeer } from './local-big-peer.ts';
 

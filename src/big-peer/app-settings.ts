@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseWindow, type EvictionOptions, type EvictionStrategyConfig } from '../peer/index.ts';
+import { parseWindow, type EvictionOptions, type EvictionStrategyConfig } from '../peer/host.ts';
 import { ConfigError } from './config.ts';
 
 export const APP_SETTINGS_FILE = 'settings.json';

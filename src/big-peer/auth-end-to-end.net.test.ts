@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { LogHub, ManualTimers, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/index.ts';
+import { LogHub, ManualTimers, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/host.ts';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
-import { announceProof, call, loginBody, PLAYGROUND_TOKEN, TEST_APP, post, startTestPeer, startWebhook, testKey, type TestPeer } from './test-helpers.ts';
+import { announceProof, call, loginBody, PLAYGROUND_TOKEN, TEST_APP, post, startTestPeer, startWebhook, testKey, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 describe('a small peer authenticating with a real Big Peer', () => {
   let bigPeer: TestPeer;

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
-import { LogHub, Sync, SyncLogger, systemTimers, type IssuerKeys, type QueryThreads, type Timers } from '../peer/index.ts';
+import { LogHub, Sync, SyncLogger, systemTimers, type IssuerKeys, type QueryThreads, type Timers } from '../peer/host.ts';
 import { credentials } from './credentials.ts';
 import { ApiKeys } from './api-keys.ts';
 import { ConfigError, type BigPeerConfig } from './config.ts';

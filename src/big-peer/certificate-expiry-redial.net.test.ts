@@ -6,9 +6,9 @@
  * announces the certificate it knows has expired, so the Big Peer refuses nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogHub, ManualTimers, Sync, onlineWithAuthentication, type AuthLogin, type Timers } from '../peer/index.ts';
+import { LogHub, ManualTimers, Sync, onlineWithAuthentication, type AuthLogin, type Timers } from '../peer/host.ts';
 import type { LogEntry } from '../shared/log.ts';
-import { startTestPeer, startWebhook, TEST_APP, waitUntil, type TestPeer } from './test-helpers.ts';
+import { startTestPeer, startWebhook, TEST_APP, waitUntil, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const LIFETIME_S = 600;
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call } from './test-helpers.ts';
+import { call } from '../testing/big-peer/test-helpers.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/syncmesh.js', import.meta.url));
 const WAIT_MS = 15_000;

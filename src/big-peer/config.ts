@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
 import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
-import { SyncError } from '../peer/index.ts';
+import { SyncError } from '../peer/host.ts';
 import { readPermissions } from './permission-rules.ts';
 import { validateTtlJob, type TtlJobConfig } from './ttl-job.ts';
 import { DEFAULT_SCHEMA, SCHEMA_NAME } from './postgres/pg-schema.ts';

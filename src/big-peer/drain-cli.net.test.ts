@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { exitOf, startNode, stopAll, until, type Run } from '../cli/child-process-fixture.ts';
+import { exitOf, startNode, stopAll, until, type Run } from '../testing/cli/child-process-fixture.ts';
 import { DRAIN_CLOSE_REASON } from './big-peer.ts';
-import { parsePrometheusText, sampleValue } from './prometheus-text.ts';
-import { call } from './test-helpers.ts';
+import { parsePrometheusText, sampleValue } from '../testing/big-peer/prometheus-text.ts';
+import { call } from '../testing/big-peer/test-helpers.ts';
 
 // The log lines, by event name or by their text (src/peer/log/messages.ts), whichever renders them.
 const DRAINING = /big-peer\.draining|Big Peer draining/;

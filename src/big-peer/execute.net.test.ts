@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectionPermissions } from './permission-rules.ts';
-import { call, post, startTestPeer, type TestPeer } from './test-helpers.ts';
+import { call, post, startTestPeer, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const EXECUTE = '/api/v4/store/execute';
 

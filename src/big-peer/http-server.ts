@@ -17,7 +17,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { LOG_EVENTS } from '../shared/log.ts';
-import { SyncError, type Logger, type Timers } from '../peer/index.ts';
+import { SyncError, type Logger, type Timers } from '../peer/host.ts';
 import { HttpError } from './http-error.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOGIN_CORS_HEADERS } from '../shared/big-peer-api.ts';
-import { call, loginBody, post, startTestPeer, TEST_KEY, type TestPeer } from './test-helpers.ts';
+import { call, loginBody, post, startTestPeer, TEST_KEY, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 /** The response's headers whose names start with access-control-, with the contract's spelling of names. */
 function corsHeadersOf(headers: Record<string, unknown>): Record<string, unknown> {

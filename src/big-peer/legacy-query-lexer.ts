@@ -3,7 +3,7 @@
  * quotes (backslash escapes), JSON numbers, and the operators `== != < <= > >= && || !`,
  * parentheses, `.` and brackets. Every token carries its line and column.
  */
-import { ParseError, type SourcePosition } from '../peer/index.ts';
+import { ParseError, type SourcePosition } from '../peer/host.ts';
 
 export type TokenKind = 'name' | 'string' | 'number' | 'punct' | 'eof';
 export interface Token {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogHub, Sync } from '../peer/index.ts';
+import { LogHub, Sync } from '../peer/host.ts';
 import { dqlPath, MAX_QUERY_OPERATORS, parseLegacyPath, translateLegacyQuery } from './legacy-query.ts';
-import { post, startTestPeer } from './test-helpers.ts';
+import { post, startTestPeer } from '../testing/big-peer/test-helpers.ts';
 
 function errorOf(fn: () => unknown): { code: string; message: string } {
   try {

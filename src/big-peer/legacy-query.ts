@@ -14,7 +14,7 @@
  *   Path       : Name Segment*          Segment : "." Name | "[" (Integer | String) "]"
  */
 import type { JsonValue } from '../shared/json.ts';
-import { InvalidArgumentsError, ParseError, type SourcePosition } from '../peer/index.ts';
+import { InvalidArgumentsError, ParseError, type SourcePosition } from '../peer/host.ts';
 import { Lexer, describe, syntaxError, type Token } from './legacy-query-lexer.ts';
 
 /** Queries longer than this are refused unread. */

@@ -6,8 +6,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogHub, Sync, onlinePlayground } from '../peer/index.ts';
-import { closedPort } from './test-helpers.ts';
+import { LogHub, Sync, onlinePlayground } from '../peer/host.ts';
+import { closedPort } from '../testing/big-peer/test-helpers.ts';
 import { ConfigError, LOCAL_BIG_PEER_IDENTITY_FILE, loadOrCreateLocalIdentity, startLocalBigPeer, type LocalBigPeer } from './index.ts';
 
 describe('startLocalBigPeer', () => {

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LogHub } from '../peer/index.ts';
+import { LogHub } from '../peer/host.ts';
 import { BigPeer } from './big-peer.ts';
 import { ConfigError, bigPeerConfig } from './config.ts';
 

@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../shared/permissions.ts';
-import { ManualTimers, verifyCertificate } from '../peer/index.ts';
-import { call, closedPort, keyNamed, loginBody, PLAYGROUND_TOKEN, proven, startTestPeer, startWebhook, TEST_APP, testKey, type TestPeer } from './test-helpers.ts';
+import { ManualTimers, verifyCertificate } from '../peer/host.ts';
+import { call, closedPort, keyNamed, loginBody, PLAYGROUND_TOKEN, proven, startTestPeer, startWebhook, TEST_APP, testKey, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const LOGIN = '/_sync/auth/login';
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 /** The Big Peer's metrics: bounded labels, totals followed from their source, one registry each. */
 import { describe, expect, it } from 'vitest';
 import { BigPeerMetrics, statusClass, type MetricsSources, type TrafficTotals } from './metrics.ts';
-import { parsePrometheusText, sampleValue } from './prometheus-text.ts';
+import { parsePrometheusText, sampleValue } from '../testing/big-peer/prometheus-text.ts';
 
 function sources(traffic: TrafficTotals = { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 }): MetricsSources & { totals: TrafficTotals } {
   const state = { totals: traffic };

@@ -7,12 +7,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LOG_EVENTS, type LogEntry } from '../shared/log.ts';
-import { LogHub, ManualTimers, Sync, onlinePlayground } from '../peer/index.ts';
+import { LogHub, ManualTimers, Sync, onlinePlayground } from '../peer/host.ts';
 import { BigPeer, DRAIN_CLOSE_REASON } from './big-peer.ts';
 import { bigPeerConfig } from './config.ts';
-import { parsePrometheusText, sampleValue, type Exposition } from './prometheus-text.ts';
-import { TcpBalancer } from './tcp-balancer.ts';
-import { call, PLAYGROUND_TOKEN, post, startTestPeer, TEST_APP, TEST_KEY, waitUntil, type TestPeer } from './test-helpers.ts';
+import { parsePrometheusText, sampleValue, type Exposition } from '../testing/big-peer/prometheus-text.ts';
+import { TcpBalancer } from '../testing/big-peer/tcp-balancer.ts';
+import { call, PLAYGROUND_TOKEN, post, startTestPeer, TEST_APP, TEST_KEY, waitUntil, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 
 const WAIT_MS = 10_000;

@@ -5,8 +5,8 @@
  * subscription change, or after a reconnection.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogHub, Sync, onlineWithAuthentication } from '../peer/index.ts';
-import { startTestPeer, startWebhook, TEST_APP, waitUntil, type TestPeer } from './test-helpers.ts';
+import { LogHub, Sync, onlineWithAuthentication } from '../peer/host.ts';
+import { startTestPeer, startWebhook, TEST_APP, waitUntil, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const ORDERS_ONLY = {
   read: { everything: false, queriesByCollection: { orders: ['true'] } },

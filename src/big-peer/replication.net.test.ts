@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../shared/log.ts';
-import { LogHub, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/index.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, startWebhook, type TestPeer } from './test-helpers.ts';
+import { LogHub, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/host.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, startWebhook, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const WAIT_MS = 10_000;
 

@@ -5,7 +5,7 @@
  * Nothing is written in either case.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { post, startTestPeer, type TestPeer } from './test-helpers.ts';
+import { post, startTestPeer, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const EXECUTE = '/api/v4/store/execute';
 const WRITE = '/api/v4/store/write';

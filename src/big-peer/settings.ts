@@ -4,7 +4,7 @@
  * `Internal` transactions, so they never race a user write, and read what they change inside
  * the transaction, so that several nodes sharing the store never lose one another's changes.
  */
-import { generateIssuerKeys, type IssuerKeys, type Store } from '../peer/index.ts';
+import { generateIssuerKeys, type IssuerKeys, type Store } from '../peer/host.ts';
 
 const PREFIX = 'big-peer.';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, startTestPeer } from './test-helpers.ts';
+import { call, startTestPeer } from '../testing/big-peer/test-helpers.ts';
 
 describe('closing a Big Peer', () => {
   it('logs the shutdown sequence with its HTTP server really stopping, and stops answering', async () => {

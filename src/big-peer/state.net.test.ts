@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { LogHub, Sync } from '../peer/index.ts';
-import { runBigPeerStateTests } from './state-acceptance.ts';
+import { LogHub, Sync } from '../peer/host.ts';
+import { runBigPeerStateTests } from '../testing/big-peer/state-acceptance.ts';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -13,12 +13,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogHub } from '../peer/index.ts';
+import { LogHub } from '../peer/host.ts';
 import type { LogEntry } from '../shared/log.ts';
 import { BigPeer } from './big-peer.ts';
 import { bigPeerConfig, type BigPeerConfig } from './config.ts';
-import { probe, slowest } from './http-probe.ts';
-import { post, startTestPeer, TEST_APP, TEST_KEY, type RawResponse } from './test-helpers.ts';
+import { probe, slowest } from '../testing/big-peer/http-probe.ts';
+import { post, startTestPeer, TEST_APP, TEST_KEY, type RawResponse } from '../testing/big-peer/test-helpers.ts';
 
 const EXECUTE = '/api/v4/store/execute';
 const DOCS = 150;

@@ -14,7 +14,7 @@
  *   rolled back (its last check comes right before its commit), or never starts if it was still
  *   waiting for the write slot.
  */
-import { Budget, QueryThreadsUnavailable, type PreparedStatement, type QueryThreads, type Store, type Timers } from '../peer/index.ts';
+import { Budget, QueryThreadsUnavailable, type PreparedStatement, type QueryThreads, type Store, type Timers } from '../peer/host.ts';
 import type { JsonObject, JsonValue } from '../shared/json.ts';
 
 export interface StatementRunnerDeps {

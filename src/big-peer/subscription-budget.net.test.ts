@@ -9,10 +9,10 @@
  * and 150 `array_contains` of an object none holds (about 15 ms a document, 3 s in all).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogHub, Sync, onlinePlayground } from '../peer/index.ts';
+import { LogHub, Sync, onlinePlayground } from '../peer/host.ts';
 import type { LogEntry } from '../shared/log.ts';
-import { probe, slowest } from './http-probe.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, waitUntil, type TestPeer } from './test-helpers.ts';
+import { probe, slowest } from '../testing/big-peer/http-probe.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, waitUntil, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 // 150 terms: a subscription's condition travels printed with every operation in parentheses,
 // and a condition nests at most 200 deep.

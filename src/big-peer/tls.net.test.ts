@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LOGIN_CORS_HEADERS } from '../shared/big-peer-api.ts';
-import { announceProof, loginBody, PLAYGROUND_TOKEN, startTestPeer, TEST_APP, TEST_KEY, testKey, type TestPeer } from './test-helpers.ts';
+import { announceProof, loginBody, PLAYGROUND_TOKEN, startTestPeer, TEST_APP, TEST_KEY, testKey, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 function hasOpenssl(): boolean {
   try {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogHub, ManualTimers, Sync } from '../peer/index.ts';
+import { LogHub, ManualTimers, Sync } from '../peer/host.ts';
 import { TtlJob, ttlSlot, ttlStatement, untilTimeOfDay } from './ttl-job.ts';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);

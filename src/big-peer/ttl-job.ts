@@ -11,7 +11,7 @@
  * transactions are one at a time across the nodes, so a later node sees the slot done and skips.
  */
 import { LOG_EVENTS } from '../shared/log.ts';
-import type { Logger, Store, Timers } from '../peer/index.ts';
+import type { Logger, Store, Timers } from '../peer/host.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../shared/log.ts';
-import { call, closedPort, proven, startTestPeer, startWebhook, TEST_APP, type TestPeer } from './test-helpers.ts';
+import { call, closedPort, proven, startTestPeer, startWebhook, TEST_APP, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const LOGIN = '/_sync/auth/login';
 

@@ -17,7 +17,7 @@ import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../shared/log.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../shared/protocol/announce.ts';
 import { MAX_SESSION_FRAME_BYTES } from '../shared/protocol/messages.ts';
-import { SessionRefused, WsConnection, closeReason, type Logger, type Sync, type Timers } from '../peer/index.ts';
+import { SessionRefused, WsConnection, closeReason, type Logger, type Sync, type Timers } from '../peer/host.ts';
 
 
 /** Sessions waiting for their announcement, in total; beyond that a new one is closed at once (1013). */

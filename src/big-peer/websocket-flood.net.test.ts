@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ManualTimers } from '../peer/index.ts';
+import { ManualTimers } from '../peer/host.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../shared/protocol/announce.ts';
-import { startTestPeer, waitUntil, type TestPeer } from './test-helpers.ts';
-import { announced, closedWith, openClient, startEndpoint, type TestEndpoint } from './websocket-test-helpers.ts';
+import { startTestPeer, waitUntil, type TestPeer } from '../testing/big-peer/test-helpers.ts';
+import { announced, closedWith, openClient, startEndpoint, type TestEndpoint } from '../testing/big-peer/websocket-test-helpers.ts';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

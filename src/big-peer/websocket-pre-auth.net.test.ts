@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import { waitUntil } from './test-helpers.ts';
+import { waitUntil } from '../testing/big-peer/test-helpers.ts';
 import {
   MiB,
   announced,
@@ -20,7 +20,7 @@ import {
   type EndpointLimits,
   type RawClient,
   type TestEndpoint,
-} from './websocket-test-helpers.ts';
+} from '../testing/big-peer/websocket-test-helpers.ts';
 
 /** The most a frame header of a client takes (2 bytes, an 8-byte length, a 4-byte mask). */
 const MAX_HEADER = 14;

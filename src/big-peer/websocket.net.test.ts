@@ -8,8 +8,8 @@ import WebSocket from 'ws';
 import { ANNOUNCE_CLOSE_CODES, OUTER_PROTOCOL_VERSION } from '../shared/protocol/announce.ts';
 import type { SignedCertificate } from '../shared/certificate.ts';
 import { EVERYTHING } from '../shared/permissions.ts';
-import { announceProofText, generateIssuerKeys, ManualTimers, signCertificate, verifyProof } from '../peer/index.ts';
-import { announceProof, call, keyNamed, PLAYGROUND_TOKEN, proven, startTestPeer, TEST_APP, type TestPeer } from './test-helpers.ts';
+import { announceProofText, generateIssuerKeys, ManualTimers, signCertificate, verifyProof } from '../peer/host.ts';
+import { announceProof, call, keyNamed, PLAYGROUND_TOKEN, proven, startTestPeer, TEST_APP, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const WAIT_MS = 5000;
 /** The dialer's own challenge, which the Big Peer's answer signs with its issuer key. */

@@ -13,7 +13,7 @@
  */
 import type { UpdateSubCommand, WriteResult } from '../shared/big-peer-api.ts';
 import type { JsonObject, JsonValue } from '../shared/json.ts';
-import type { Transaction } from '../peer/index.ts';
+import type { Transaction } from '../peer/host.ts';
 import { HttpError } from './http-error.ts';
 import { dqlPath, parseLegacyPath, translateLegacyQuery, type PathSegment, type TranslatedQuery } from './legacy-query.ts';
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectionPermissions } from './permission-rules.ts';
-import { call, post, startTestPeer, TEST_KEY, type TestPeer } from './test-helpers.ts';
+import { call, post, startTestPeer, TEST_KEY, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 import { MAX_DOCUMENTS_PER_REQUEST } from './write-commands.ts';
 
 const WRITE = '/api/v4/store/write';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
+import { LogHub, Sync, toErrorValue } from '../peer/host.ts';
 import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, parseStorageUrl, type BigPeerConfig } from '../big-peer/index.ts';
 import { describeServer, openPgSync } from '../big-peer/postgres/index.ts';
 import { jsonText } from '../shared/json-lines.ts';

@@ -1,6 +1,6 @@
 /** The --drain-timeout option and the message that says what the Big Peer has not acknowledged. */
 import { describe, expect, it } from 'vitest';
-import type { UploadState } from '../peer/index.ts';
+import type { UploadState } from '../peer/host.ts';
 import { DEFAULT_DRAIN_TIMEOUT_MS, drainTimeoutError, drainTimeoutOption } from './drain.ts';
 import { formatDuration, parseDuration } from './duration.ts';
 import { UsageError } from './peer-options.ts';

@@ -5,7 +5,7 @@
  * passes first, `drainTimeoutError` says what is still pending.
  */
 import type { ErrorValue } from '../shared/error-codes.ts';
-import type { Sync, UploadState } from '../peer/index.ts';
+import type { Sync, UploadState } from '../peer/host.ts';
 import { formatDuration, parseDuration } from './duration.ts';
 import { UsageError } from './peer-options.ts';
 

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { MAX_LINE_BYTES } from '../shared/json-lines.ts';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
-import { LogHub, Sync, toErrorValue } from '../peer/index.ts';
+import { LogHub, Sync, toErrorValue } from '../peer/host.ts';
 import { errorLine, resultLine, write, type CliIo } from './io.ts';
 import { LineReader, lineTooLongError } from './line-reader.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { exitOf, startNode, stopAll, until, type Run } from './child-process-fixture.ts';
+import { exitOf, startNode, stopAll, until, type Run } from '../testing/cli/child-process-fixture.ts';
 
 const URL_LINE = /^SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)\n$/;
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, createInspector, toErrorValue, type EvictionOptions, type Inspector, type LanOptions } from '../peer/index.ts';
+import { LogHub, createInspector, toErrorValue, type EvictionOptions, type Inspector, type LanOptions } from '../peer/host.ts';
 import { startAppPeer, userDataPlan, type AppPeer, type AppPeerPlan } from '../big-peer/index.ts';
 import { errorLine, untilSignal, write, type CliIo } from './io.ts';
 import { startInspectorServer, type InspectorServer } from './inspector-server.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { InspectorSession } from '../shared/inspector/contract.ts';
-import { LogHub, Sync, createInspector, type Inspector } from '../peer/index.ts';
+import { LogHub, Sync, createInspector, type Inspector } from '../peer/host.ts';
 import { contentSecurityPolicy } from '../shared/content-security-policy.ts';
 import { startInspectorServer, type InspectorServer } from './inspector-server.ts';
 

@@ -22,7 +22,7 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { contentSecurityPolicy } from '../shared/content-security-policy.ts';
 import { decodeClientFrame, isCallName, type BridgeServerFrame, type InspectorSession } from '../shared/inspector/contract.ts';
 import { errorResult } from '../shared/inspector/result.ts';
-import { serveCall } from '../peer/index.ts';
+import { serveCall } from '../peer/host.ts';
 
 /** What the server needs of the peer's inspector. */
 export interface SessionSource {

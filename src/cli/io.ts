@@ -1,6 +1,6 @@
 import type { ErrorValue } from '../shared/error-codes.ts';
 import { jsonLine } from '../shared/json-lines.ts';
-import type { QueryResult } from '../peer/index.ts';
+import type { QueryResult } from '../peer/host.ts';
 
 /** The streams a command uses, injected so that tests run commands in-process. */
 export interface CliIo {

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, type TestPeer } from '../big-peer/test-helpers.ts';
-import { exitOf, startNode, stopAll, until, type Run } from './child-process-fixture.ts';
-import { startTcpRelay, type TcpRelay } from './tcp-relay-fixture.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, startTestPeer, type TestPeer } from '../testing/big-peer/test-helpers.ts';
+import { exitOf, startNode, stopAll, until, type Run } from '../testing/cli/child-process-fixture.ts';
+import { startTcpRelay, type TcpRelay } from '../testing/cli/tcp-relay-fixture.ts';
 
 const BIN = 'bin/syncmesh.js';
 const INSERT = 'INSERT INTO orders DOCUMENTS (:o)\t{"o": {"_id": "o9", "total": 7}}';

@@ -5,7 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
-import { parseWindow, type EvictionOptions, type EvictionStrategyConfig, type LanOptions } from '../peer/index.ts';
+import { parseWindow, type EvictionOptions, type EvictionStrategyConfig, type LanOptions } from '../peer/host.ts';
 
 /** A malformed command line: the command prints it with its usage text and exits 2. */
 export class UsageError extends Error {}

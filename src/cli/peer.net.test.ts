@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PLAYGROUND_TOKEN, TEST_APP, closedPort, startTestPeer, type TestPeer } from '../big-peer/test-helpers.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, closedPort, startTestPeer, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/syncmesh.js', import.meta.url));
 const WAIT_MS = 15_000;

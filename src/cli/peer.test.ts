@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogHub, Sync } from '../peer/index.ts';
+import { LogHub, Sync } from '../peer/host.ts';
 import { PEER_USAGE, answerLines, servePeer } from './peer.ts';
 
 /** Runs the command with in-memory streams and a stop that never comes. */

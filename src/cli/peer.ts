@@ -11,7 +11,7 @@
 import type { ErrorValue } from '../shared/error-codes.ts';
 import { MAX_LINE_BYTES } from '../shared/json-lines.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions } from '../peer/index.ts';
+import { LogHub, Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions } from '../peer/host.ts';
 import { DEFAULT_DRAIN_TIMEOUT_MS, drainTimeoutError, drainTimeoutOption, drainUploads } from './drain.ts';
 import { formatDuration } from './duration.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';

@@ -21,7 +21,7 @@ import {
   runEvictLoopScenario,
   toErrorValue,
   type EvictLoopReport,
-} from '../peer/index.ts';
+} from '../peer/host.ts';
 import { startAppPeer, type AppPeer } from '../big-peer/index.ts';
 import { errorLine, untilSignal, write, type CliIo } from './io.ts';
 import { UsageError, logLevelOption, parseCommandLine } from './peer-options.ts';

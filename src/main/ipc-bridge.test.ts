@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CALL_NAMES, type InspectorSession } from '../shared/inspector/contract.ts';
 import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL, type IpcEventMessage } from '../shared/inspector/ipc.ts';
 import type { CallResult } from '../shared/inspector/result.ts';
-import { LogHub, Sync, createInspector, type Inspector } from '../peer/index.ts';
+import { LogHub, Sync, createInspector, type Inspector } from '../peer/host.ts';
 import { registerInspectorIpc, type InspectorIpc, type IpcInvokeEventLike, type IpcMainLike, type WebContentsLike } from './ipc-bridge.ts';
 
 const APP_URL = 'file:///opt/syncmesh/out/renderer/index.html';

@@ -11,7 +11,7 @@
 import { CALL_NAMES, type InspectorSession } from '../shared/inspector/contract.ts';
 import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL, type IpcEventMessage } from '../shared/inspector/ipc.ts';
 import { errorResult, type CallResult } from '../shared/inspector/result.ts';
-import { serveCall } from '../peer/index.ts';
+import { serveCall } from '../peer/host.ts';
 
 /** The part of a `webContents` the bridge uses. */
 export interface WebContentsLike {

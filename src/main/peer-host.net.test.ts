@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppSettingsError } from '../big-peer/index.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, closedPort, startTestPeer, type TestPeer } from '../big-peer/test-helpers.ts';
-import { LogHub, serveCall } from '../peer/index.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, closedPort, startTestPeer, type TestPeer } from '../testing/big-peer/test-helpers.ts';
+import { LogHub, serveCall } from '../peer/host.ts';
 import type { OverviewSnapshot } from '../shared/inspector/overview.ts';
 import { startPeerHost, type PeerHost } from './peer-host.ts';
 

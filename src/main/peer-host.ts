@@ -4,7 +4,7 @@
  * `src/big-peer/app-peer.ts`, shared with `syncmesh inspect --user-data`) and the inspector the
  * window's IPC bridge serves. `src/main/index.ts` starts it before the window and closes it on quit.
  */
-import { LogHub, createInspector, type Inspector, type Sync } from '../peer/index.ts';
+import { LogHub, createInspector, type Inspector, type Sync } from '../peer/host.ts';
 import { startAppPeer, userDataPlan, type AppPeer, type LocalBigPeer } from '../big-peer/index.ts';
 import type { ErrorValue } from '../shared/error-codes.ts';
 

@@ -11,10 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeRun, startNode, stopAll, until as untilRun } from '../../cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, call, post, waitUntil } from '../test-helpers.ts';
-import { TcpBalancer } from '../tcp-balancer.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import { describeRun, startNode, stopAll, until as untilRun } from '../../testing/cli/child-process-fixture.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, call, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
+import { TcpBalancer } from '../../testing/big-peer/tcp-balancer.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 
 let database: { url: string; drop(): Promise<void> } | undefined;

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, startNode, stopAll, until } from '../../cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP } from '../test-helpers.ts';
+import { exitOf, startNode, stopAll, until } from '../../testing/cli/child-process-fixture.ts';
+import { PLAYGROUND_TOKEN, TEST_APP } from '../../testing/big-peer/test-helpers.ts';
 import { PG_SCHEMA_VERSION, VERSIONS_TABLE } from './pg-schema.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {

@@ -7,12 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Sync } from '../../peer/index.ts';
-import { describeRun, startNode, stopAll, until as untilRun, type Run } from '../../cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, post, waitUntil } from '../test-helpers.ts';
-import { TcpBalancer } from '../tcp-balancer.ts';
-import { smallPeerOf } from './pg-nodes.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import type { Sync } from '../../peer/host.ts';
+import { describeRun, startNode, stopAll, until as untilRun, type Run } from '../../testing/cli/child-process-fixture.ts';
+import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
+import { TcpBalancer } from '../../testing/big-peer/tcp-balancer.ts';
+import { smallPeerOf } from '../../testing/postgres/pg-nodes.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 
 /** A killed node's peers reconnect with backoff: the waits are longer than elsewhere. */

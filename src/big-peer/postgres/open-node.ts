@@ -4,7 +4,7 @@
  * for its local Big Peer on SQLite); the command line opens this and hands it over.
  */
 import { hostname } from 'node:os';
-import { Sync, type LogHub, type Timers } from '../../peer/index.ts';
+import { Sync, type LogHub, type Timers } from '../../peer/host.ts';
 import type { PostgresConfig } from '../config.ts';
 import { PgStorage, type PgStorageOptions } from './pg-storage.ts';
 

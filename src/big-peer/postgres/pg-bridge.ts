@@ -5,7 +5,7 @@
  * the worker's LISTEN connection. A call not answered in time fails with `store/unavailable`.
  */
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { StoreError } from '../../peer/index.ts';
+import { StoreError } from '../../peer/host.ts';
 import type { PostedRequest, Statement, StatementResult, WorkerEvent, WorkerOutcome, WorkerRequest, WorkerSetup } from './pg-protocol.ts';
 
 export interface PgBridgeOptions {

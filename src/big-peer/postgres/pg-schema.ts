@@ -3,7 +3,7 @@
  * at a time (a session advisory lock per schema), each in its own transaction. A node that finds
  * a schema newer than it knows refuses to start (`store/schema-too-new`): it would misread it.
  */
-import { StoreError } from '../../peer/index.ts';
+import { StoreError } from '../../peer/host.ts';
 import type { Statement, StatementResult } from './pg-protocol.ts';
 
 /** The SQL of each migration, in order: migration `n` is `PG_MIGRATIONS[n - 1]`. Never edit one; add the next. */

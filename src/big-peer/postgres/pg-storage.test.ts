@@ -8,11 +8,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runStorageAcceptanceTests } from '../../peer/storage/storage-acceptance.ts';
-import type { ExternalCommit, StoredDocument } from '../../peer/storage/types.ts';
+import { runStorageAcceptanceTests } from '../../testing/storage-acceptance.ts';
+import type { ExternalCommit, StoredDocument } from '../../peer/host.ts';
 import { PgStorage } from './pg-storage.ts';
 import { PG_SCHEMA_VERSION, VERSIONS_TABLE } from './pg-schema.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 

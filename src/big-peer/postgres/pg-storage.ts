@@ -43,7 +43,7 @@ import {
   type TimerHandle,
   type Timers,
   type WriteTransaction,
-} from '../../peer/index.ts';
+} from '../../peer/host.ts';
 import { PgBridge, describeServer } from './pg-bridge.ts';
 import type { Statement, StatementResult } from './pg-protocol.ts';
 import { DEFAULT_SCHEMA, PG_SCHEMA_VERSION, SCHEMA_NAME, migratePg } from './pg-schema.ts';

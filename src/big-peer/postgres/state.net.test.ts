@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { LogHub } from '../../peer/index.ts';
-import { runBigPeerStateTests } from '../state-acceptance.ts';
+import { LogHub } from '../../peer/host.ts';
+import { runBigPeerStateTests } from '../../testing/big-peer/state-acceptance.ts';
 import { openPgSync } from './open-node.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {

@@ -7,12 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LogHub } from '../../peer/index.ts';
+import { LogHub } from '../../peer/host.ts';
 import { BigPeer } from '../big-peer.ts';
 import { bigPeerConfig } from '../config.ts';
-import { post, TEST_APP, TEST_KEY } from '../test-helpers.ts';
+import { post, TEST_APP, TEST_KEY } from '../../testing/big-peer/test-helpers.ts';
 import { openPgSync } from './open-node.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 const EXECUTE = '/api/v4/store/execute';
 /** About 15 ms a document in JavaScript: 2 s over the 150 documents. */

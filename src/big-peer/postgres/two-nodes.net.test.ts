@@ -9,10 +9,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../shared/permissions.ts';
-import { ManualTimers, type Sync } from '../../peer/index.ts';
-import { call, post, waitUntil } from '../test-helpers.ts';
-import { startPgNode, smallPeerOf, type PgNode } from './pg-nodes.ts';
-import { createTestDatabase } from './test-postgres.ts';
+import { ManualTimers, type Sync } from '../../peer/host.ts';
+import { call, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
+import { startPgNode, smallPeerOf, type PgNode } from '../../testing/postgres/pg-nodes.ts';
+import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 
 let database: { url: string; drop(): Promise<void> } | undefined;

@@ -12,7 +12,7 @@ import { BIG_PEER_PATHS, type ExecuteRequest, type ExecuteResponse } from '../..
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import { Budget, prepareStatement, SyncError, type Logger, type QueryThreads, type Store, type Timers } from '../../peer/index.ts';
+import { Budget, prepareStatement, SyncError, type Logger, type QueryThreads, type Store, type Timers } from '../../peer/host.ts';
 import type { Authenticator } from '../credentials.ts';
 import { HttpError, refuseUnknownFields } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';

@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { BIG_PEER_PATHS, LOGIN_CORS_HEADERS, type LoginRequest, type LoginResponse } from '../../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
-import { LOGIN_PROOF_WINDOW_MS, loginProofText, peerKeyObject, signCertificate, verifyProof, type IssuerKeys, type Logger, type Timers } from '../../peer/index.ts';
+import { LOGIN_PROOF_WINDOW_MS, loginProofText, peerKeyObject, signCertificate, verifyProof, type IssuerKeys, type Logger, type Timers } from '../../peer/host.ts';
 import { callWebhook, FAILED_MESSAGE, UNREACHABLE_MESSAGE } from '../auth-webhook.ts';
 import type { BigPeerConfig } from '../config.ts';
 import { HttpError } from '../http-error.ts';

@@ -11,7 +11,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import type { Logger, Timers } from '../../peer/index.ts';
+import type { Logger, Timers } from '../../peer/host.ts';
 import { HttpError } from '../http-error.ts';
 import type { Handler, Reply, Route } from '../http-server.ts';
 import type { BigPeerMetrics } from '../metrics.ts';

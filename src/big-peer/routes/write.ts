@@ -15,7 +15,7 @@
 import { BIG_PEER_PATHS, type WriteResponse, type WriteResult } from '../../shared/big-peer-api.ts';
 import type { JsonObject } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
-import { Budget, SyncError, type Logger, type Store, type Timers } from '../../peer/index.ts';
+import { Budget, SyncError, type Logger, type Store, type Timers } from '../../peer/host.ts';
 import type { Authenticator } from '../credentials.ts';
 import { HttpError, refuseUnknownFields } from '../http-error.ts';
 import type { Reply, RequestContext, Route } from '../http-server.ts';

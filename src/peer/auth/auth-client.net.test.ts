@@ -7,8 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../shared/permissions.ts';
 import { verifyCertificate } from './certificate.ts';
 import { onlinePlayground, onlineWithAuthentication, type AuthLogin, type LoginOutcome } from './identity.ts';
-import { authTestKit, type AuthTestKit } from './test-fixtures/auth-test-kit.ts';
-import { closedPortUrl, MALFORMED_WEBHOOK_MESSAGE, startFixtureLoginServer, type FixtureLoginServer, type FixtureWebhook } from './test-fixtures/login-server.ts';
+import { authTestKit, type AuthTestKit } from '../../testing/auth/auth-test-kit.ts';
+import { closedPortUrl, MALFORMED_WEBHOOK_MESSAGE, startFixtureLoginServer, type FixtureLoginServer, type FixtureWebhook } from '../../testing/auth/login-server.ts';
 
 const APP = 'app-1';
 const TOKEN = 'playground-token';

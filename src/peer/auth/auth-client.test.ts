@@ -9,8 +9,8 @@ import { CERTIFICATE_SETTING } from './certificate-cache.ts';
 import { onlinePlayground, onlineWithAuthentication, type AuthenticationHandler, type AuthLogin, type LoginOutcome } from './identity.ts';
 import type { FetchLike } from './login-request.ts';
 import { EVERYTHING } from '../../shared/permissions.ts';
-import { authTestKit, type AuthTestKit } from './test-fixtures/auth-test-kit.ts';
-import { FixtureLogin } from './test-fixtures/login-server.ts';
+import { authTestKit, type AuthTestKit } from '../../testing/auth/auth-test-kit.ts';
+import { FixtureLogin } from '../../testing/auth/login-server.ts';
 
 const APP = 'app-1';
 const TOKEN = 'playground-token';

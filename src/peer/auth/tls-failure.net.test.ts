@@ -5,8 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onlinePlayground } from './identity.ts';
-import { authTestKit, type AuthTestKit } from './test-fixtures/auth-test-kit.ts';
-import { hasOpenssl, startRefusingTlsServer, type RefusingTlsServer } from './test-fixtures/tls-servers.ts';
+import { authTestKit, type AuthTestKit } from '../../testing/auth/auth-test-kit.ts';
+import { hasOpenssl, startRefusingTlsServer, type RefusingTlsServer } from '../../testing/auth/tls-servers.ts';
 
 const APP = 'app-1';
 const OPENSSL = hasOpenssl();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../shared/json.ts';
-import { seededRandom } from '../../shared/seeded-random.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 import { DocumentEditor } from './document-editor.ts';
 import type { DocumentMeta, Stamp } from './document-meta.ts';
 import { HybridClock } from './hlc.ts';

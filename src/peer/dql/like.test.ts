@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../shared/seeded-random.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 import { QueryEvaluationError } from '../errors.ts';
 import { MAX_LIKE_PATTERN_LENGTH, isLikePatternTooLong, likeMatches, type LikeWork } from './like.ts';
 

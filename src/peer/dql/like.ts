@@ -11,7 +11,7 @@
  */
 import { QueryEvaluationError } from '../errors.ts';
 import type { Expr } from './ast.ts';
-import type { Params } from './evaluate.ts';
+import type { JsonValue } from '../../shared/json.ts';
 
 /** The most characters (code points) a LIKE or ILIKE pattern may hold; longer ones are refused. */
 export const MAX_LIKE_PATTERN_LENGTH = 1_000;
@@ -43,7 +43,7 @@ export function isLikePatternTooLong(pattern: string): boolean {
  * nothing wherever it is evaluated (each evaluation would fail with the same error).
  * @throws QueryEvaluationError as matching would.
  */
-export function checkLikePatterns(where: Expr | undefined, params: Params): void {
+export function checkLikePatterns(where: Expr | undefined, params: Readonly<Record<string, JsonValue>>): void {
   const pending: unknown[] = [where];
   while (pending.length > 0) {
     const node = pending.pop();

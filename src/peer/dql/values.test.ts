@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../shared/json.ts';
-import { seededRandom as prng } from '../../shared/seeded-random.ts';
+import { seededRandom as prng } from '../../testing/seeded-random.ts';
 import { sortKey } from './sort-key.ts';
 import { MISSING, compareForPredicate, compareStrings, compareTotal, valuesEqual, type Value } from './values.ts';
 

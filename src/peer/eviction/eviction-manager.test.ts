@@ -8,13 +8,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../shared/log.ts';
 import { LogHub } from '../log/log-hub.ts';
-import { createMesh, ids, type Mesh, type MeshPeer } from '../replication/test-mesh.ts';
+import { createMesh, ids, type Mesh, type MeshPeer } from '../../testing/test-mesh.ts';
 import { MemoryStorage } from '../storage/memory-storage.ts';
 import { Store } from '../store/store.ts';
 import { ManualTimers } from '../time.ts';
 import { ReplicationProgress, progressSetting } from '../replication/progress.ts';
 import { EvictionManager, type ProgressPort } from './eviction-manager.ts';
-import type { ResyncEvent } from './eviction-watch.ts';
+import type { ResyncEvent } from '../store/eviction-watch.ts';
 import type { EvictionOptions, EvictionRun } from './types.ts';
 
 let mesh: Mesh;

@@ -17,8 +17,8 @@
 import { LOG_EVENTS } from '../../shared/log.ts';
 import type { Expr } from '../dql/ast.ts';
 import { queryKey } from '../../shared/protocol/messages.ts';
-import { toParams } from '../store/args.ts';
-import { prepare } from '../store/prepare.ts';
+import { toParams } from '../query/args.ts';
+import { prepare } from '../query/prepare.ts';
 import { toQuery } from '../subscriptions/subscription-set.ts';
 import { SyncError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';

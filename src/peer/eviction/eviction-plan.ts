@@ -6,12 +6,12 @@
  */
 import type { JsonValue } from '../../shared/json.ts';
 import type { Expr } from '../dql/ast.ts';
-import { toParams } from '../store/args.ts';
-import { prepare } from '../store/prepare.ts';
-import { documentQueryOf } from '../store/select.ts';
+import { toParams } from '../query/args.ts';
+import { prepare } from '../query/prepare.ts';
+import { documentQueryOf } from '../query/select.ts';
 import type { DocumentQuery, StorageReader, StoredDocument } from '../storage/types.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
-import { countComeBack, type EvictionOverlap } from './eviction-watch.ts';
+import { countComeBack, type EvictionOverlap } from '../store/eviction-watch.ts';
 import { conditionsOverlap } from './query-overlap.ts';
 import { DRY_RUN_IDS, type EvictionRefusalCode, type EvictionStrategyConfig, type LocalStrategyConfig } from './types.ts';
 

@@ -4,7 +4,7 @@
  * the inspector's Eviction panel, the CLI and the scenario read it.
  */
 import type { JsonValue } from '../../shared/json.ts';
-import type { EvictionOverlap } from './eviction-watch.ts';
+import type { EvictionOverlap } from '../store/eviction-watch.ts';
 
 /**
  * Big Peer management (recommended): the Big Peer's TTL job flags documents

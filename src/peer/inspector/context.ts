@@ -3,7 +3,7 @@
  * every connected session. Built by `createInspector`; handlers never reach the inspector itself.
  */
 import type { EventName, EventPayload } from '../../shared/inspector/contract.ts';
-import type { Sync } from '../sync.ts';
+import type { Sync } from '../sync/sync.ts';
 import type { Timers } from '../time.ts';
 
 export interface InspectorContext {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CALL_NAMES, type EventName } from '../../shared/inspector/contract.ts';
 import { EVENT_COALESCE_MS } from './inspector.ts';
 import { serveCall } from './serve-call.ts';
-import { inspectorKit, turns, type InspectorKit } from './test-kit.ts';
+import { inspectorKit, turns, type InspectorKit } from '../../testing/inspector/test-kit.ts';
 
 let kit: InspectorKit | undefined;
 afterEach(() => {

@@ -14,8 +14,8 @@
  * EVENT_COALESCE_MS, with the state at that moment.
  */
 import type { EventName, EventPayload, InspectorHandlers, InspectorSession } from '../../shared/inspector/contract.ts';
-import { runEvictLoopScenario } from '../eviction/evict-loop-scenario.ts';
-import type { Sync } from '../sync.ts';
+import { runEvictLoopScenario } from '../scenarios/evict-loop-scenario.ts';
+import type { Sync } from '../sync/sync.ts';
 import type { TimerHandle, Timers } from '../time.ts';
 import type { InspectorContext } from './context.ts';
 import { documentsHandlers } from './handlers/documents.ts';

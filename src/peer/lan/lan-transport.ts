@@ -13,7 +13,7 @@ import type { Replicator } from '../replication/replicator.ts';
 import { WebSocketDialer } from '../replication/ws-dialer.ts';
 import { WebSocketListener } from '../replication/ws-listener.ts';
 import type { Timers } from '../time.ts';
-import type { LanOptions } from '../transport-config.ts';
+import type { LanOptions } from '../replication/transport-config.ts';
 import { LAN_SERVICE_TYPE, instanceName, type LanDiscovery, type LanSighting } from './discovery.ts';
 
 /**

@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../shared/log.ts';
 import { LAN_SERVICE_TYPE } from './discovery.ts';
-import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type AgentProcess } from './netns/agent-process.ts';
-import { BigPeerProcess } from './netns/big-peer-process.ts';
-import { smallPeerSessions, startLanPeers, waitForMesh, type LanPeer } from './netns/lan-peers.ts';
-import { createTestNetwork, type TestNetwork } from './netns/netns.ts';
-import { sleep, until } from './netns/wait.ts';
+import { NODE, PROJECT_DIR, exitWithin, spawnInNamespace, type AgentProcess } from '../../testing/netns/agent-process.ts';
+import { BigPeerProcess } from '../../testing/netns/big-peer-process.ts';
+import { smallPeerSessions, startLanPeers, waitForMesh, type LanPeer } from '../../testing/netns/lan-peers.ts';
+import { createTestNetwork, type TestNetwork } from '../../testing/netns/netns.ts';
+import { sleep, until } from '../../testing/netns/wait.ts';
 
 const APP_ID = 'lan-netns';
 const TOKEN = 'lan-netns-playground-token';

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../shared/json.ts';
 import { LogHub } from '../log/log-hub.ts';
-import { STORAGES, failureOf, freshPeer } from '../store/dql-test-peers.ts';
+import { STORAGES, failureOf, freshPeer } from '../../testing/dql-test-peers.ts';
 import type { ObserverEvent } from './observer-registry.ts';
-import { seededRandom } from '../../shared/seeded-random.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 
 /** Lets pending observer runs (scheduled with setImmediate) happen. */
 const settle = async (): Promise<void> => {

@@ -3,7 +3,7 @@
  * transport: the figure eviction trusts and the Sync's wait for uploads are built on.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMesh, type Mesh } from './test-mesh.ts';
+import { createMesh, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

@@ -4,8 +4,8 @@
  * further transaction once the mesh is quiet). Many seeds; each failure names its seed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../shared/seeded-random.ts';
-import { createMesh, type Mesh, type MeshPeer } from './test-mesh.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
+import { createMesh, type Mesh, type MeshPeer } from '../../testing/test-mesh.ts';
 import type { Session } from './session.ts';
 
 let mesh: Mesh;

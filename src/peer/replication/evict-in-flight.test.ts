@@ -11,7 +11,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { holdable, turns } from './holdable-connection.test-helpers.ts';
 import { memoryConnectionPair } from './memory-transport.ts';
-import { createMesh, ids, type Mesh } from './test-mesh.ts';
+import { createMesh, ids, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

@@ -3,7 +3,7 @@
  * small peer with a session to the Big Peer.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createMesh, type Mesh } from './test-mesh.ts';
+import { createMesh, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

@@ -5,7 +5,7 @@
  * dialers and the replicator report to it; the Sync owns one for its whole life, across
  * `startSync()`/`stopSync()`, and tells `sync.connections`, `sync.remotePeers` and changes.
  */
-import type { TransportCondition } from '../transport-config.ts';
+import type { TransportCondition } from './transports.ts';
 import type { Timers } from '../time.ts';
 import type { RemotePeer } from './handshake.ts';
 

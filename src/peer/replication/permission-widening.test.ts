@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
-import { createMesh, ids, type Mesh } from './test-mesh.ts';
+import { createMesh, ids, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 let dir: string;

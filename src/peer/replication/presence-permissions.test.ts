@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { compileReadRules, coversCollection } from './matching.ts';
-import { createMesh, ids, rows, type Mesh } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

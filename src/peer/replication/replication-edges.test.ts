@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import { ManualTimers } from '../time.ts';
-import { createMesh, ids, rows, type Mesh, type MeshPeer } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh, type MeshPeer } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import { memoryConnectionPair } from './memory-transport.ts';
 import { SessionRefused } from './handshake.ts';
-import { createMesh, ids, rows, type Mesh } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

@@ -2,7 +2,7 @@
  * Replication over the in-memory transport: what flows where, and that it converges.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMesh, ids, rows, type Mesh } from './test-mesh.ts';
+import { createMesh, ids, rows, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

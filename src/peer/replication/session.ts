@@ -24,7 +24,7 @@ import {
 import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { StorageReader, StoredDocument } from '../storage/types.ts';
-import { findJsonFault } from '../store/args.ts';
+import { findJsonFault } from '../query/args.ts';
 import type { Timers } from '../time.ts';
 import type { Connection } from './connection.ts';
 import type { FrameQueue } from './frame-queue.ts';

@@ -10,7 +10,7 @@
  * device that never evicts a flagged document.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createMesh, rows, type Mesh } from './test-mesh.ts';
+import { createMesh, rows, type Mesh } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

@@ -11,7 +11,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { mergeDocumentStates, type DocumentState } from '../crdt/merge.ts';
 import { sameJson } from './merge-chunk.ts';
-import { createMesh, type Mesh, type MeshPeer } from './test-mesh.ts';
+import { createMesh, type Mesh, type MeshPeer } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
 beforeEach(() => {

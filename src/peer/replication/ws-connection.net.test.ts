@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import { runConnectionAcceptanceTests } from './connection-acceptance.ts';
+import { runConnectionAcceptanceTests } from '../../testing/connection-acceptance.ts';
 import { WsConnection } from './ws-connection.ts';
 
 const WAIT_MS = 5000;

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogEntry } from '../../shared/log.ts';
-import { hasOpenssl, startRefusingTlsServer, type RefusedCertificate, type RefusingTlsServer } from '../auth/test-fixtures/tls-servers.ts';
+import { hasOpenssl, startRefusingTlsServer, type RefusedCertificate, type RefusingTlsServer } from '../../testing/auth/tls-servers.ts';
 import { LogHub } from '../log/log-hub.ts';
 import { ManualTimers } from '../time.ts';
-import { createMesh, type Mesh } from './test-mesh.ts';
+import { createMesh, type Mesh } from '../../testing/test-mesh.ts';
 import { WebSocketDialer } from './ws-dialer.ts';
 
 const OPENSSL = hasOpenssl();

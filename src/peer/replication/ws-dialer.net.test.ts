@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { LogEntry } from '../../shared/log.ts';
 import { LogHub } from '../log/log-hub.ts';
 import { ManualTimers } from '../time.ts';
-import { createMesh, type Mesh } from './test-mesh.ts';
+import { createMesh, type Mesh } from '../../testing/test-mesh.ts';
 import { WebSocketDialer } from './ws-dialer.ts';
 
 let mesh: Mesh | undefined;

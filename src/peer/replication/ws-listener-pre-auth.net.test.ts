@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { LogHub } from '../log/log-hub.ts';
-import { createMesh, type Mesh } from './test-mesh.ts';
+import { createMesh, type Mesh } from '../../testing/test-mesh.ts';
 import { WebSocketListener } from './ws-listener.ts';
 
 const WAIT_MS = 5000;

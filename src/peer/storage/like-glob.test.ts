@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../shared/seeded-random.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 import { likeMatches, likeToGlob } from '../dql/like.ts';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => BetterSqlite3.Database;

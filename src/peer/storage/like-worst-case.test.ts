@@ -9,7 +9,8 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { MAX_LIKE_PATTERN_LENGTH } from '../dql/like.ts';
-import { STORAGES, failureOf, freshPeer, seed } from '../store/dql-test-peers.ts';
+import { STORAGES, failureOf, freshPeer, seed } from '../../testing/dql-test-peers.ts';
+import { LOG_HUB_MODULE_URL, SYNC_MODULE_URL } from '../../testing/sync-fixtures.ts';
 
 const GUARD_MS = 20_000;
 /** What one statement may take; the linear matcher needs about a millisecond. */
@@ -24,8 +25,8 @@ interface Outcome {
 
 /** The child: both storages, every path LIKE can take (constants, GLOB, dql_like, NUL fallback, JS). */
 const CHILD = `
-const { Sync } = await import(${JSON.stringify(new URL('../sync.ts', import.meta.url).href)});
-const { LogHub } = await import(${JSON.stringify(new URL('../log/log-hub.ts', import.meta.url).href)});
+const { Sync } = await import(${JSON.stringify(SYNC_MODULE_URL)});
+const { LogHub } = await import(${JSON.stringify(LOG_HUB_MODULE_URL)});
 const { mkdtempSync, rmSync } = await import('node:fs');
 const { tmpdir } = await import('node:os');
 const { join } = await import('node:path');

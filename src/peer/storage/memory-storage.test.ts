@@ -1,4 +1,4 @@
 import { MemoryStorage } from './memory-storage.ts';
-import { runStorageAcceptanceTests } from './storage-acceptance.ts';
+import { runStorageAcceptanceTests } from '../../testing/storage-acceptance.ts';
 
 runStorageAcceptanceTests('in-memory', () => ({ storage: new MemoryStorage(), cleanup: () => {} }));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { ComparisonOp, Expr, OrderTerm } from '../dql/ast.ts';
 import { sortKey } from '../dql/sort-key.ts';
-import { seededRandom as prng } from '../../shared/seeded-random.ts';
+import { seededRandom as prng } from '../../testing/seeded-random.ts';
 import { runQuery } from './js-query.ts';
 import { SqlTranslator } from './sql-translate.ts';
 import { SqliteStorage } from './sqlite-storage.ts';

@@ -4,17 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type BetterSqlite3 from 'better-sqlite3';
-import { LogHub } from '../log/log-hub.ts';
-import { Sync, type SyncOptions } from '../sync.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { CHANGED_SINCE_SQL, DATABASE_FILE, SqliteStorage } from './sqlite-storage.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './sqlite-schema.ts';
-import { runStorageAcceptanceTests } from './storage-acceptance.ts';
+import { runStorageAcceptanceTests } from '../../testing/storage-acceptance.ts';
+import { quietSync } from '../../testing/sync-fixtures.ts';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => BetterSqlite3.Database;
 
-const quietSync = (options: SyncOptions): Sync => new Sync({ logHub: new LogHub(), ...options });
 
 runStorageAcceptanceTests('SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-acc-'));

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../shared/json.ts';
 import { ParseError } from '../errors.ts';
 import { Collection } from './collection.ts';
-import { STORAGES, failureOf, freshPeer, seed } from './dql-test-peers.ts';
+import { STORAGES, failureOf, freshPeer, seed } from '../../testing/dql-test-peers.ts';
 
 const CARS: JsonObject[] = [
   { _id: 'a', make: 'Volvo', isDeleted: false, owner: { name: 'Ann', city: 'Oslo' }, km: 100 },

@@ -9,13 +9,28 @@ import { parseCondition } from '../dql/parser.ts';
 import { hasLoneSurrogate, isObject, typeName, valuesEqual } from '../dql/values.ts';
 import { DocumentEditor } from '../crdt/document-editor.ts';
 import { InvalidArgumentsError, ParseError, QueryEvaluationError } from '../errors.ts';
-import { FORBIDDEN_KEY, findJsonFault, toParams } from './args.ts';
-import { checkBound, prepareTree, type PreparedStatement } from './prepare.ts';
+import { FORBIDDEN_KEY, findJsonFault, toParams } from '../query/args.ts';
+import { checkBound, prepareTree, type PreparedStatement } from '../query/prepare.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { ObserverEvent } from '../observers/observer-registry.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
-import { runSelect } from './select.ts';
-import { assertWritable, type QueryResult, type Store } from './store.ts';
+import { runSelect } from '../query/select.ts';
+import type { ConflictPolicy } from '../dql/ast.ts';
+import type { WriteContext } from '../query/mutations.ts';
+import type { QueryResult } from '../query/query-result.ts';
+import type { SignalNextHandler, StoreObserver } from '../observers/observer-registry.ts';
+import type { StorageReader } from '../storage/types.ts';
+import { assertWritable } from './internal-collections.ts';
+
+/** What the collection API needs of the store (the Store is one). */
+export interface CollectionHost {
+  readNow<T>(fn: (reader: StorageReader) => T): T;
+  observePrepared(prepared: PreparedStatement, params: Params, handler: SignalNextHandler, signal: boolean): StoreObserver;
+  subscribePrepared(prepared: PreparedStatement, params: Params): SyncSubscription;
+  writeAsUser<T>(hint: string | undefined, fn: (write: WriteContext) => T): Promise<{ result: T; txnId: number }>;
+  execute(statement: string, args?: Record<string, unknown>): Promise<QueryResult>;
+  insert(collection: string, docs: readonly JsonObject[], policy: ConflictPolicy): Promise<{ ids: JsonValue[]; txnId: number }>;
+}
 
 const NO_POS = { line: 1, column: 1, offset: 0 } as const;
 
@@ -30,7 +45,7 @@ function pathOf(path: string | readonly PathSegment[]): PathSegment[] {
 
 /** A query on one collection, run by `exec()`. */
 export class PendingCursorOperation {
-  readonly #store: Store;
+  readonly #store: CollectionHost;
   readonly #collection: string;
   readonly #query: string | undefined;
   readonly #where: Expr | undefined;
@@ -39,7 +54,7 @@ export class PendingCursorOperation {
   #limit: number | undefined;
   #offset: number | undefined;
 
-  constructor(store: Store, collection: string, query: string | undefined, args: Record<string, unknown> | undefined) {
+  constructor(store: CollectionHost, collection: string, query: string | undefined, args: Record<string, unknown> | undefined) {
     this.#store = store;
     this.#collection = collection;
     this.#query = query;
@@ -125,11 +140,11 @@ export interface UpdateHelpers {
 
 /** Operations on the document with one `_id`. */
 export class PendingIdSpecificOperation {
-  readonly #store: Store;
+  readonly #store: CollectionHost;
   readonly #collection: string;
   readonly #id: JsonValue;
 
-  constructor(store: Store, collection: string, id: JsonValue) {
+  constructor(store: CollectionHost, collection: string, id: JsonValue) {
     this.#store = store;
     this.#collection = collection;
     this.#id = id;
@@ -205,9 +220,9 @@ function diffInto(editor: DocumentEditor, path: PathSegment[], before: JsonObjec
 /** A named collection of documents. */
 export class Collection {
   readonly name: string;
-  readonly #store: Store;
+  readonly #store: CollectionHost;
 
-  constructor(store: Store, name: string) {
+  constructor(store: CollectionHost, name: string) {
     if (hasLoneSurrogate(name)) throw new ParseError('the collection name holds a lone surrogate, which is not Unicode text');
     this.#store = store;
     this.name = name;

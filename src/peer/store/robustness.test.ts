@@ -3,8 +3,8 @@
  * Each case here was once a crash, a silent loss or a corruption.
  */
 import { describe, expect, it } from 'vitest';
-import { STORAGES, failureOf, freshPeer } from './dql-test-peers.ts';
-import { MAX_JSON_DEPTH } from './args.ts';
+import { STORAGES, failureOf, freshPeer } from '../../testing/dql-test-peers.ts';
+import { MAX_JSON_DEPTH } from '../query/args.ts';
 
 function nested(depth: number): unknown {
   let v: unknown = 1;

@@ -5,7 +5,9 @@
  * commits (onExternalCommit) and re-runs its observers for them.
  */
 import { describe, expect, it } from 'vitest';
-import { LogHub, ManualTimers, Store } from '../index.ts';
+import { LogHub } from '../log/log-hub.ts';
+import { ManualTimers } from '../time.ts';
+import { Store } from './store.ts';
 import { MemoryStorage } from '../storage/memory-storage.ts';
 import type { ExternalCommit, StorageEngine } from '../storage/types.ts';
 

@@ -18,22 +18,24 @@ import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type St
 import type { CollectionInfo, ExternalCommit, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../storage/types.ts';
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
-import { ROLLBACK, TransactionHandle, prepareWithArgs, type Transaction, type TransactionOptions } from '../txn/transaction.ts';
-import { WriteSlot, type BlockedWait, type SlotHolder, type WaitingWrite } from '../txn/write-slot.ts';
+import { prepareWithArgs } from '../query/prepare.ts';
+import { ROLLBACK, TransactionHandle, type Transaction, type TransactionOptions } from './transaction.ts';
+import { WriteSlot, type BlockedWait, type SlotHolder, type WaitingWrite } from './write-slot.ts';
 import { Collection } from './collection.ts';
-import { createIdGenerator, type IdGenerator } from './ids.ts';
-import { insertDocuments, runMutation, type WriteContext } from './mutations.ts';
-import type { QueryResult } from './query-result.ts';
-import { documentQueryOf, runSelect } from './select.ts';
-import { prepare, type PreparedStatement } from './prepare.ts';
+import { assertWritable } from './internal-collections.ts';
+import { createIdGenerator, type IdGenerator } from '../query/ids.ts';
+import { insertDocuments, runMutation, type WriteContext } from '../query/mutations.ts';
+import type { QueryResult } from '../query/query-result.ts';
+import { documentQueryOf, runSelect } from '../query/select.ts';
+import { prepare, type PreparedStatement } from '../query/prepare.ts';
 import { SubscriptionSet, type SyncSubscription } from '../subscriptions/subscription-set.ts';
-import { EvictionWatch, checkEviction, type EvictionCheck, type ResyncEvent } from '../eviction/eviction-watch.ts';
+import { EvictionWatch, checkEviction, type EvictionCheck, type ResyncEvent } from './eviction-watch.ts';
 import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { Budget } from '../budget.ts';
-import type { MutationTargets } from './targets.ts';
+import type { MutationTargets } from '../query/targets.ts';
 
-export type { QueryResult } from './query-result.ts';
+export type { QueryResult } from '../query/query-result.ts';
 
 /** How `execute` runs a statement. */
 export interface ExecuteOptions {
@@ -47,7 +49,7 @@ export interface ExecuteOptions {
   /**
    * For an UPDATE, DELETE or EVICT: the `_id`s its condition selected in an earlier snapshot of
    * committed data (found off the event loop, by a query thread). Inside the transaction only
-   * the documents written since that snapshot are checked again (store/targets.ts).
+   * the documents written since that snapshot are checked again (query/targets.ts).
    */
   readonly targets?: MutationTargets;
 }
@@ -55,16 +57,7 @@ export interface ExecuteOptions {
 /** Collections every peer has from the start. */
 export const BUILT_IN_COLLECTIONS: readonly string[] = ['__presence'];
 
-export function isInternalCollection(name: string): boolean {
-  return name.startsWith('__');
-}
-
-/** User writes to internal collections are refused (`query/unsupported`). */
-export function assertWritable(collection: string): void {
-  if (isInternalCollection(collection)) {
-    throw new UnsupportedQueryError(`collection ${collection} is internal: it can be read, not written`, { collection });
-  }
-}
+export { assertWritable, isInternalCollection } from './internal-collections.ts';
 
 /** A write transaction as the timeline shows it. */
 export interface CommittedTransaction {

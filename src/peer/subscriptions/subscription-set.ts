@@ -12,8 +12,8 @@ import { checkLikePatterns } from '../dql/like.ts';
 import { printExpr, printOrderBy } from '../dql/print.ts';
 import { UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
-import type { PreparedStatement } from '../store/prepare.ts';
-import { countOf } from '../store/select.ts';
+import type { PreparedStatement } from '../query/prepare.ts';
+import { countOf } from '../query/select.ts';
 
 /** A live sync subscription: `cancel()` (or `stop()`) it when its documents are no longer needed. */
 export interface SyncSubscription {

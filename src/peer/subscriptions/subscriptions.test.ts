@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { LogHub } from '../log/log-hub.ts';
-import { STORAGES, failureOf, freshPeer } from '../store/dql-test-peers.ts';
+import { STORAGES, failureOf, freshPeer } from '../../testing/dql-test-peers.ts';
 
 describe.each(STORAGES)('sync subscriptions on %s storage', (_kind, openStorage) => {
   const { peer, open } = freshPeer(openStorage);

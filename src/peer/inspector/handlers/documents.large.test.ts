@@ -3,7 +3,7 @@
  * directory: the result stays on the peer and crosses a page at a time. Prints how long it took.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { inspectorKit, removeTempDirs, tempDir, type InspectorKit } from '../test-kit.ts';
+import { inspectorKit, removeTempDirs, tempDir, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 
 const N = 100_000;
 const BATCH = 1_000;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { serveCall } from '../serve-call.ts';
-import { inspectorKit, type InspectorKit } from '../test-kit.ts';
+import { inspectorKit, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 import { RESULTS_KEPT } from './result-cache.ts';
 
 let kit: InspectorKit | undefined;

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/inspector/contract.ts';
 import type { EvictionRunInfo } from '../../../shared/inspector/eviction.ts';
-import type { ResyncEvent } from '../../eviction/eviction-watch.ts';
+import type { ResyncEvent } from '../../store/eviction-watch.ts';
 import type { CommittedTransaction } from '../../store/store.ts';
-import type { Sync } from '../../sync.ts';
+import type { Sync } from '../../sync/sync.ts';
 import { ManualTimers } from '../../time.ts';
 import type { InspectorContext } from '../context.ts';
 import { EvictionSampler, type EvictionRunSource } from './eviction-sampler.ts';

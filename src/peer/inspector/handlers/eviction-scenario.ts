@@ -11,7 +11,7 @@
  * - `eviction:changed` is pushed when it starts and when it ends.
  */
 import type { EvictionScenarioCycle, EvictionScenarioReport, EvictionScenarioResult, EvictionScenarioRunning } from '../../../shared/inspector/eviction.ts';
-import type { Sync } from '../../sync.ts';
+import type { Sync } from '../../sync/sync.ts';
 import type { InspectorContext } from '../context.ts';
 import { SyncError } from '../../errors.ts';
 import { cancelled } from './input.ts';

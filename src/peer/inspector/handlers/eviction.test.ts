@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EvictionScenarioCycle, EvictionScenarioReport } from '../../../shared/inspector/eviction.ts';
 import { serveCall } from '../serve-call.ts';
-import { CallFailed, inspectorKit, turns, type InspectorKit } from '../test-kit.ts';
+import { CallFailed, inspectorKit, turns, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 import { SAMPLE_CAPACITY } from './eviction-sampler.ts';
 import type { ScenarioRunner } from './eviction-scenario.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { inspectorKit, turns, type InspectorKit } from '../test-kit.ts';
+import { inspectorKit, turns, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 
 let kit: InspectorKit | undefined;
 afterEach(() => {

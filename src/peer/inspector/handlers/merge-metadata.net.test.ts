@@ -4,7 +4,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { createInspector, type Inspector } from '../inspector.ts';
-import { netKit, until, type NetKit } from '../net-kit.ts';
+import { netKit, until, type NetKit } from '../../../testing/inspector/net-kit.ts';
 import { serveCall } from '../serve-call.ts';
 import type { DocumentMetadata } from '../../../shared/inspector/documents.ts';
 

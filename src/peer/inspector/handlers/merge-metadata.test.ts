@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatHlc } from '../../crdt/hlc.ts';
-import { inspectorKit, type InspectorKit } from '../test-kit.ts';
+import { inspectorKit, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 import { hlcTime } from './merge-metadata.ts';
 
 let kit: InspectorKit | undefined;

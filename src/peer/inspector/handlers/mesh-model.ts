@@ -6,7 +6,7 @@
 import type { MeshAuth, MeshConnection, MeshRefusal, MeshSnapshot } from '../../../shared/inspector/mesh.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../../shared/protocol/announce.ts';
 import type { LanPeer, SeenPeer, TrackedConnection } from '../../replication/mesh-tracker.ts';
-import { PEER_TO_PEER_TRANSPORTS, type TransportCondition } from '../../transport-config.ts';
+import { PEER_TO_PEER_TRANSPORTS, type TransportCondition } from '../../replication/transport-config.ts';
 import type { InspectorContext } from '../context.ts';
 
 /** What the snapshot is made of: a `Sync` has it (and a `MeshTracker` plus a key and an app id, in tests). */

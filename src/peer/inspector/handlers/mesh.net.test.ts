@@ -9,10 +9,10 @@ import type { MeshSnapshot } from '../../../shared/inspector/mesh.ts';
 import type { OverviewSnapshot } from '../../../shared/inspector/overview.ts';
 import { OUTER_PROTOCOL_VERSION } from '../../../shared/protocol/announce.ts';
 import { MemoryLanNetwork, type MemoryDiscoveryOptions } from '../../lan/memory-discovery.ts';
-import { webSocketUrl } from '../../sync.ts';
-import type { PeerToPeerOptions } from '../../transport-config.ts';
+import { webSocketUrl } from '../../sync/sync.ts';
+import type { PeerToPeerOptions } from '../../replication/transport-config.ts';
 import { createInspector, type Inspector } from '../inspector.ts';
-import { NET_APP, netKit, until, type NetKit, type NetPeer } from '../net-kit.ts';
+import { NET_APP, netKit, until, type NetKit, type NetPeer } from '../../../testing/inspector/net-kit.ts';
 import { serveCall } from '../serve-call.ts';
 
 let kit: NetKit | undefined;

@@ -9,13 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../../../shared/permissions.ts';
 import { onlinePlayground } from '../../auth/identity.ts';
-import { FixtureLogin } from '../../auth/test-fixtures/login-server.ts';
+import { FixtureLogin } from '../../../testing/auth/login-server.ts';
 import type { RemotePeer } from '../../replication/handshake.ts';
 import { MeshTracker } from '../../replication/mesh-tracker.ts';
 import { ManualTimers } from '../../time.ts';
 import { EVENT_COALESCE_MS } from '../inspector.ts';
-import { until } from '../net-kit.ts';
-import { inspectorKit, type InspectorKit } from '../test-kit.ts';
+import { until } from '../../../testing/inspector/net-kit.ts';
+import { inspectorKit, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 import { buildMeshSnapshot } from './mesh-model.ts';
 
 let kit: InspectorKit | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { onlinePlayground } from '../../auth/identity.ts';
-import { FixtureLogin } from '../../auth/test-fixtures/login-server.ts';
-import { inspectorKit, removeTempDirs, tempDir, type InspectorKit } from '../test-kit.ts';
+import { FixtureLogin } from '../../../testing/auth/login-server.ts';
+import { inspectorKit, removeTempDirs, tempDir, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 
 let kit: InspectorKit | undefined;
 afterEach(() => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CallName, CallOutput } from '../../../shared/inspector/contract.ts';
 import { EVERYTHING } from '../../../shared/permissions.ts';
 import { createInspector, type Inspector } from '../inspector.ts';
-import { netKit, until, type NetKit } from '../net-kit.ts';
+import { netKit, until, type NetKit } from '../../../testing/inspector/net-kit.ts';
 import { serveCall } from '../serve-call.ts';
 
 const LOCATION_A = {

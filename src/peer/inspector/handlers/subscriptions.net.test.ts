@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { EventName } from '../../../shared/inspector/contract.ts';
 import type { SubscriptionsSnapshot } from '../../../shared/inspector/subscriptions.ts';
 import { createInspector, type Inspector } from '../inspector.ts';
-import { netKit, until, type NetKit } from '../net-kit.ts';
+import { netKit, until, type NetKit } from '../../../testing/inspector/net-kit.ts';
 import { serveCall } from '../serve-call.ts';
 
 let kit: NetKit | undefined;

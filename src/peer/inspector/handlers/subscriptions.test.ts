@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVENT_COALESCE_MS } from '../inspector.ts';
-import { inspectorKit, type InspectorKit } from '../test-kit.ts';
+import { inspectorKit, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 
 let kit: InspectorKit | undefined;
 afterEach(() => {

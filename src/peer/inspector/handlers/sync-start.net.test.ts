@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type ServerResponse } from 'node:http
 import { createServer as createTcpServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onlinePlayground, onlineWithAuthentication } from '../../auth/identity.ts';
-import { inspectorKit, type InspectorKit } from '../test-kit.ts';
+import { inspectorKit, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 
 let kit: InspectorKit | undefined;
 const servers: Server[] = [];

@@ -5,7 +5,7 @@
 import type { BlockedWaitEntry, TransactionEntry } from '../../../shared/inspector/transactions.ts';
 import { RingBuffer } from '../../log/ring-buffer.ts';
 import type { CommittedTransaction } from '../../store/store.ts';
-import type { BlockedWait } from '../../txn/write-slot.ts';
+import type { BlockedWait } from '../../store/write-slot.ts';
 import type { InspectorContext } from '../context.ts';
 
 export const TIMELINE_CAPACITY = 1000;

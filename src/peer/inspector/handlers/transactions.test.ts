@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CallFailed, inspectorKit, turns, type InspectorKit } from '../test-kit.ts';
+import { CallFailed, inspectorKit, turns, type InspectorKit } from '../../../testing/inspector/test-kit.ts';
 import { serveCall } from '../serve-call.ts';
 import { TIMELINE_CAPACITY } from './timeline.ts';
 

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { QueryOutcome } from '../../../../shared/inspector/documents.ts';
 import { deleteDocument } from '../../../../shared/inspector/statements.ts';
 import type { JsonObject } from '../../../../shared/json.ts';
-import { createFakeBridge, type FakeBridge } from '../../client/fake-bridge.ts';
+import { createFakeBridge, type FakeBridge } from '../../../../testing/renderer/fake-bridge.ts';
 import { useBridge } from '../../client/index.ts';
 import { createOverviewSlice } from '../overview/slice.ts';
 import { createShellSlice } from '../../shell/slice.ts';

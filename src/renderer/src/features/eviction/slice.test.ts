@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EvictionRunInfo, EvictionScenarioResult, EvictionState } from '../../../../shared/inspector/eviction.ts';
 import { createShellSlice } from '../../shell/slice.ts';
 import type { SliceCreator } from '../../store/types.ts';
-import { testStore } from '../logs/test-bridge.ts';
+import { testStore } from '../../../../testing/renderer/test-bridge.ts';
 import { createEvictionSlice, reconcileScenario, wireEvictionEvents, type EvictionSlice, type ScenarioState } from './slice.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);

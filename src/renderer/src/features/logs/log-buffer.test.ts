@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LogBuffer } from './log-buffer.ts';
 import { SHOW_EVERYTHING } from './log-filter.ts';
-import { logEntries, logEntry } from './log-test-entries.ts';
+import { logEntries, logEntry } from '../../../../testing/renderer/log-entries.ts';
 
 function seqs(buffer: LogBuffer): number[] {
   return [...buffer.entries()].map((e) => e.seq);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exportFileName, exportText, fieldText, timeOfDay } from './log-export.ts';
-import { logEntry } from './log-test-entries.ts';
+import { logEntry } from '../../../../testing/renderer/log-entries.ts';
 
 describe('log text', () => {
   it('exports entries in the spec text form, one line each', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SHOW_EVERYTHING, compileFilter, splitByRanges } from './log-filter.ts';
-import { logEntry } from './log-test-entries.ts';
+import { logEntry } from '../../../../testing/renderer/log-entries.ts';
 
 describe('compileFilter', () => {
   it('shows a level and every more severe one, in LOG_LEVELS order', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOG_RENDER_INTERVAL_MS, createLogsSlice, wireLogsEvents, type LogsSlice } from './slice.ts';
-import { logEntries, logEntry } from './log-test-entries.ts';
-import { testStore } from './test-bridge.ts';
+import { logEntries, logEntry } from '../../../../testing/renderer/log-entries.ts';
+import { testStore } from '../../../../testing/renderer/test-bridge.ts';
 import type { SliceCreator } from '../../store/types.ts';
 
 function setup() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { advertisedText, lanEmptyWords, lanPeerStatus, noConnectionsHint, presentCount, sortLanPeers, transportChips, transportSentence } from './lan-model.ts';
-import { LAN_URL, SMALL_B, STRANGER, connection, lanPeer, lanSnapshot, transport } from './test-snapshots.ts';
+import { LAN_URL, SMALL_B, STRANGER, connection, lanPeer, lanSnapshot, transport } from '../../../../testing/renderer/mesh-snapshots.ts';
 
 describe('the words of the Mesh panel’s LAN and transports', () => {
   it('says a transport in one line, and groups those this platform lacks in the toolbar', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SIZE, MAX_LABELLED_NODES, bestState, curve, drawnConnections, layoutMesh, nodeIdOf } from './mesh-layout.ts';
-import { BIG, LAN_URL, LOCAL, SMALL_A, SMALL_B, STRANGER, connection, lanSnapshot, refused, snapshot } from './test-snapshots.ts';
+import { BIG, LAN_URL, LOCAL, SMALL_A, SMALL_B, STRANGER, connection, lanSnapshot, refused, snapshot } from '../../../../testing/renderer/mesh-snapshots.ts';
 
 describe('layoutMesh', () => {
   it('puts the local peer in the centre and the Big Peer straight above it', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authSentence, authWords, edgeCaption, edgeCaptionLines, electedConnection, peerNow, refusalTitle, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
-import { BIG, NOW, connection, refused, snapshot, verified } from './test-snapshots.ts';
+import { BIG, NOW, connection, refused, snapshot, verified } from '../../../../testing/renderer/mesh-snapshots.ts';
 
 describe('the Mesh panel’s words', () => {
   it('counts down to the next dial from when the snapshot arrived, on the viewer’s clock only', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { SliceCreator } from '../../store/types.ts';
-import { testStore } from '../logs/test-bridge.ts';
+import { testStore } from '../../../../testing/renderer/test-bridge.ts';
 import { createMeshSlice, wireMeshEvents, type MeshSlice } from './slice.ts';
-import { connection, lanSnapshot, snapshot } from './test-snapshots.ts';
+import { connection, lanSnapshot, snapshot } from '../../../../testing/renderer/mesh-snapshots.ts';
 
 function setup() {
   const { store, bridge } = testStore<MeshSlice>(createMeshSlice as SliceCreator<Partial<MeshSlice>>);

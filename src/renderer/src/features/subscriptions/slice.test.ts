@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { create } from 'zustand';
 import type { LocalSubscription, SubscriptionsSnapshot } from '../../../../shared/inspector/subscriptions.ts';
-import { createFakeBridge, type FakeBridge } from '../../client/fake-bridge.ts';
+import { createFakeBridge, type FakeBridge } from '../../../../testing/renderer/fake-bridge.ts';
 import { useBridge } from '../../client/index.ts';
 import { createShellSlice } from '../../shell/slice.ts';
 import type { InspectorState } from '../../store/types.ts';

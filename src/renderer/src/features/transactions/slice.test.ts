@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SliceCreator } from '../../store/types.ts';
-import { testStore } from '../logs/test-bridge.ts';
+import { testStore } from '../../../../testing/renderer/test-bridge.ts';
 import { TRANSACTIONS_RENDER_INTERVAL_MS, createTransactionsSlice, wireTransactionsEvents, type TransactionsSlice } from './slice.ts';
-import { commit, wait } from './test-entries.ts';
+import { commit, wait } from '../../../../testing/renderer/transaction-entries.ts';
 
 const SLOT = { holder: undefined, waiting: [], openReadTransactions: 2 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_WAIT_ROWS, blockedLogLevel, layoutTimeline, nextBlockedLogLevel, span, tickStep, ticks } from './timeline-layout.ts';
-import { commit, wait } from './test-entries.ts';
+import { commit, wait } from '../../../../testing/renderer/transaction-entries.ts';
 
 const NOW = 1_000_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockTime, commitKey, durationText, commitOrder, describeWait, describeWaiting, mergeBounded, summarize, waitKey, waitOrder } from './transactions-model.ts';
-import { commit, wait } from './test-entries.ts';
+import { commit, wait } from '../../../../testing/renderer/transaction-entries.ts';
 
 const empty = { items: [], dropped: 0 };
 
