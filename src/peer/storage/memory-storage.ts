@@ -227,11 +227,6 @@ export class MemoryStorage implements StorageEngine {
     return { reader: new MemoryReader(this.#state), end: () => {} };
   }
 
-  /** Only this process writes: the transaction opens at once. */
-  acquireWrite(): WriteTransaction {
-    return this.beginWrite();
-  }
-
   beginWrite(): WriteTransaction {
     this.#assertOpen();
     if (this.#writing) throw new Error('a storage write transaction is already open');

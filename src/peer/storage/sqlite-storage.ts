@@ -425,11 +425,6 @@ export class SqliteStorage implements StorageEngine {
     };
   }
 
-  /** Only this process writes: the transaction opens at once. */
-  acquireWrite(): WriteTransaction {
-    return this.beginWrite();
-  }
-
   beginWrite(): WriteTransaction {
     this.#assertOpen();
     if (this.#writing) throw new Error('a storage write transaction is already open');

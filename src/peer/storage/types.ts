@@ -147,7 +147,8 @@ export interface ExternalCommit {
 }
 
 export interface StorageEngine {
-  readonly kind: 'sqlite' | 'memory' | 'postgres';
+  /** A name for logs and the store's path when it has no file: `sqlite`, `memory`, or an app's engine's own (the Big Peer's `postgres`). */
+  readonly kind: string;
   /** Runs `fn` on a consistent snapshot of committed data. */
   read<T>(fn: (reader: StorageReader) => T): T;
   /** Runs `fn` in one atomic write transaction: all of it commits, or (if it throws) none of it. */
@@ -156,21 +157,6 @@ export interface StorageEngine {
   beginRead(): ReadTransaction;
   /** Opens the one write transaction; it may stay open across awaits. A second is refused. */
   beginWrite(): WriteTransaction;
-  /**
-   * Opens the one write transaction once this process may write, waiting without blocking the
-   * event loop: a database several processes write (PostgreSQL) lets one write at a time, so
-   * that txn_ids commit in their order. Engines only this process writes open it at once. The
-   * writer's `clock()` is then the database's latest, which other processes may have moved on.
-   * Engines that need no wait return the transaction itself, not a promise.
-   */
-  acquireWrite(): WriteTransaction | Promise<WriteTransaction>;
-  /**
-   * Tells of commits other processes made (see ExternalCommit), in txn_id order, each once at
-   * most; a listener may be told of a txn_id it already knows. Absent where no other process writes.
-   */
-  onExternalCommit?(listener: (commit: ExternalCommit) => void): () => void;
-  /** Looks for commits of other processes now, and resolves after telling of any it found (read-your-writes). */
-  pollExternalCommits?(): Promise<void>;
   /** Bytes the store occupies on disk (0 in memory). */
   sizeOnDisk(): number;
   /**
@@ -182,4 +168,26 @@ export interface StorageEngine {
   /** Bytes of free pages kept in the file for reuse (0 in memory). */
   freeBytes(): number;
   close(): void;
+}
+
+/**
+ * What an engine adds when several processes write one database (the Big Peer's nodes on one
+ * PostgreSQL database). The store uses each member where the engine has it; an engine only this
+ * process writes (SQLite, in memory) has none of them.
+ */
+export interface SharedWriters {
+  /**
+   * Opens the one write transaction once this process may write, waiting without blocking the
+   * event loop: the database lets one process write at a time, so that txn_ids commit in their
+   * order. The writer's `clock()` is then the database's latest, which other processes may have
+   * moved on. Without it, the store opens `beginWrite()` at once.
+   */
+  acquireWrite?(): WriteTransaction | Promise<WriteTransaction>;
+  /**
+   * Tells of commits other processes made (see ExternalCommit), in txn_id order, each once at
+   * most; a listener may be told of a txn_id it already knows.
+   */
+  onExternalCommit?(listener: (commit: ExternalCommit) => void): () => void;
+  /** Looks for commits of other processes now, and resolves after telling of any it found (read-your-writes). */
+  pollExternalCommits?(): Promise<void>;
 }

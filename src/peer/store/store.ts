@@ -15,7 +15,7 @@ import type { Stamp } from '../crdt/document-meta.ts';
 import { StoreError, UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type StoreObserver } from '../observers/observer-registry.ts';
-import type { CollectionInfo, ExternalCommit, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../storage/types.ts';
+import type { CollectionInfo, ExternalCommit, SharedWriters, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../storage/types.ts';
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { prepareWithArgs } from '../query/prepare.ts';
@@ -106,7 +106,7 @@ export interface InternalWrites {
 }
 
 export interface StoreOptions {
-  readonly storage: StorageEngine;
+  readonly storage: StorageEngine & SharedWriters;
   /** This peer's key: the writer named in merge metadata. */
   readonly peerKey: string;
   readonly timers: Timers;
@@ -123,7 +123,7 @@ interface StoreEvents {
 }
 
 export class Store {
-  readonly #storage: StorageEngine;
+  readonly #storage: StorageEngine & SharedWriters;
   readonly #peerKey: string;
   readonly #clock: HybridClock;
   readonly #newId: IdGenerator;
@@ -427,7 +427,7 @@ export class Store {
    * write the same database, and catches up with what they committed meanwhile.
    */
   #openStorageWrite(): WriteTransaction | Promise<WriteTransaction> {
-    const opening = this.#storage.acquireWrite();
+    const opening = this.#storage.acquireWrite?.() ?? this.#storage.beginWrite();
     return opening instanceof Promise ? opening.then((tx) => this.#caughtUp(tx)) : this.#caughtUp(opening);
   }
 

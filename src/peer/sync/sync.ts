@@ -35,7 +35,7 @@ import type { LogHub, Logger } from '../log/log-hub.ts';
 import { SyncLogger } from '../log/sync-logger.ts';
 import { MemoryStorage } from '../storage/memory-storage.ts';
 import { SqliteStorage } from '../storage/sqlite-storage.ts';
-import type { StorageEngine } from '../storage/types.ts';
+import type { SharedWriters, StorageEngine } from '../storage/types.ts';
 import { Store, withCollectionProperties, type StoreWithCollections } from '../store/store.ts';
 import { QueryThreads } from '../query/query-threads.ts';
 import { systemTimers, type Timers } from '../time.ts';
@@ -49,7 +49,7 @@ export interface SyncOptions {
    * A storage engine opened by the caller, used instead of `persistenceDirectory` or `inMemory`
    * (the Big Peer's PostgreSQL store). The Sync closes it when it closes.
    */
-  readonly storage?: StorageEngine;
+  readonly storage?: StorageEngine & SharedWriters;
   /** How logs name the store of `storage` (default its kind). */
   readonly storageName?: string;
   /** Where log entries go; defaults to the process-wide `SyncLogger`. */
@@ -186,7 +186,7 @@ export class Sync {
     const hub = options.logHub ?? SyncLogger.hub;
     const log = hub.logger('sync');
     const timers = options.timers ?? systemTimers;
-    const storage: StorageEngine =
+    const storage: StorageEngine & SharedWriters =
       options.storage ??
       (options.persistenceDirectory === undefined ? new MemoryStorage() : SqliteStorage.open(options.persistenceDirectory, hub.logger('store')));
     let store: Store;

@@ -6,7 +6,7 @@
  * process starting again. (The in-memory twin stays open under it across crashes: it is the
  * "disk"; SQLite is closed, which releases its directory lock.)
  */
-import type { ReadTransaction, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../../peer/storage/types.ts';
+import type { ReadTransaction, SharedWriters, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../../peer/storage/types.ts';
 
 export class CrashedError extends Error {
   constructor() {
@@ -15,7 +15,7 @@ export class CrashedError extends Error {
 }
 
 export class CrashableStorage implements StorageEngine {
-  readonly #inner: StorageEngine;
+  readonly #inner: StorageEngine & SharedWriters;
   /** Close the backing store when this one closes or crashes (SQLite); keep it (the in-memory "disk"). */
   readonly #closeInner: boolean;
   #dead = false;
@@ -61,7 +61,7 @@ export class CrashableStorage implements StorageEngine {
 
   acquireWrite(): WriteTransaction | Promise<WriteTransaction> {
     this.#alive();
-    const opened = this.#inner.acquireWrite();
+    const opened = this.#inner.acquireWrite?.() ?? this.#inner.beginWrite();
     return opened instanceof Promise ? opened.then((tx) => this.#track(tx)) : this.#track(opened);
   }
 
