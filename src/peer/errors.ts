@@ -1,3 +1,4 @@
+import type { SourcePosition } from '../shared/dql/source-position.ts';
 import type { ErrorCode, ErrorValue } from '../shared/error-codes.ts';
 
 export interface SyncErrorOptions {
@@ -25,12 +26,8 @@ export class SyncError extends Error {
   }
 }
 
-/** Where in a statement something was found: 1-based line and column, 0-based offset. */
-export interface SourcePosition {
-  readonly line: number;
-  readonly column: number;
-  readonly offset: number;
-}
+/** Where in a statement something was found (defined beside the DQL lexer, in src/shared/dql). */
+export type { SourcePosition };
 
 /** A statement that is empty, malformed or names something unknown (`query/invalid`). */
 export class ParseError extends SyncError {

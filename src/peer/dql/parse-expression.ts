@@ -2,6 +2,7 @@
  * The expression half of the DQL parser: one `parseX()` method per grammar rule, the rule in the
  * comment above it, lowest precedence first. `StatementParser` (parser.ts) extends this class.
  */
+import { RESERVED_WORDS } from '../../shared/dql/keywords.ts';
 import type { ParseError } from '../errors.ts';
 import type { ArrayExpr, BinaryOp, ComparisonOp, Expr, LiteralExpr, PathExpr, PathSegment } from './ast.ts';
 import { describeToken, Lexer, syntaxError, TokenKind } from './lexer.ts';
@@ -17,10 +18,7 @@ export const MAX_NESTING_DEPTH = 200;
 export const MAX_EXPRESSION_HEIGHT = 1000;
 
 /** Words that are never a bare field, collection or alias name (backticks make them usable). */
-export const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'SELECT', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'IS', 'NULL',
-  'MISSING', 'TRUE', 'FALSE', 'ORDER', 'GROUP', 'BY', 'LIMIT', 'OFFSET', 'AS', 'DISTINCT',
-]);
+export { RESERVED_WORDS };
 
 const COMPARISONS: Readonly<Record<string, ComparisonOp>> = {
   '=': '=', '==': '=', '!=': '!=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=',

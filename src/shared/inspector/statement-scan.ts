@@ -1,8 +1,9 @@
 /**
  * What kind of statement a text is, and which collection it reads or writes, found by a light
- * scan (comments, strings and backticks skipped) rather than a parse: the peer's parser is the
+ * scan of its tokens (the DQL lexer, lenient) rather than a parse: the peer's parser is the
  * authority; the inspector only needs to know where a result's rows live. Pure.
  */
+import { tokenize, TokenKind } from '../dql/lexer.ts';
 import { QUOTED_WORDS } from './statements.ts';
 
 /** The collection a statement reads or writes (`FROM`, `INTO`, `UPDATE`); undefined when there is none to be found. */
@@ -38,50 +39,18 @@ interface ScanToken {
   readonly punct: boolean;
 }
 
-/** Words, backticked names and punctuation of a statement; strings and comments skipped. */
+/**
+ * Names, backticked names and everything else (as punctuation) of a statement, read by the DQL
+ * lexer in lenient mode: comments and white space skipped, unfinished text never an error.
+ */
 function scanWords(text: string): ScanToken[] {
   const tokens: ScanToken[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i] as string;
-    if (/\s/.test(char)) i++;
-    else if (text.startsWith('--', i)) {
-      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
-    } else if (text.startsWith('/*', i)) {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 2;
-    } else if (char === "'" || char === '"') {
-      i++;
-      while (i < text.length) {
-        if (text[i] === '\\') i += 2;
-        else if (text[i] === char) {
-          if (text[i + 1] === char) i += 2;
-          else break;
-        } else i++;
-      }
-      i++;
-      tokens.push({ text: '', quoted: false, punct: true });
-    } else if (char === '`') {
-      let name = '';
-      i++;
-      while (i < text.length) {
-        if (text[i] === '`') {
-          if (text[i + 1] === '`') {
-            name += '`';
-            i += 2;
-          } else break;
-        } else name += text[i++];
-      }
-      i++;
-      tokens.push({ text: name, quoted: true, punct: false });
-    } else if (/[A-Za-z_$\p{L}]/u.test(char)) {
-      const match = /^[A-Za-z0-9_$\p{L}\p{M}\p{Nd}]+/u.exec(text.slice(i, i + 256)) as RegExpExecArray;
-      tokens.push({ text: match[0], quoted: false, punct: false });
-      i += match[0].length;
-    } else {
-      tokens.push({ text: char, quoted: false, punct: true });
-      i++;
-    }
+  for (const token of tokenize(text, { lenient: true })) {
+    if (token.kind === TokenKind.EOF) break;
+    const quoted = token.kind === TokenKind.QUOTED_NAME;
+    // A name as it reads (backticks removed); anything else as written, so a string is never a word.
+    if (quoted || token.kind === TokenKind.NAME) tokens.push({ text: token.value, quoted, punct: false });
+    else tokens.push({ text: token.text, quoted: false, punct: true });
   }
   return tokens;
 }

@@ -8,6 +8,7 @@
  * so nothing needs escaping but names: collections and field paths are written bare when DQL reads
  * them as names and in backticks otherwise (reserved words, contextual keywords, odd characters).
  */
+import { RESERVED_WORDS } from '../dql/keywords.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 
 /** A statement and the arguments it runs with. */
@@ -22,9 +23,7 @@ export interface Statement {
  * Quoting those too costs two backticks and removes every doubt.
  */
 export const QUOTED_WORDS: ReadonlySet<string> = new Set([
-  // Reserved.
-  'SELECT', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'IS', 'NULL',
-  'MISSING', 'TRUE', 'FALSE', 'ORDER', 'GROUP', 'BY', 'LIMIT', 'OFFSET', 'AS', 'DISTINCT',
+  ...RESERVED_WORDS,
   // Contextual.
   'COLLECTION', 'DOCUMENTS', 'VALUES', 'SET', 'UNSET', 'APPLY', 'PN_INCREMENT', 'ON', 'ASC', 'DESC',
 ]);

@@ -5,7 +5,8 @@
 import { autocompletion, type Completion, type CompletionSource } from '@codemirror/autocomplete';
 import { keywordCompletionSource, schemaCompletionSource, SQLDialect } from '@codemirror/lang-sql';
 import type { Extension } from '@codemirror/state';
-import { DQL_FUNCTIONS, DQL_KEYWORDS } from '../dql-words.ts';
+import { DQL_KEYWORDS } from '../../../../shared/dql/keywords.ts';
+import { DQL_FUNCTIONS } from '../dql-words.ts';
 
 export const DQL_DIALECT = SQLDialect.define({
   // true, false and null are lang-sql's own literal words; MISSING joins the keywords.
