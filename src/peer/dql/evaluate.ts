@@ -8,7 +8,7 @@ import type { CallExpr, Expr, PathSegment } from './ast.ts';
 import { QueryEvaluationError } from '../errors.ts';
 import { SCALAR_FUNCTIONS } from './functions.ts';
 import { likeMatches } from './like.ts';
-import { MISSING, compareForPredicate, isObject, type Value } from './values.ts';
+import { MISSING, compareForPredicate, comparisonHolds, isObject, type Value } from './values.ts';
 
 export type Params = Readonly<Record<string, JsonValue>>;
 
@@ -218,21 +218,7 @@ export function like(v: Value, p: Value, caseInsensitive: boolean): boolean | nu
 /** A comparison operator applied to two values, three-valued. */
 export function comparison(op: string, left: Value, right: Value): boolean | null {
   const c = compareForPredicate(left, right);
-  if (c === null) return null;
-  switch (op) {
-    case '=':
-      return c === 0;
-    case '!=':
-      return c !== 0;
-    case '<':
-      return c < 0;
-    case '<=':
-      return c <= 0;
-    case '>':
-      return c > 0;
-    default:
-      return c >= 0;
-  }
+  return c === null ? null : comparisonHolds(op, c);
 }
 
 function arithmetic(op: string, left: Value, right: Value): Value {

@@ -137,6 +137,28 @@ export function compareForPredicate(a: Value, b: Value): number | null {
   return compareTotal(a, b);
 }
 
+/**
+ * Whether a comparison operator (`=`, `!=`, `<`, `<=`, `>`, `>=`) holds for the sign of a
+ * comparison `c` (negative, zero, positive): the one definition the evaluator and the SQLite
+ * translation share. Any other operator reads as `>=`.
+ */
+export function comparisonHolds(op: string, c: number): boolean {
+  switch (op) {
+    case '=':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c >= 0;
+  }
+}
+
 /** Deep equality under the total order (`10 = 10.0`, key order of objects does not matter). */
 export function valuesEqual(a: Value, b: Value): boolean {
   return compareTotal(a, b) === 0;

@@ -12,7 +12,7 @@ import type { Expr, OrderTerm, PathSegment } from '../dql/ast.ts';
 import { evaluate, truth, type Params } from '../dql/evaluate.ts';
 import { isLikePatternTooLong, likeToGlob } from '../dql/like.ts';
 import { sortKey } from '../dql/sort-key.ts';
-import { MISSING, RANK, rankOf, type Value } from '../dql/values.ts';
+import { MISSING, RANK, comparisonHolds, rankOf, type Value } from '../dql/values.ts';
 
 /** Raised for a condition SQLite cannot express exactly; the caller filters in JavaScript. */
 export class Untranslatable extends Error {}
@@ -27,23 +27,6 @@ type Frag =
 const TYPES_BY_RANK: readonly (readonly string[])[] = [['false'], ['true'], ['integer', 'real'], ['text'], ['array'], ['object']];
 const SQL_OP: Readonly<Record<string, string>> = { '=': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 const FLIP: Readonly<Record<string, string>> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
-
-function holds(op: string, c: number): boolean {
-  switch (op) {
-    case '=':
-      return c === 0;
-    case '!=':
-      return c !== 0;
-    case '<':
-      return c < 0;
-    case '<=':
-      return c <= 0;
-    case '>':
-      return c > 0;
-    default:
-      return c >= 0;
-  }
-}
 
 function sqlString(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
@@ -239,8 +222,8 @@ export class SqlTranslator {
     const branches: string[] = [];
     TYPES_BY_RANK.forEach((types, r) => {
       let result: string;
-      if (r === rank) result = rank <= 1 ? (holds(op, 0) ? '1' : '0') : `${extracted(path.jp, rank)} ${SQL_OP[op]} ${this.#bind(c)}`;
-      else result = holds(op, r < rank ? -1 : 1) ? '1' : '0';
+      if (r === rank) result = rank <= 1 ? (comparisonHolds(op, 0) ? '1' : '0') : `${extracted(path.jp, rank)} ${SQL_OP[op]} ${this.#bind(c)}`;
+      else result = comparisonHolds(op, r < rank ? -1 : 1) ? '1' : '0';
       for (const t of types) branches.push(`WHEN '${t}' THEN ${result}`);
     });
     return `(CASE json_type(body, ${path.jp}) ${branches.join(' ')} END)`;
