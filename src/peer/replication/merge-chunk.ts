@@ -5,7 +5,7 @@
  * there; a change the remote was not allowed to write is refused, logged by the caller, and
  * not merged. Each document is checked against its stored state at the moment it is written.
  */
-import type { JsonValue } from '../../shared/json.ts';
+import { jsonEqual, type JsonValue } from '../../shared/json.ts';
 import type { WireDocument, WireMeta } from '../../shared/protocol/messages.ts';
 import type { DocumentMeta } from '../crdt/document-meta.ts';
 import { mergeDocumentStates, type DocumentState } from '../crdt/merge.ts';
@@ -37,19 +37,8 @@ export interface MergeTarget {
   observeClock(hlc: string): void;
 }
 
-/** Equal JSON values, objects compared without regard to key order. */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
 function sameState(a: DocumentState, b: DocumentState): boolean {
-  return sameJson(a.value, b.value) && sameJson(a.meta, b.meta);
+  return jsonEqual(a.value, b.value) && jsonEqual(a.meta, b.meta);
 }
 
 function latestStamp(meta: WireMeta): string {

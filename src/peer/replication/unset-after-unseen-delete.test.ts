@@ -10,7 +10,7 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { mergeDocumentStates, type DocumentState } from '../crdt/merge.ts';
-import { sameJson } from './merge-chunk.ts';
+import { jsonEqual } from '../../shared/json.ts';
 import { createMesh, type Mesh, type MeshPeer } from '../../testing/test-mesh.ts';
 
 let mesh: Mesh;
@@ -48,7 +48,7 @@ it('keeps, after an UNSET, the revival by a SET made after a deletion it had not
   await mesh.settle();
 
   const final = state(a);
-  expect(sameJson(state(b), final)).toBe(true);
+  expect(jsonEqual(state(b), final)).toBe(true);
   // The state a peer reached contains every state it held before: merging one in changes nothing.
   const again = mergeDocumentStates(final, afterSet);
   expect(again.value).toEqual(final.value);

@@ -7,7 +7,6 @@ import {
   evictDocument,
   formatPath,
   insertDocument,
-  jsonEqual,
   parameterName,
   parsePath,
   quoteName,
@@ -206,15 +205,5 @@ describe('subscriptions', () => {
       'sync.store.registerSubscription("SELECT * FROM orders WHERE a = :a", {"a":1})',
     );
     expect(cancelSubscriptionCall(3)).toBe('subscription.cancel() // subscription #3');
-  });
-});
-
-describe('jsonEqual', () => {
-  it('compares objects by entries and arrays by elements', () => {
-    expect(jsonEqual({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
-    expect(jsonEqual({ a: 1 }, { a: 1, b: 2 })).toBe(false);
-    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
-    expect(jsonEqual(0, -0)).toBe(true);
-    expect(jsonEqual(null, {})).toBe(false);
   });
 });

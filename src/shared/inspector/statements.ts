@@ -9,7 +9,7 @@
  * them as names and in backticks otherwise (reserved words, contextual keywords, odd characters).
  */
 import { RESERVED_WORDS } from '../dql/keywords.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import { jsonEqual, type JsonObject, type JsonValue } from '../json.ts';
 
 /** A statement and the arguments it runs with. */
 export interface Statement {
@@ -149,18 +149,6 @@ export class EditError extends Error {
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Structural equality of JSON values; object key order does not matter. */
-export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i] as JsonValue));
-  if (isObject(a)) {
-    if (!isObject(b)) return false;
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key] as JsonValue, b[key] as JsonValue));
-  }
-  return false;
 }
 
 /**

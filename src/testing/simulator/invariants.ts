@@ -11,10 +11,9 @@
  * A peer that may not write a collection and holds a document of it ahead of the Big Peer holds
  * an orphaned relay: counted, not a violation (see SimStats).
  */
-import type { JsonValue } from '../../shared/json.ts';
+import { jsonEqual, type JsonValue } from '../../shared/json.ts';
 import { mergeDocumentStates, type DocumentState } from '../../peer/crdt/merge.ts';
 import { allowsDocument, compileRules, compileSubscriptions, safeMatches } from '../../peer/replication/matching.ts';
-import { sameJson } from '../../peer/replication/merge-chunk.ts';
 import type { StorageReader, StoredDocument } from '../../peer/storage/types.ts';
 import { COUNTER_COLLECTION, COUNTER_FIELD, type Ledger } from './ledger.ts';
 import { ALL_COLLECTIONS, COUNTER_IDS, mayWrite } from './menus.ts';
@@ -27,7 +26,7 @@ export interface Problem {
   readonly message: string;
 }
 
-const same = (a: DocumentState, b: DocumentState): boolean => sameJson(a.value, b.value) && sameJson(a.meta, b.meta);
+const same = (a: DocumentState, b: DocumentState): boolean => jsonEqual(a.value, b.value) && jsonEqual(a.meta, b.meta);
 
 /** Does `state` already contain `part` (merging it in changes nothing)? */
 export function contains(state: DocumentState, part: DocumentState): boolean {

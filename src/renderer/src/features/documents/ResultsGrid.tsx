@@ -6,7 +6,7 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { jsonEqual } from '../../../../shared/inspector/statements.ts';
+import { jsonEqual } from '../../../../shared/json.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import { useInspector } from '../../store/index.ts';
 import { formatCount } from '../../ui/format.ts';

@@ -6,7 +6,7 @@
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { QueryOutcome } from '../../../../shared/inspector/documents.ts';
 import { statementCollection } from '../../../../shared/inspector/statement-scan.ts';
-import { jsonEqual } from '../../../../shared/inspector/statements.ts';
+import { jsonEqual } from '../../../../shared/json.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import { inspector } from '../../client/index.ts';
 import { idle, loading, settle } from '../../store/remote.ts';
