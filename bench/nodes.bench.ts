@@ -37,6 +37,7 @@ import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
 import { describeServer } from '../src/big-peer/postgres/index.ts';
+import { errorMessage } from '../src/shared/error-message.ts';
 
 const POSTGRES_HOW_TO = howTo as string;
 const HOST = new URL('./nodes-host.ts', import.meta.url);
@@ -110,7 +111,7 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
     await client.connect();
   } catch (error) {
     await client.end().catch(() => undefined);
-    throw new Error(`cannot connect to PostgreSQL at ${describeServer(url)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`cannot connect to PostgreSQL at ${describeServer(url)}: ${errorMessage(error)}`, { cause: error });
   }
   try {
     return await use(client);
@@ -127,7 +128,7 @@ async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
     try {
       await withClient(named, (client) => client.query('SELECT 1'));
     } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${POSTGRES_HOW_TO}`, { cause: error });
+      throw new Error(`${errorMessage(error)}\n${POSTGRES_HOW_TO}`, { cause: error });
     }
     return { url: named, stop: async () => {} };
   }
@@ -135,7 +136,7 @@ async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
   try {
     cluster = (await startThrowawayCluster()) as typeof cluster;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (message === POSTGRES_HOW_TO) throw error;
     throw new Error(`a throwaway PostgreSQL cluster did not start: ${message}\n${POSTGRES_HOW_TO}`, { cause: error });
   }

@@ -10,6 +10,7 @@
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error -- plain JavaScript without declarations
 import { findPostgresBinaries as findBinaries, startThrowawayCluster as startCluster } from './postgres-cluster.js';
+import { errorMessage } from '../src/shared/error-message.ts';
 
 type ThrowawayCluster = { url: string; dir: string; stop(): Promise<void> };
 const findPostgresBinaries = findBinaries as () => string | undefined;
@@ -27,7 +28,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     cluster = await startThrowawayCluster();
   } catch (error) {
     // Only the PostgreSQL tests fail, saying why; the rest of the run goes on.
-    project.provide('syncmeshTestPostgresProblem', error instanceof Error ? error.message : String(error));
+    project.provide('syncmeshTestPostgresProblem', errorMessage(error));
     return undefined;
   }
   project.provide('syncmeshTestPostgres', cluster.url);

@@ -19,6 +19,7 @@ import type { Duplex } from 'node:stream';
 import { LOG_EVENTS } from '../shared/log.ts';
 import { SyncError, type Logger, type Timers } from '../peer/host.ts';
 import { HttpError } from './http-error.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Store errors that say it cannot serve now, not that the request is wrong: 503. */
@@ -216,7 +217,7 @@ export class HttpServer {
         // Not a fault of the request: it may be tried again, here or on another node.
         reply = errorReply(new HttpError(503, error.code, error.message, { 'Retry-After': '1' }));
       } else {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         this.#options.logger.error(LOG_EVENTS.bigPeerRequestFailed, { method, path, status: 500, error: message });
         reply = errorReply(new HttpError(500, 'internal/unexpected', `the request failed inside the Big Peer: ${message}`));
       }

@@ -12,6 +12,7 @@
  */
 import { LOG_EVENTS } from '../shared/log.ts';
 import type { Logger, Store, Timers } from '../peer/host.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -153,7 +154,7 @@ export class TtlJob {
       this.#log.info(LOG_EVENTS.ttlJobRan, { collection: run.collection, field, ttl, flagged: run.flagged, txn_id: run.txnId });
       return run;
     } catch (error) {
-      this.#log.error(LOG_EVENTS.ttlJobFailed, { collection: config.collection, error: error instanceof Error ? error.message : String(error) });
+      this.#log.error(LOG_EVENTS.ttlJobFailed, { collection: config.collection, error: errorMessage(error) });
       throw error;
     }
   }

@@ -11,6 +11,7 @@ import { registerInspectorIpc, type InspectorIpc } from './ipc-bridge.ts';
 import { isAppUrl, isLoopbackHttpUrl } from './navigation.ts';
 import { startPeerHost, type PeerHost } from './peer-host.ts';
 import { mainWindowOptions } from './window-options.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 /** The built renderer page, beside this file's folder in `out/`. */
 const rendererIndexPath = join(import.meta.dirname, '../renderer/index.html');
@@ -83,7 +84,7 @@ async function start(): Promise<void> {
   try {
     host = await startPeerHost({ userDataDir: app.getPath('userData') });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     dialog.showErrorBox('SyncMesh cannot start its peer', message);
     app.exit(1);
     return;

@@ -1,5 +1,6 @@
 import type { SourcePosition } from '../shared/dql/source-position.ts';
 import type { ErrorCode, ErrorValue } from '../shared/error-codes.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 export interface SyncErrorOptions {
   readonly details?: unknown;
@@ -74,6 +75,6 @@ export class StoreError extends SyncError {}
 /** Converts anything thrown into an error value, keeping the code of our own errors. */
 export function toErrorValue(error: unknown): ErrorValue {
   if (error instanceof SyncError) return error.toValue();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return { code: 'internal/unexpected', message };
 }

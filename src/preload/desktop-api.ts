@@ -17,6 +17,7 @@ import {
 } from '../shared/inspector/contract.ts';
 import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL } from '../shared/inspector/ipc.ts';
 import { errorResult, type CallResult } from '../shared/inspector/result.ts';
+import { errorMessage } from '../shared/error-message.ts';
 
 /** The part of Electron's `ipcRenderer` the API uses. */
 export interface IpcRendererLike {
@@ -67,7 +68,7 @@ export function createDesktopApi(ipc: IpcRendererLike, versions: DesktopVersions
       try {
         answer = await ipc.invoke(channel, input);
       } catch (error) {
-        return errorResult({ code: 'internal/unexpected', message: `the call ${channel} did not reach the peer: ${error instanceof Error ? error.message : String(error)}` });
+        return errorResult({ code: 'internal/unexpected', message: `the call ${channel} did not reach the peer: ${errorMessage(error)}` });
       }
       if (!isCallResult(answer)) return errorResult({ code: 'internal/unexpected', message: `the peer answered ${channel} with something that is not a call result` });
       return answer as CallResult<CallOutput<C>>;

@@ -15,6 +15,7 @@ import type { Logger, Timers } from '../../peer/host.ts';
 import { HttpError } from '../http-error.ts';
 import type { Handler, Reply, Route } from '../http-server.ts';
 import type { BigPeerMetrics } from '../metrics.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export const OPERATIONS_PATHS = { health: '/_health', ready: '/_ready', metrics: '/metrics' } as const;
 
@@ -53,7 +54,7 @@ async function storeProblem(deps: OperationsDeps): Promise<{ reason: string; err
     const code = (error as { code?: unknown } | null)?.code;
     return {
       reason: `the store does not answer a read${typeof code === 'string' ? ` (${code})` : ''}`,
-      error: error instanceof Error ? error.message : String(error),
+      error: errorMessage(error),
     };
   });
   try {

@@ -23,6 +23,7 @@ import { allows } from '../permission-rules.ts';
 import { withinBudget } from '../statement-runner.ts';
 import { checkCommands, DocumentBudget, runCommand, yieldToEventLoop } from '../write-commands.ts';
 import { statusOfCode } from './execute.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 const REQUEST_FIELDS = ['args', 'commands'] as const;
 /** The one name refused in `args` (as for a statement's named arguments). */
@@ -47,7 +48,7 @@ class CommandFailed extends Error {
   readonly index: number;
   readonly error: unknown;
   constructor(index: number, error: unknown) {
-    super(error instanceof Error ? error.message : String(error));
+    super(errorMessage(error));
     this.index = index;
     this.error = error;
   }
@@ -100,7 +101,7 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
     const failed = error instanceof CommandFailed ? error : undefined;
     const cause = failed?.error ?? error;
     const where = failed === undefined ? '' : `commands[${failed.index}] (${checked[failed.index]?.method} ${checked[failed.index]?.collection}): `;
-    const message = `${where}${cause instanceof Error ? cause.message : String(cause)}; nothing was written`;
+    const message = `${where}${errorMessage(cause)}; nothing was written`;
     if (cause instanceof HttpError) throw new HttpError(cause.status, cause.code, message, cause.headers);
     if (cause instanceof SyncError) {
       const status = statusOfCode(cause.code);

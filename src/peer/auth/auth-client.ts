@@ -21,6 +21,7 @@ import { logLoginFailure } from './login-failure.ts';
 import { loginProofText, signProof } from './proof.ts';
 import { requestLogin, type FetchLike, type LoginFailure } from './login-request.ts';
 import { expiringSoonAt, retryDelayMs, secondsUntil } from './refresh-policy.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** What `sync.auth.status` reports. */
 export interface AuthStatus {
@@ -201,7 +202,7 @@ export class AuthClient implements AuthLogin {
           this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: 'the cached certificate could not be cleared before closing' });
         }
       } catch (error) {
-        this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: messageOf(error) });
+        this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: errorMessage(error) });
       }
     }
     this.#closed = true;
@@ -243,7 +244,7 @@ export class AuthClient implements AuthLogin {
     try {
       read = readCachedCertificate(this.#settings);
     } catch (error) {
-      this.#emit('WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: messageOf(error) });
+      this.#emit('WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: errorMessage(error) });
       return undefined;
     }
     if (read.state === 'absent') return undefined;
@@ -264,7 +265,7 @@ export class AuthClient implements AuthLogin {
         this.#emit('ERROR', LOG_EVENTS.authUnknownIssuer, { trusted_issuer: issuerKey, reason: error.message });
       } else {
         const expired = error instanceof CertificateError && error.fault === 'expired';
-        this.#emit(expired ? 'INFO' : 'WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: messageOf(error) });
+        this.#emit(expired ? 'INFO' : 'WARN', LOG_EVENTS.authCachedCertificateIgnored, { reason: errorMessage(error) });
       }
       return undefined;
     }
@@ -321,9 +322,9 @@ export class AuthClient implements AuthLogin {
       if (error instanceof CertificateError && error.fault === 'UnknownIssuer') {
         this.#emit('ERROR', LOG_EVENTS.authUnknownIssuer, { trusted_issuer: response.issuerKey, reason: error.message });
       } else {
-        this.#emit('ERROR', LOG_EVENTS.authCertificateRejected, { reason: messageOf(error) });
+        this.#emit('ERROR', LOG_EVENTS.authCertificateRejected, { reason: errorMessage(error) });
       }
-      return this.#failedWith({ code: 'auth/certificate-invalid', message: messageOf(error) }, false);
+      return this.#failedWith({ code: 'auth/certificate-invalid', message: errorMessage(error) }, false);
     }
     const held: Held = { certificate: response.certificate, issuerKey: response.issuerKey, claims };
     // The cache is written before anyone hears of the certificate: a listener that logs out
@@ -331,7 +332,7 @@ export class AuthClient implements AuthLogin {
     try {
       await writeCachedCertificate(this.#settings, { certificate: held.certificate, issuerKey: held.issuerKey, ...cacheContext(identity) });
     } catch (error) {
-      if (!this.#closed && generation === this.#generation) this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: messageOf(error) });
+      if (!this.#closed && generation === this.#generation) this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: errorMessage(error) });
     }
     // A logout (or close) while writing: its clear was queued after the write; drop the certificate.
     if (this.#closed || generation !== this.#generation) return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
@@ -433,7 +434,7 @@ export class AuthClient implements AuthLogin {
   /** Calls back into the app without waiting for it; its failure is logged, never thrown into the peer. */
   #callHandler(handler: AuthenticationHandler, callback: keyof AuthenticationHandler, seconds?: number): void {
     const failed = (error: unknown): void => {
-      this.#emit('WARN', LOG_EVENTS.authHandlerFailed, { callback, error: messageOf(error) });
+      this.#emit('WARN', LOG_EVENTS.authHandlerFailed, { callback, error: errorMessage(error) });
     };
     try {
       const result =
@@ -462,7 +463,7 @@ export class AuthClient implements AuthLogin {
       try {
         listener(status);
       } catch (error) {
-        this.#emit('WARN', LOG_EVENTS.listenerFailed, { listener: 'auth.onStatusChange', error: messageOf(error) });
+        this.#emit('WARN', LOG_EVENTS.listenerFailed, { listener: 'auth.onStatusChange', error: errorMessage(error) });
       }
     }
   }
@@ -491,8 +492,4 @@ function cacheMismatch(cached: Partial<CacheContext>, current: CacheContext): st
   if (cached.identityType !== current.identityType) return `it was obtained with identity ${show(cached.identityType)}, not ${current.identityType}`;
   if (cached.provider !== current.provider) return `it was obtained with provider ${show(cached.provider)}, not ${show(current.provider)}`;
   return undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,6 +8,7 @@ import type { LoginRequest, LoginResponse } from '../../shared/big-peer-api.ts';
 import type { Timers } from '../time.ts';
 import { decodeLoginResponse, parseJson, readErrorResponse } from './decode-login-response.ts';
 import { tlsFailureOf, type TlsFailure } from './tls-failure.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** The part of `fetch` the client uses; `globalThis.fetch` is one. */
 export type FetchLike = (
@@ -86,11 +87,11 @@ export async function requestLogin(options: LoginRequestOptions): Promise<LoginA
 /** The most telling message of a network error: undici's `fetch failed` hides it in `cause`. */
 export function describeNetworkError(error: unknown): string {
   let current: unknown = error;
-  let message = error instanceof Error ? error.message : String(error);
+  let message = errorMessage(error);
   for (let depth = 0; depth < 5 && current instanceof Error && current.cause !== undefined; depth++) {
     current = current.cause;
     if (current instanceof AggregateError && current.errors.length > 0) {
-      message = current.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join('; ');
+      message = current.errors.map((e: unknown) => errorMessage(e)).join('; ');
       break;
     }
     if (current instanceof Error && current.message !== '') message = current.message;

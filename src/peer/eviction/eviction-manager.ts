@@ -51,6 +51,7 @@ import {
   type EvictionStrategyConfig,
   type LocalStrategyConfig,
 } from './types.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** The setting holding when a collection was last evicted (ms). */
 const LAST_RUN_PREFIX = 'eviction/last-run/';
@@ -120,7 +121,7 @@ function validate(config: EvictionStrategyConfig): void {
       try {
         prepare(statement);
       } catch (error) {
-        throw new SyncError('eviction/invalid', `the ${name} of the local strategy of ${c.collection} is not a DQL condition: ${error instanceof Error ? error.message : String(error)}`);
+        throw new SyncError('eviction/invalid', `the ${name} of the local strategy of ${c.collection} is not a DQL condition: ${errorMessage(error)}`);
       }
     }
   }
@@ -529,7 +530,7 @@ export class EvictionManager {
   }
 
   #failed(state: CollectionState, run: Omit<EvictionRun, 'outcome' | 'code' | 'reason' | 'durationMs' | 'storeBytesAfter' | 'forced'> & { forced?: boolean }, error: unknown): EvictionRun {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     this.#log.error(LOG_EVENTS.evictionFailed, { collection: run.collection, error: message });
     let after = run.storeBytesBefore;
     try {

@@ -16,6 +16,7 @@ import { matches } from '../dql/evaluate.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import type { DocumentChange } from '../storage/recording-writer.ts';
 import { diff, snapshot, type ResultSnapshot } from './result-diff.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** What an observer receives. */
 export interface ObserverEvent {
@@ -218,7 +219,7 @@ export class ObserverRegistry {
     try {
       entry.handler(event, signalNext);
     } catch (error) {
-      this.#options.logger.warn(LOG_EVENTS.observerFailed, { id: entry.id, error: error instanceof Error ? error.message : String(error) });
+      this.#options.logger.warn(LOG_EVENTS.observerFailed, { id: entry.id, error: errorMessage(error) });
     }
   }
 }

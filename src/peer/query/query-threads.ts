@@ -19,6 +19,7 @@ import { StoreError, SyncError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import { systemTimers, type TimerHandle, type Timers } from '../time.ts';
 import { sharedNow, type QueryJob, type QueryThreadMessage, type QueryThreadSetup } from './query-thread-protocol.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** How long past a job's deadline its thread may take to answer before it is terminated. */
 export const QUERY_THREAD_GRACE_MS = 1_000;
@@ -206,7 +207,7 @@ export class QueryThreads {
       // A bundle that leaves this file behind (the desktop app's) fails here or with an 'error' event.
       worker = new Worker(this.#options.threadUrl ?? new URL('./query-thread.ts', import.meta.url), { workerData: setup });
     } catch (error) {
-      this.#unavailable = `query threads cannot start here: ${error instanceof Error ? error.message : String(error)}`;
+      this.#unavailable = `query threads cannot start here: ${errorMessage(error)}`;
       this.#options.logger.warn(LOG_EVENTS.queryThreadsUnavailable, { reason: this.#unavailable });
       for (const pending of this.#queue.splice(0)) pending.reject(new QueryThreadsUnavailable(this.#unavailable));
       return undefined;

@@ -18,6 +18,7 @@ import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type L
 import type { MeshTracker } from './mesh-tracker.ts';
 import { ReplicationProgress } from './progress.ts';
 import { Session, type ReplicationTraffic, type SessionHost } from './session.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export interface ReplicatorOptions {
   readonly store: Store;
@@ -167,7 +168,7 @@ export class Replicator {
       try {
         listener();
       } catch (error) {
-        this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onBigPeerHoldsChange', error: error instanceof Error ? error.message : String(error) });
+        this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onBigPeerHoldsChange', error: errorMessage(error) });
       }
     }
   }

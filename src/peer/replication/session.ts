@@ -32,6 +32,7 @@ import type { RemotePeer } from './handshake.ts';
 import { compileReadRules, compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
 import { SubscriptionTooExpensive, buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** Chunks sent ahead of their acknowledgements. */
 export const CHUNKS_IN_FLIGHT = 4;
@@ -307,7 +308,7 @@ export class Session {
       this.#dispatch(text);
     } catch (error) {
       // Whatever a frame does, it ends at most its own session.
-      this.#malformed(`the message could not be handled: ${error instanceof Error ? error.message : String(error)}`);
+      this.#malformed(`the message could not be handled: ${errorMessage(error)}`);
     }
   }
 
@@ -351,7 +352,7 @@ export class Session {
       this.close(SUBSCRIPTION_TOO_EXPENSIVE_CLOSE_CODE, closeReasonOf(error.message));
       return;
     }
-    const text = error instanceof Error ? error.message : String(error);
+    const text = errorMessage(error);
     this.#log.error(LOG_EVENTS.replicationFailed, { remote: this.remote.peerKey, error: text });
     this.close(1011, `replication failed: ${text}`.slice(0, 100));
   }
@@ -363,7 +364,7 @@ export class Session {
     try {
       compiled = compileSubscriptions(message.set);
     } catch (error) {
-      return this.#malformed(`a subscription does not parse: ${error instanceof Error ? error.message : String(error)}`);
+      return this.#malformed(`a subscription does not parse: ${errorMessage(error)}`);
     }
     this.#remoteSubscriptions = compiled;
     this.#remoteSet = message.set;

@@ -34,6 +34,7 @@ import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { Budget } from '../budget.ts';
 import type { MutationTargets } from '../query/targets.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export type { QueryResult } from '../query/query-result.ts';
 
@@ -165,7 +166,7 @@ export class Store {
           try {
             listener(wait);
           } catch (error) {
-            this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onBlockedWait', error: error instanceof Error ? error.message : String(error) });
+            this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onBlockedWait', error: errorMessage(error) });
           }
         }
       },
@@ -417,7 +418,7 @@ export class Store {
       try {
         listener(commit);
       } catch (error) {
-        this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onExternalCommit', error: error instanceof Error ? error.message : String(error) });
+        this.#log.warn(LOG_EVENTS.listenerFailed, { listener: 'onExternalCommit', error: errorMessage(error) });
       }
     }
   }
@@ -572,7 +573,7 @@ export class Store {
         this.#log.child('txn').debug(LOG_EVENTS.writeTxnRolledBack, {
           txn_id: txnId,
           originator,
-          reason: error === RolledBack ? 'rollback requested' : error instanceof Error ? error.message : String(error),
+          reason: error === RolledBack ? 'rollback requested' : errorMessage(error),
         });
       }
       throw error;
@@ -592,7 +593,7 @@ export class Store {
       try {
         listener(txn);
       } catch (error) {
-        log.warn(LOG_EVENTS.listenerFailed, { listener: 'onCommit', error: error instanceof Error ? error.message : String(error) });
+        log.warn(LOG_EVENTS.listenerFailed, { listener: 'onCommit', error: errorMessage(error) });
       }
     }
     this.#eviction.committed(txn.originator, txn.changes);

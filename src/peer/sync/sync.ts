@@ -39,6 +39,7 @@ import type { SharedWriters, StorageEngine } from '../storage/types.ts';
 import { Store, withCollectionProperties, type StoreWithCollections } from '../store/store.ts';
 import { QueryThreads } from '../query/query-threads.ts';
 import { systemTimers, type Timers } from '../time.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export interface SyncOptions {
   /** The directory of this peer's store; created if needed, held exclusively while open. */
@@ -532,7 +533,7 @@ export class Sync {
         listener = await WebSocketListener.start(transport.listen, replicator, logger);
       } catch (error) {
         replicator.close();
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         throw new SyncError('sync/listen-failed', `sync cannot start: this peer cannot listen (sync.listen): ${message}`, { cause: error });
       }
       listening.listener = listener;
@@ -574,7 +575,7 @@ export class Sync {
         tracker.transportCondition({ transport: 'LAN', condition: 'Ok', reason: `listening on ${lanTransport.listenUrl}, advertised over mDNS`, since: timers.now() });
       } catch (error) {
         const condition = error instanceof LanStartError ? error.condition : 'MdnsFailure';
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = errorMessage(error);
         tracker.transportCondition({ transport: 'LAN', condition, reason, since: timers.now() });
         logger.error(LOG_EVENTS.lanFailed, { condition, reason });
         if (urls.length === 0 && listening.listener === undefined) {

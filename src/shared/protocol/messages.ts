@@ -21,6 +21,7 @@
  */
 import type { JsonObject, JsonValue } from '../json.ts';
 import type { SubscriptionQuery, SubscriptionSetShape } from '../subscriptions.ts';
+import { errorMessage } from '../error-message.ts';
 
 /** A register's stamp on the wire: hybrid-clock time (16 hex digits) and the writer's peer key. */
 export type WireStamp = readonly [string, string];
@@ -356,7 +357,7 @@ export function checkSessionMessage(value: unknown): MessageCheck {
     return { ok: true, value: parse(value) };
   } catch (error) {
     // A Fault names the problem; anything else (a value that defeats a check) is malformed too.
-    return { ok: false, reason: error instanceof Fault ? error.message : `the message cannot be checked: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, reason: error instanceof Fault ? error.message : `the message cannot be checked: ${errorMessage(error)}` };
   }
 }
 

@@ -13,6 +13,7 @@ import { LogHub, Sync, onlinePlayground } from '../../peer/host.ts';
 import { CountWatches, waitRows } from './agent-waits.ts';
 import { MAX_KEPT_LOGS, epochNow, parseCommand, parseConfig, type AgentCalls, type AgentCommand, type AgentConfig, type AgentReply } from './protocol.ts';
 import { jsonLine, onLines } from '../../shared/json-lines.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 /** Bound on the shutdown after stdin closes or `stop`: then the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 3_000;
@@ -145,7 +146,7 @@ function main(): void {
         send({ type: 'reply', id: command.id, ok: true, result });
         if (command.type === 'stop') process.exit(0);
       },
-      (error: unknown) => send({ type: 'reply', id: command.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => send({ type: 'reply', id: command.id, ok: false, error: errorMessage(error) }),
     );
   });
   // The driver went away (it finished, or crashed): so does the agent.

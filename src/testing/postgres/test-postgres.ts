@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { describeServer } from '../../big-peer/postgres/pg-bridge.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { POSTGRES_HOW_TO as howTo } from '../../../scripts/postgres-cluster.js';
+import { errorMessage } from '../../shared/error-message.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,7 +46,7 @@ async function withAdmin<T>(serverUrl: string, use: (client: pg.Client) => Promi
     await client.connect();
   } catch (error) {
     await client.end().catch(() => undefined);
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new Error(`Cannot connect to the test PostgreSQL server ${describeServer(serverUrl)}: ${reason}`, { cause: error });
   }
   try {

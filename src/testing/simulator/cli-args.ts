@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { StorageChoice } from './setup.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export interface SimulateArgs {
   readonly seed: number;
@@ -63,7 +64,7 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateArgs | { rea
       storage,
     };
   } catch (error) {
-    return { error: `${error instanceof Error ? error.message : String(error)}\n${USAGE}` };
+    return { error: `${errorMessage(error)}\n${USAGE}` };
   }
 }
 

@@ -17,6 +17,7 @@ import type { SimPeer } from './sim-peer.ts';
 import { turns } from './sim-turns.ts';
 import { appAction, APP_WEIGHT, type Action } from './workload.ts';
 import { emptyStats, type SimStats, type Violation, type ViolationKind, type World } from './world.ts';
+import { errorMessage } from '../../shared/error-message.ts';
 
 export interface SimOptions {
   readonly seed: number;
@@ -101,7 +102,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
             stats.failedWrites++;
             return;
           }
-          report('operation', `${peer.name}: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+          report('operation', `${peer.name}: ${what} failed: ${errorMessage(error)}`);
         })
         .finally(() => pending--);
     },
@@ -119,7 +120,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
       try {
         await peer.open();
       } catch (error) {
-        report('operation', `${peer.name} could not start again: ${error instanceof Error ? error.message : String(error)}`);
+        report('operation', `${peer.name} could not start again: ${errorMessage(error)}`);
         peer.crash();
         peer.restartAt = clock.now() + 1_000;
       }

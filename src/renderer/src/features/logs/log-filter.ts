@@ -4,6 +4,7 @@
  * filter change into a predicate, so that the hot path (every arriving entry) does no parsing.
  */
 import { LOG_LEVELS, type LogEntry, type LogLevel } from '../../../../shared/log.ts';
+import { errorMessage } from '../../../../shared/error-message.ts';
 
 export interface LogFilter {
   /** Entries at this level and every more severe one are shown. */
@@ -64,7 +65,7 @@ export function compileFilter(filter: LogFilter): CompiledFilter {
   try {
     regExp = parseRegExp(query);
   } catch (error) {
-    textError = error instanceof Error ? error.message : String(error);
+    textError = errorMessage(error);
   }
   const needle = query.toLowerCase();
 
