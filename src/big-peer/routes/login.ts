@@ -4,7 +4,6 @@
  * login: the app id, then the playground token or the provider's webhook, then a certificate
  * signed with the Big Peer's issuer key. Every answer on this path carries the CORS headers.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { BIG_PEER_PATHS, LOGIN_CORS_HEADERS, type LoginRequest, type LoginResponse } from '../../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
@@ -12,6 +11,7 @@ import { LOGIN_PROOF_WINDOW_MS, loginProofText, peerKeyObject, signCertificate, 
 import { callWebhook, FAILED_MESSAGE, UNREACHABLE_MESSAGE } from '../auth-webhook.ts';
 import type { BigPeerConfig } from '../config.ts';
 import { HttpError } from '../http-error.ts';
+import { sameSecret } from '../same-secret.ts';
 import { jsonError, type Reply, type RequestContext, type Route } from '../http-server.ts';
 
 export const PLAYGROUND_USER_ID = 'playground';
@@ -22,11 +22,6 @@ export interface LoginDeps {
   readonly issuer: IssuerKeys;
   readonly timers: Timers;
   readonly logger: Logger;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const hash = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-  return timingSafeEqual(hash(a), hash(b));
 }
 
 function readLoginRequest(body: unknown): LoginRequest {

@@ -9,12 +9,12 @@
  *
  * The first two need no credential (load balancers call them) and take GET and HEAD only.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import type { Logger, Timers } from '../../peer/host.ts';
 import { HttpError } from '../http-error.ts';
 import type { Handler, Reply, Route } from '../http-server.ts';
 import type { BigPeerMetrics } from '../metrics.ts';
+import { sameSecret } from '../same-secret.ts';
 import { errorMessage } from '../../shared/error-message.ts';
 
 export const OPERATIONS_PATHS = { health: '/_health', ready: '/_ready', metrics: '/metrics' } as const;
@@ -62,11 +62,6 @@ async function storeProblem(deps: OperationsDeps): Promise<{ reason: string; err
   } finally {
     if (timer !== undefined) deps.timers.clearTimeout(timer);
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 export function operationsRoutes(deps: OperationsDeps): Route[] {

@@ -23,3 +23,14 @@ export const RESERVED_WORDS: ReadonlySet<string> = new Set([
 
 /** The keywords that are values: `TRUE`, `FALSE`, `NULL` and `MISSING`. */
 export const LITERAL_WORDS: ReadonlySet<string> = new Set(['TRUE', 'FALSE', 'NULL', 'MISSING']);
+
+/**
+ * The names of the dialect's functions, scalar then aggregate, lower-case as the docs write them
+ * (names are case-insensitive). The peer's evaluator implements exactly these
+ * (src/peer/dql/functions.ts; a test holds them equal); the console highlights and completes them.
+ */
+export const DQL_FUNCTION_NAMES: readonly string[] = [
+  'coalesce', 'upper', 'lower', 'trim', 'length', 'array_length', 'array_contains', 'object_length', 'contains', 'starts_with',
+  'ends_with', 'concat', 'abs', 'floor', 'ceil', 'round', 'type', 'is_boolean', 'is_number', 'is_string', 'is_array', 'is_object',
+  'count', 'sum', 'min', 'max', 'avg',
+];

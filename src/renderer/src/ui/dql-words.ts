@@ -2,15 +2,11 @@
  * DQL for read-only views: statements cut into highlighted tokens by the DQL lexer the peer's
  * parser uses (`src/shared/dql/lexer.ts`, in lenient mode), with its keyword list. Pure.
  */
-import { DQL_KEYWORDS, LITERAL_WORDS } from '../../../shared/dql/keywords.ts';
+import { DQL_FUNCTION_NAMES, DQL_KEYWORDS, LITERAL_WORDS } from '../../../shared/dql/keywords.ts';
 import { tokenize, TokenKind, type Token } from '../../../shared/dql/lexer.ts';
 
 /** Scalar functions and aggregates, lower-case as the docs write them (names are case-insensitive). */
-export const DQL_FUNCTIONS: readonly string[] = [
-  'coalesce', 'upper', 'lower', 'trim', 'length', 'array_length', 'array_contains', 'object_length', 'contains', 'starts_with',
-  'ends_with', 'concat', 'abs', 'floor', 'ceil', 'round', 'type', 'is_boolean', 'is_number', 'is_string', 'is_array', 'is_object',
-  'count', 'sum', 'min', 'max', 'avg',
-];
+export const DQL_FUNCTIONS: readonly string[] = DQL_FUNCTION_NAMES;
 
 const KEYWORDS = new Set(DQL_KEYWORDS);
 
