@@ -31,8 +31,8 @@ export interface MergeOutcome {
 
 export interface MergeTarget {
   read<T>(fn: (reader: StorageReader) => T): T;
-  /** Runs `fn` in one Replication write transaction. */
-  write<T>(fn: (write: OpenWrite) => T): Promise<{ result: T; txnId: number }>;
+  /** Runs `fn` in one Replication write transaction, named `hint` in the log and the timeline. */
+  write<T>(fn: (write: OpenWrite) => T, hint?: string): Promise<{ result: T; txnId: number }>;
   /** Moves the local clock past a remote stamp. */
   observeClock(hlc: string): void;
 }

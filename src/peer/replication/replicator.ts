@@ -91,7 +91,7 @@ export class Replicator {
       lastTxnId: () => store.lastTxnId,
       heldCollections: () => store.collections().filter((c) => c.documents > 0).map((c) => c.name),
       read: (fn) => store.readNow(fn),
-      write: (fn) => store.internalWrites.write('Replication', 'replication', fn),
+      write: (fn, hint) => store.internalWrites.write('Replication', hint ?? 'replication', fn),
       // A stamp far ahead of this clock (a peer whose clock is wrong) is merged but not followed:
       // later local writes must not all be stamped in its future.
       observeClock: (hlc) => {

@@ -114,6 +114,8 @@ export class Session {
   readonly #traffic: ReplicationTraffic;
   /** The time matching the remote's subscription conditions may take in one update (undefined: no bound). */
   readonly #matchBudgetMs: number | undefined;
+  /** The store, as chunks from this remote are merged into it: their transactions name the remote. */
+  readonly #mergeTarget: MergeTarget;
   /** What the remote lets this peer read in this session (its certificate when the session began). */
   readonly readAs: PermissionRules | undefined;
 
@@ -174,6 +176,9 @@ export class Session {
     this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
     this.#matchBudgetMs = options.matchBudgetMs;
     this.readAs = options.host.localReadRules();
+    const host = options.host;
+    const hint = `replication from ${options.remote.peerKey}`;
+    this.#mergeTarget = { read: (fn) => host.read(fn), observeClock: (hlc) => host.observeClock(hlc), write: (fn) => host.write(fn, hint) };
     const badRule = (collection: string, rule: string): void => {
       this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection: `${collection} (rule ${rule} does not parse)` });
     };
@@ -546,7 +551,7 @@ export class Session {
     const wanted = { test: this.#stillWanted(), always: message.subscription_version !== this.#localVersion };
     if (this.#echoes.size > 200_000) this.#echoes.clear(); // A bound: forgetting only costs an echo.
     const outcome = await mergeChunk(
-      this.#host,
+      this.#mergeTarget,
       message.docs,
       this.#remoteWrite,
       (key, txnId) => {

@@ -66,7 +66,7 @@ describe('the write slot', () => {
     ]);
     holder.release();
     await blocked;
-    expect(waits).toEqual([{ originator: 'User', hint: 'save order', waitedMs: 140_000, blockedBy: 'Replication', blockingTxnId: 1, lastLogLevel: 'ERROR' }]);
+    expect(waits).toEqual([{ originator: 'User', hint: 'save order', waitedMs: 140_000, blockedBy: 'Replication', blockingTxnId: 1, blockingHint: 'sync batch', lastLogLevel: 'ERROR' }]);
     timers.advance(60_000);
     expect(hub.recentEntries()).toHaveLength(14); // no more lines once it has the slot
     expect(timers.pending).toBe(0);
@@ -168,5 +168,28 @@ describe('the write slot', () => {
     void slot.acquire({ originator: 'User', hint: 'waiting' });
     timers.advance(130_000);
     expect(hub.recentEntries().map((e) => e.level)).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'WARN', 'ERROR']);
+  });
+});
+
+describe('blame for a wait behind several holders', () => {
+  it('names the holder a writer waited behind longest, as its blocked lines did, not the one that released last', async () => {
+    const { slot, timers, hub, waits, commit } = setUp();
+    const a = await slot.acquire({ originator: 'User', hint: 'long import' });
+    const replication = slot.acquire({ originator: 'Replication', hint: 'replication from peerB' });
+    const user = slot.acquire({ originator: 'User', hint: 'save order' });
+    timers.advance(45_000);
+    commit();
+    a.release();
+    const r = await replication;
+    timers.advance(1_000);
+    commit();
+    r.release();
+    (await user).release();
+    expect(waits.map((w) => [w.hint, w.waitedMs, w.blockedBy, w.blockingTxnId, w.blockingHint])).toEqual([
+      ['replication from peerB', 45_000, 'User', 1, 'long import'],
+      ['save order', 46_000, 'User', 1, 'long import'],
+    ]);
+    const named = hub.recentEntries().filter((e) => e.fields?.hint === 'save order').map((e) => e.fields?.blocking_txn_id);
+    expect(new Set(named)).toEqual(new Set([1]));
   });
 });

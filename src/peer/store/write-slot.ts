@@ -35,11 +35,17 @@ export interface Lease {
   release(): void;
 }
 
-/** A writer that waited, for the timeline: who, for how long, behind whom. */
+/**
+ * A writer that waited, for the timeline: who, for how long, behind whom. A writer may wait
+ * behind several holders (those ahead of it in the queue take the slot in turn): it is blamed on
+ * the one it waited behind longest, which is the one its "blocked" lines named most.
+ */
 export interface BlockedWait extends WriteRequest {
   readonly waitedMs: number;
   readonly blockedBy: Originator;
   readonly blockingTxnId: number;
+  /** The hint of that holder. */
+  readonly blockingHint: string | undefined;
   /** The level of the last "blocked" line logged for it; null when it waited too little to be logged. */
   readonly lastLogLevel: LogLevel | null;
 }
@@ -62,6 +68,8 @@ interface Waiter {
   /** "blocked" lines logged for it so far, and the level of the last. */
   logged: number;
   lastLogLevel: LogLevel | null;
+  /** The holder it has waited behind longest so far, and for how long. */
+  longest: { holder: SlotHolder; ms: number } | undefined;
 }
 
 export interface WriteSlotOptions {
@@ -111,7 +119,7 @@ export class WriteSlot {
   acquire(request: WriteRequest): Promise<Lease> {
     if (this.#holder === undefined && this.#queue.length === 0) return Promise.resolve(this.#grant(request));
     return new Promise<Lease>((resolve) => {
-      const waiter: Waiter = { request, since: this.#timers.now(), grant: resolve, timer: undefined, logged: 0, lastLogLevel: null };
+      const waiter: Waiter = { request, since: this.#timers.now(), grant: resolve, timer: undefined, logged: 0, lastLogLevel: null, longest: undefined };
       this.#queue.push(waiter);
       this.#schedule(waiter);
     });
@@ -135,16 +143,24 @@ export class WriteSlot {
   #release(holder: SlotHolder): void {
     if (this.#holder !== holder) return;
     this.#holder = undefined;
+    // Every writer still waiting waited behind this holder from when it asked or this holder
+    // took the slot, whichever came later.
+    const now = this.#timers.now();
+    for (const waiter of this.#queue) {
+      const ms = now - Math.max(waiter.since, holder.since);
+      if (waiter.longest === undefined || ms > waiter.longest.ms) waiter.longest = { holder, ms };
+    }
     const next = this.#queue.shift();
     if (next === undefined) return;
     if (next.timer !== undefined) this.#timers.clearTimeout(next.timer);
-    const blocker = holder;
+    const blocker = next.longest?.holder ?? holder;
     const lease = this.#grant(next.request);
     this.#onWaited?.({
       ...next.request,
-      waitedMs: this.#timers.now() - next.since,
+      waitedMs: now - next.since,
       blockedBy: blocker.originator,
       blockingTxnId: blocker.txnId,
+      blockingHint: blocker.hint,
       lastLogLevel: next.lastLogLevel,
     });
     next.grant(lease);
