@@ -60,6 +60,7 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern for a fixture's first argument
   pageProblems: async ({}, use, testInfo) => {
     const problems: string[] = [];
     await use(problems);

@@ -205,7 +205,7 @@ async function stopCluster(dir, binDir) {
       for (let i = 0; i < 50 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  let entries = [];
+  let entries;
   try {
     entries = await readdir(dir);
   } catch {

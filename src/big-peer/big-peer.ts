@@ -145,6 +145,7 @@ export class BigPeer {
       const closing = new AbortController();
       const logger = hub.logger('big-peer');
       const state: OperationsState = { draining: false, readinessAsked: false };
+      // eslint-disable-next-line prefer-const -- assigned below: the metrics' closures may run before, and read undefined, not a TDZ error
       let ws: WebSocketEndpoint | undefined;
       const metrics = new BigPeerMetrics(
         {

@@ -105,7 +105,7 @@ describe('sessions waiting for their announcement', () => {
               expect(answer).toMatchObject({ type: 'announce', role: 'big-peer' });
               return Date.now() - started;
             } catch (error) {
-              if (Date.now() > deadline) throw new Error(`legit-${i} got no session within 2 s: ${(error as Error).message}`);
+              if (Date.now() > deadline) throw new Error(`legit-${i} got no session within 2 s: ${(error as Error).message}`, { cause: error });
               await sleep(50);
             }
           }

@@ -33,6 +33,7 @@ export interface LogEntry {
 export const MAX_LOG_FIELD_CHARS = 1000;
 
 // C0 controls, DEL, and the Unicode line and paragraph separators.
+// eslint-disable-next-line no-control-regex -- matching control characters is its purpose
 const CONTROL = /[\u0000-\u001f\u007f\u2028\u2029]/g;
 const escapeControl = (c: string): string =>
   c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -68,7 +68,7 @@ export function verifyCertificate(cert: SignedCertificate, trustedIssuer: string
     const issuer = claims.issuer.length > 64 ? `${claims.issuer.slice(0, 64)}…` : claims.issuer;
     throw new CertificateError('UnknownIssuer', `the certificate was issued by ${issuer}, not by the Big Peer this peer trusts (UnknownIssuer)`);
   }
-  let valid = false;
+  let valid: boolean;
   try {
     valid = verify(null, Buffer.from(cert.claims), publicKeyObject(trustedIssuer), Buffer.from(cert.signature, 'base64url'));
   } catch {

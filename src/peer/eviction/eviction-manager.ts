@@ -33,7 +33,6 @@ import {
   DEFAULT_QUIET_AFTER_BLOCKED_MS,
   DEFAULT_WINDOW,
   RETRY_AFTER_MS,
-  inWindow,
   nextInWindow,
   nextRunAt,
   parseWindow,

@@ -36,6 +36,7 @@ describe('serveCall', () => {
 
   it('turns anything else thrown into internal/unexpected, and never rejects', async () => {
     expect(await serveCall(handlers(async () => { throw new TypeError('boom'); }), 'mesh:get', {})).toEqual({ ok: false, error: { code: 'internal/unexpected', message: 'boom' } });
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a non-Error thrown on purpose
     expect(await serveCall(handlers(() => { throw 'plain'; }), 'mesh:get', {})).toEqual({ ok: false, error: { code: 'internal/unexpected', message: 'plain' } });
   });
 });

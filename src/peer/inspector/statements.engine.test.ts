@@ -13,8 +13,8 @@ beforeEach(() => {
   sync = new Sync({ inMemory: true });
 });
 
-afterEach(async () => {
-  await sync.close();
+afterEach(() => {
+  sync.close();
 });
 
 async function only(collection: string): Promise<JsonObject | undefined> {

@@ -31,6 +31,7 @@ let network: TestNetwork | undefined;
 let networkError: unknown;
 /** The network, made once for the file; a failure to make it fails every test with its message. */
 function testNetwork(): TestNetwork {
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the error caught making the network, thrown again as it was
   if (networkError !== undefined) throw networkError;
   try {
     network ??= createTestNetwork(['a', 'b', 'c']);

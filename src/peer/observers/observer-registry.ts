@@ -85,7 +85,6 @@ export class ObserverRegistry {
 
   register(prepared: PreparedStatement, params: Params, handler: SignalNextHandler, waitsForSignal: boolean): StoreObserver {
     const collection = prepared.ast.collection;
-    const registry = this;
     const entry: Entry = {
       id: this.#nextId++,
       statement: prepared.text,
@@ -102,8 +101,8 @@ export class ObserverRegistry {
       get isCancelled() {
         return this.cancelled;
       },
-      cancel() {
-        registry.#cancel(entry);
+      cancel: () => {
+        this.#cancel(entry);
       },
     };
     this.#entries.set(entry.id, entry);

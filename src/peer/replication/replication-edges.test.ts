@@ -67,14 +67,14 @@ describe('eviction racing replication', () => {
   it('does not let an update made for the cancelled subscription bring back what the 3.2 cycle evicted', async () => {
     const big = mesh.peer('big', { bigPeer: true });
     const small = mesh.peer('small');
-    let sub = small.store.registerSubscription('SELECT * FROM orders WHERE createdAt > :ttl', { ttl: '2026-01-01' });
+    const sub = small.store.registerSubscription('SELECT * FROM orders WHERE createdAt > :ttl', { ttl: '2026-01-01' });
     await big.store.execute('INSERT INTO orders DOCUMENTS (:a), (:b)', { a: { _id: 'a', createdAt: '2026-01-10', n: 0 }, b: { _id: 'b', createdAt: '2026-03-01', n: 0 } });
     await mesh.connect(small, big);
     await mesh.settle();
     await big.store.execute('UPDATE orders SET n = 1 WHERE _id = :id', { id: 'a' });
     sub.cancel();
     await small.store.execute('EVICT FROM orders WHERE createdAt <= :ttl', { ttl: '2026-02-15' });
-    sub = small.store.registerSubscription('SELECT * FROM orders WHERE createdAt > :ttl', { ttl: '2026-02-15' });
+    small.store.registerSubscription('SELECT * FROM orders WHERE createdAt > :ttl', { ttl: '2026-02-15' });
     await mesh.settle();
     expect(await ids(small, 'orders')).toEqual(['b']);
   });

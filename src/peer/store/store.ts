@@ -550,6 +550,7 @@ export class Store {
       } finally {
         scope.open = false;
       }
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a private sentinel: caught in transaction(), never seen outside
       if (result === RolledBack) throw RolledBack;
       this.#assertOpen(); // closed while the transaction ran: nothing is committed
       budget?.check(); // spent: nothing is committed, whatever the statement did

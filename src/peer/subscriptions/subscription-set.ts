@@ -57,7 +57,6 @@ export class SubscriptionSet {
     }
     checkLikePatterns(ast.where, params);
     const query = toQuery(ast, params);
-    const set = this;
     let cancelled = false;
     let quiet = false;
     const subscription: SyncSubscription = {
@@ -70,12 +69,12 @@ export class SubscriptionSet {
       get isCancelled() {
         return cancelled;
       },
-      cancel() {
+      cancel: () => {
         if (cancelled) return;
         cancelled = true;
-        set.#live.delete(subscription.id);
-        set.#quiet.delete(subscription.id);
-        if (!quiet) set.#changed();
+        this.#live.delete(subscription.id);
+        this.#quiet.delete(subscription.id);
+        if (!quiet) this.#changed();
       },
       stop() {
         subscription.cancel();

@@ -19,6 +19,7 @@ export class TestBridge {
   readonly #fake: FakeBridge = createFakeBridge();
 
   constructor() {
+    // eslint-disable-next-line react-hooks/rules-of-hooks -- useBridge installs a bridge; it is no React Hook
     useBridge(this.#fake.bridge);
   }
 

@@ -3,7 +3,7 @@
  * `sync.lanPeers`, `sync.transportConditions`), never from log entries: it stays right whatever
  * the minimum log level.
  */
-import type { MeshAuth, MeshConnection, MeshRefusal, MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import type { MeshAuth, MeshConnection, MeshSnapshot } from '../../../shared/inspector/mesh.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../../shared/protocol/announce.ts';
 import type { LanPeer, SeenPeer, TrackedConnection } from '../../replication/mesh-tracker.ts';
 import { PEER_TO_PEER_TRANSPORTS, type TransportCondition } from '../../replication/transport-config.ts';

@@ -27,12 +27,12 @@ export function DocumentDialogs() {
 function ActionFooter({ label, runLabel, statement, danger = false }: { readonly label: string; readonly runLabel: string; readonly statement: Statement | undefined; readonly danger?: boolean }) {
   const action = useInspector((s) => s.documents.action);
   const runAction = useInspector((s) => s.runAction);
-  const useInConsole = useInspector((s) => s.useInConsole);
+  const openInConsole = useInspector((s) => s.useInConsole);
   const close = useInspector((s) => s.openDialog);
   return (
     <>
       <span className="dialog-footer-note">Runs through documents:query, as you would in the console.</span>
-      <Button variant="ghost" icon="terminal" disabled={statement === undefined} onClick={() => statement !== undefined && useInConsole(statement)}>
+      <Button variant="ghost" icon="terminal" disabled={statement === undefined} onClick={() => statement !== undefined && openInConsole(statement)}>
         Open in console
       </Button>
       <Button onClick={() => close(undefined)}>Cancel</Button>

@@ -253,6 +253,7 @@ function useColumnWidths(columns: readonly string[], cache: PageCache, epoch: nu
     }
     return rows;
     // Sized once per statement and column set (not per page), so that columns do not jump while scrolling.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- without `cache`, on purpose (above)
   }, [epoch, columns]);
   const base = useMemo(() => columnWidths(columns, sample), [columns, sample]);
   const map = useMemo(() => {

@@ -148,6 +148,7 @@ export function CodeEditor(props: CodeEditorProps) {
       editor.destroy();
       view.current = undefined;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- made once, on purpose (above)
   }, []);
 
   // A value set from outside (history, a UI action) replaces the text.
@@ -163,6 +164,7 @@ export function CodeEditor(props: CodeEditorProps) {
   const completionKey = (props.completions ?? []).join('\u0000');
   useEffect(() => {
     view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageOf(props.language, props.completions ?? [])) });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- completionKey stands for props.completions, compared by content
   }, [props.language, completionKey]);
 
   useEffect(() => {
