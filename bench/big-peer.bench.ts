@@ -97,7 +97,10 @@ async function serve(setup: WorkerSetup): Promise<void> {
   let raw: Server | undefined;
   let peer: BigPeer | undefined;
   try {
-    peer = await BigPeer.start(bigPeerConfig({ appID: 'bench-app', host: '127.0.0.1', port: 0, dataDir: setup.dataDir, apiKeys: [API_KEY], logLevel: 'ERROR' }), { logHub: hub });
+    peer = await BigPeer.start(
+      bigPeerConfig({ appID: 'bench-app', host: '127.0.0.1', port: 0, dataDir: setup.dataDir, apiKeys: [API_KEY], logLevel: 'ERROR' }),
+      { logHub: hub },
+    );
     await peer.sync.store.execute(INSERT_MANY, { docs: generateDocuments(DOCS, { seed: SEED }) });
     send({ type: 'ready', url: peer.url });
   } catch (error) {
@@ -163,7 +166,10 @@ class ServerWorker {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const answer = new Promise<FromWorker>((resolve, reject) => {
       this.#waiting = { resolve, reject };
-      timer = setTimeout(() => reject(new Error(`the server worker did not answer ${message?.type ?? 'its start'} within ${WORKER_TIMEOUT_MS} ms`)), WORKER_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`the server worker did not answer ${message?.type ?? 'its start'} within ${WORKER_TIMEOUT_MS} ms`)),
+        WORKER_TIMEOUT_MS,
+      );
     });
     if (message !== undefined) this.#worker.postMessage(message);
     try {
@@ -451,12 +457,17 @@ interface RowSpec {
 async function loadRows(context: SuiteContext, servers: Servers, spec: RowSpec): Promise<Row[]> {
   const ours: Samples = { p50: [], p99: [], busy: [], clientBusy: [] };
   const raw: Samples = { p50: [], p99: [], busy: [], clientBusy: [] };
-  const c = await compare(loadSide(servers, servers.oursPort, spec.concurrency, spec.ours, ours), loadSide(servers, servers.rawPort, spec.concurrency, spec.raw, raw), {
-    warmup: WARMUP,
-    repeat: REPEAT,
-    budgetMs: ROW_BUDGET_MS,
-  });
-  const share = (s: Samples, ms: number): string => `server ${((100 * timedMedian(s.busy)) / ms).toFixed(0)}%, clients ${(100 * timedMedian(s.clientBusy)).toFixed(0)}%`;
+  const c = await compare(
+    loadSide(servers, servers.oursPort, spec.concurrency, spec.ours, ours),
+    loadSide(servers, servers.rawPort, spec.concurrency, spec.raw, raw),
+    {
+      warmup: WARMUP,
+      repeat: REPEAT,
+      budgetMs: ROW_BUDGET_MS,
+    },
+  );
+  const share = (s: Samples, ms: number): string =>
+    `server ${((100 * timedMedian(s.busy)) / ms).toFixed(0)}%, clients ${(100 * timedMedian(s.clientBusy)).toFixed(0)}%`;
   context.log(`  busy: ours ${share(ours, c.ours)}; raw ${share(raw, c.raw)}`);
   const name = `${spec.label}, ${spec.concurrency} client${spec.concurrency === 1 ? '' : 's'}`;
   const repetitions = c.repetitions;

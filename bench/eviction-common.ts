@@ -71,7 +71,9 @@ export function expectCount(what: string, found: number, expected: number): void
 /** Inserts documents `first` … `first + count - 1` of the data set's seed, a batch per statement. */
 export async function fillStore(sync: Sync, first: number, count: number): Promise<void> {
   for (let i = first; i < first + count; i += BATCH) {
-    await sync.store.execute(`INSERT INTO ${COLLECTION} DOCUMENTS (:docs)`, { docs: generateDocuments(Math.min(BATCH, first + count - i), { seed: SEED, first: i }) });
+    await sync.store.execute(`INSERT INTO ${COLLECTION} DOCUMENTS (:docs)`, {
+      docs: generateDocuments(Math.min(BATCH, first + count - i), { seed: SEED, first: i }),
+    });
   }
 }
 
@@ -174,7 +176,11 @@ export function templates(context: SuiteContext): Promise<Templates> {
     promise = (async () => {
       const logs = new Logs();
       context.log(`building the templates: ${thousands(DOCS)} documents in 3 stores and 2 raw tables`);
-      const stores = { new: await buildStore(context, logs, 'new'), old: await buildStore(context, logs, 'old'), incremental: await buildStore(context, logs, 'incremental') };
+      const stores = {
+        new: await buildStore(context, logs, 'new'),
+        old: await buildStore(context, logs, 'old'),
+        incremental: await buildStore(context, logs, 'incremental'),
+      };
       const raws = new Map<AutoVacuum, string>();
       logs.checkpoint(context, 'templates');
       context.log(`  ${stores.new.label}`);

@@ -87,7 +87,9 @@ async function measuredScenario(sync: Sync, context: SuiteContext): Promise<{ cy
       onCycle: (row) => {
         const memory = memories.at(-1) as Memory;
         cycles.push({ row, memory });
-        context.log(`${formatCycleLine(row)}  rss peak +${bytesText(memory.rssPeak - memory.rssAtEvict)}  heap ${memory.heapAfter >= memory.heapAtEvict ? '+' : ''}${bytesText(memory.heapAfter - memory.heapAtEvict)}`);
+        context.log(
+          `${formatCycleLine(row)}  rss peak +${bytesText(memory.rssPeak - memory.rssAtEvict)}  heap ${memory.heapAfter >= memory.heapAtEvict ? '+' : ''}${bytesText(memory.heapAfter - memory.heapAtEvict)}`,
+        );
       },
     });
     check(report.cycles.length === 2 * LOOP_CYCLES, () => `the scenario ran ${report.cycles.length} cycles, expected ${2 * LOOP_CYCLES}`);
@@ -128,7 +130,12 @@ function rowsOf(cycles: readonly Cycle[]): Row[] {
       target: RECEIVED_TARGET,
     },
     { name: 'mean per cycle: RSS peak − RSS at the EVICT', kind: 'memory', ...pair((c) => c.memory.rssPeak - c.memory.rssAtEvict), repetitions: LOOP_CYCLES },
-    { name: 'mean per cycle: heap after GC at the end − at the EVICT', kind: 'memory', ...pair((c) => c.memory.heapAfter - c.memory.heapAtEvict), repetitions: LOOP_CYCLES },
+    {
+      name: 'mean per cycle: heap after GC at the end − at the EVICT',
+      kind: 'memory',
+      ...pair((c) => c.memory.heapAfter - c.memory.heapAtEvict),
+      repetitions: LOOP_CYCLES,
+    },
     { name: 'mean per cycle: store on disk at the end', kind: 'memory', ...pair((c) => c.row.storeBytes), repetitions: LOOP_CYCLES },
   );
   return rows;
@@ -138,7 +145,14 @@ export async function loopRows(context: SuiteContext): Promise<Row[]> {
   const peerLogs = new Logs();
   const bigLogs = new Logs();
   const dir = context.tempDir('evict-loop');
-  const config = bigPeerConfig({ appID: APP_ID, playgroundToken: PLAYGROUND_TOKEN, host: '127.0.0.1', port: 0, dataDir: join(dir, 'big-peer'), logLevel: 'WARN' });
+  const config = bigPeerConfig({
+    appID: APP_ID,
+    playgroundToken: PLAYGROUND_TOKEN,
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: join(dir, 'big-peer'),
+    logLevel: 'WARN',
+  });
   const bigPeer = await within(BigPeer.start(config, { logHub: bigLogs.hub }), SETUP_TIMEOUT_MS, 'starting the Big Peer');
   let sync: Sync | undefined;
   try {

@@ -130,7 +130,13 @@ export async function sizeRows(context: SuiteContext): Promise<Row[]> {
   const rows: Row[] = [];
   for (const { store, ours, raw } of await spaceReports(context)) {
     const name = `${SHORT[store.kind]} (${store.autoVacuum})`;
-    const row = (step: string, pick: (s: Steps) => number): Row => ({ name: `${name}: ${step}`, kind: 'memory', ours: megabytes(pick(ours)), raw: megabytes(pick(raw)), repetitions: 1 });
+    const row = (step: string, pick: (s: Steps) => number): Row => ({
+      name: `${name}: ${step}`,
+      kind: 'memory',
+      ours: megabytes(pick(ours)),
+      raw: megabytes(pick(raw)),
+      repetitions: 1,
+    });
     // A row of free pages alone would divide 0 by 0 where the pages went back: they go in the name.
     rows.push(
       row(`before the EVICT of ${thousands(DOCS)}`, (s) => s.before),
@@ -173,7 +179,14 @@ export async function fateRows(context: SuiteContext): Promise<Row[]> {
         repetitions: 1,
         ...(returnedExpected ? { target: 0.1 } : {}),
       },
-      { name: `${name}: after re-inserting ${thousands(DOCS)}`, kind: 'memory', ours: megabytes(ours.afterRefill), raw: megabytes(ours.before), repetitions: 1, target: 1.1 },
+      {
+        name: `${name}: after re-inserting ${thousands(DOCS)}`,
+        kind: 'memory',
+        ours: megabytes(ours.afterRefill),
+        raw: megabytes(ours.before),
+        repetitions: 1,
+        target: 1.1,
+      },
     );
   }
   return rows;

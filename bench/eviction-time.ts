@@ -40,7 +40,13 @@ function oursOnCopy(context: SuiteContext, template: string, logs: Logs, run: (s
   };
 }
 
-function rawOnCopy(context: SuiteContext, template: string, mode: AutoVacuum, run: (raw: RawEvictStore) => number, expected: number): Side<Copy<RawEvictStore>> {
+function rawOnCopy(
+  context: SuiteContext,
+  template: string,
+  mode: AutoVacuum,
+  run: (raw: RawEvictStore) => number,
+  expected: number,
+): Side<Copy<RawEvictStore>> {
   return {
     setup: () => {
       const dir = context.tempDir('raw');
@@ -61,15 +67,20 @@ function rawOnCopy(context: SuiteContext, template: string, mode: AutoVacuum, ru
   };
 }
 
-const execute = (cut: Cut) => async (sync: Sync): Promise<number> => (await sync.store.execute(EVICT, { ttl: cut.ttl })).mutatedDocumentIds.length;
+const execute =
+  (cut: Cut) =>
+  async (sync: Sync): Promise<number> =>
+    (await sync.store.execute(EVICT, { ttl: cut.ttl })).mutatedDocumentIds.length;
 
 /** The local strategy's run with the cut's TTL; forced, as a second run within a day would be refused. */
-const strategy = (cut: Cut, runs: EvictionRun[]) => async (sync: Sync): Promise<number> => {
-  const run = await sync.eviction.runNow(COLLECTION, { force: true, ttl: cut.ttl });
-  check(run.outcome === 'evicted', () => `the strategy's run was ${run.outcome}: ${run.reason ?? ''}`);
-  runs.push(run);
-  return run.evicted;
-};
+const strategy =
+  (cut: Cut, runs: EvictionRun[]) =>
+  async (sync: Sync): Promise<number> => {
+    const run = await sync.eviction.runNow(COLLECTION, { force: true, ttl: cut.ttl });
+    check(run.outcome === 'evicted', () => `the strategy's run was ${run.outcome}: ${run.reason ?? ''}`);
+    runs.push(run);
+    return run.evicted;
+  };
 
 export async function timeRows(context: SuiteContext): Promise<Row[]> {
   const t = await templates(context);
@@ -107,7 +118,10 @@ export async function timeRows(context: SuiteContext): Promise<Row[]> {
       OPTIONS,
     );
     const last = runs.at(-1);
-    if (last !== undefined) context.log(`  the strategy's run: ${last.durationMs} ms by its clock, store ${last.storeBytesBefore} → ${last.storeBytesAfter} bytes, ${last.bytesFreed} bytes of documents freed`);
+    if (last !== undefined)
+      context.log(
+        `  the strategy's run: ${last.durationMs} ms by its clock, store ${last.storeBytesBefore} → ${last.storeBytesAfter} bytes, ${last.bytesFreed} bytes of documents freed`,
+      );
     rows.push({ name: `EVICT ${of}: strategy runNow, with reclaimSpace (raw: DELETE + reclaim)`, kind: 'time', ...s, target: 3 });
     logs.checkpoint(context, `strategy ${of}`);
   }

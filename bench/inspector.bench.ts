@@ -34,7 +34,16 @@ import { installProbe, type FrameRecord, type PaintTiming, type ProbeWindow, typ
 
 // ---- the browser (as playwright.config.ts launches it for the e2e tests) ----
 const CHROMIUM_PATH = process.env['SYNCMESH_CHROMIUM'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const VIEWPORT = { width: 1440, height: 900 };
 
 // ---- the peer ----
@@ -152,9 +161,16 @@ function ensureRenderer(context: SuiteContext): { readonly dir: string } | { rea
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   const sources = Math.max(newestMtime(join(PROJECT, 'src', 'renderer')), newestMtime(join(PROJECT, 'src', 'shared')));
   if (built >= sources) return { dir };
-  context.log(built === 0 ? 'building the renderer (out/renderer is missing)' : 'rebuilding the renderer (src/renderer or src/shared is newer than out/renderer)');
+  context.log(
+    built === 0 ? 'building the renderer (out/renderer is missing)' : 'rebuilding the renderer (src/renderer or src/shared is newer than out/renderer)',
+  );
   const started = performance.now();
-  const build = spawnSync(process.execPath, [ELECTRON_VITE, 'build'], { cwd: PROJECT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  const build = spawnSync(process.execPath, [ELECTRON_VITE, 'build'], {
+    cwd: PROJECT,
+    encoding: 'utf8',
+    timeout: BUILD_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (build.status === 0 && existsSync(index)) {
     context.log(`  built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return { dir };
@@ -203,7 +219,9 @@ function countingSessions(inspector: Inspector, counter: { rows: number }): Sess
 async function loadPeer(context: SuiteContext, sync: Sync): Promise<void> {
   context.log(`loading ${thousands(DOCS)} documents into ${COLLECTION} (SQLite)`);
   for (let first = 0; first < DOCS; first += LOAD_BATCH) {
-    await sync.store.execute(`INSERT INTO ${COLLECTION} DOCUMENTS (:docs)`, { docs: generateDocuments(Math.min(LOAD_BATCH, DOCS - first), { seed: SEED, first }) });
+    await sync.store.execute(`INSERT INTO ${COLLECTION} DOCUMENTS (:docs)`, {
+      docs: generateDocuments(Math.min(LOAD_BATCH, DOCS - first), { seed: SEED, first }),
+    });
   }
   const n = (await sync.store.execute(`SELECT COUNT(*) AS n FROM ${COLLECTION}`)).items[0]?.n;
   check(n === DOCS, () => `the peer holds ${String(n)} ${COLLECTION}, expected ${DOCS}`);
@@ -264,13 +282,22 @@ const evaluateLoad = (page: Page): Promise<PaintTiming> =>
     'the first panel',
   );
 
-const afterPaint = (page: Page): Promise<number> => within(page.evaluate(() => (window as unknown as ProbeWindow).__bench.afterPaint()), 5_000, 'a frame');
+const afterPaint = (page: Page): Promise<number> =>
+  within(
+    page.evaluate(() => (window as unknown as ProbeWindow).__bench.afterPaint()),
+    5_000,
+    'a frame',
+  );
 
 /** Arms the click clock, clicks the tab named `tab`, and answers the click → painted timing. */
 async function clickTab(page: Page, tab: string, spec: ReadySpec): Promise<PaintTiming> {
   await page.evaluate((s) => (window as unknown as ProbeWindow).__bench.armClick(s), spec);
   await page.getByRole('tab', { name: tab, exact: true }).click({ timeout: ACTION_TIMEOUT_MS });
-  return within(page.evaluate(() => (window as unknown as ProbeWindow).__bench.clicked as Promise<PaintTiming>), spec.timeoutMs + 5_000, `the ${tab} panel after its click`);
+  return within(
+    page.evaluate(() => (window as unknown as ProbeWindow).__bench.clicked as Promise<PaintTiming>),
+    spec.timeoutMs + 5_000,
+    `the ${tab} panel after its click`,
+  );
 }
 
 async function record(page: Page, durationMs: number, scrollSelector?: string): Promise<FrameRecord> {
@@ -336,7 +363,10 @@ async function pageSample(env: Environment, url: string, start: ReadySpec, targe
   const { page, cdp, errors } = await openPage(env, url, start);
   try {
     const load = await evaluateLoad(page);
-    check(load.state === 'data', () => `${url}: the ${start.panel} panel showed no data within ${start.timeoutMs} ms${load.alert === undefined ? '' : ` (error shown: ${load.alert})`}`);
+    check(
+      load.state === 'data',
+      () => `${url}: the ${start.panel} panel showed no data within ${start.timeoutMs} ms${load.alert === undefined ? '' : ` (error shown: ${load.alert})`}`,
+    );
     // Paint entries are queued once the compositor reports the frame: poll for it briefly.
     let fcp: number | undefined;
     await pollUntil(async () => (fcp = await page.evaluate(() => (window as unknown as ProbeWindow).__bench.firstContentfulPaint())) !== undefined, 5_000);
@@ -374,7 +404,13 @@ async function panelRows(env: Environment, cases: readonly PanelCase[]): Promise
   // Page load: the pages that loaded on the Overview.
   const loads = cases.filter((c) => c.id !== 'overview').flatMap((c) => ours.get(c.id) as PageSample[]);
   const rows: Row[] = [
-    { name: 'page load → first contentful paint (raw: static page)', kind: 'time', ours: median(loads.map((s) => s.fcp)), raw: median(raw.map((s) => s.fcp)), repetitions: n },
+    {
+      name: 'page load → first contentful paint (raw: static page)',
+      kind: 'time',
+      ours: median(loads.map((s) => s.fcp)),
+      raw: median(raw.map((s) => s.fcp)),
+      repetitions: n,
+    },
     {
       name: `page load → Overview data painted (raw: static page, ${BASELINE_ROWS} rows over its WebSocket)`,
       kind: 'time',
@@ -384,7 +420,9 @@ async function panelRows(env: Environment, cases: readonly PanelCase[]): Promise
     },
   ];
   context(env).log(`  page load → FCP: ours ${loads.map((s) => ms(s.fcp)).join(', ')}; raw ${raw.map((s) => ms(s.fcp)).join(', ')}`);
-  context(env).log(`  page load → Overview painted: ours ${loads.map((s) => ms(s.loadPainted)).join(', ')}; raw ${raw.map((s) => ms(s.loadPainted)).join(', ')}`);
+  context(env).log(
+    `  page load → Overview painted: ours ${loads.map((s) => ms(s.loadPainted)).join(', ')}; raw ${raw.map((s) => ms(s.loadPainted)).join(', ')}`,
+  );
   const rawClick = median(raw.map((s) => s.click.painted - s.click.start));
   context(env).log(`  raw click → table painted: ${raw.map((s) => ms(s.click.painted - s.click.start)).join(', ')}`);
   const memoryRows: Row[] = [];
@@ -392,7 +430,9 @@ async function panelRows(env: Environment, cases: readonly PanelCase[]): Promise
     const samples = ours.get(target.id) as PageSample[];
     const missing = samples.find((s) => s.click.state === 'timeout');
     if (missing !== undefined) {
-      notes.push(`${target.title}: no data within ${READY_TIMEOUT_MS / 1000} s of the click${missing.click.alert === undefined ? '' : ` (error shown: ${missing.click.alert.slice(0, 160)})`}; no row`);
+      notes.push(
+        `${target.title}: no data within ${READY_TIMEOUT_MS / 1000} s of the click${missing.click.alert === undefined ? '' : ` (error shown: ${missing.click.alert.slice(0, 160)})`}; no row`,
+      );
       continue;
     }
     const placeholder = samples.some((s) => s.click.state === 'placeholder');
@@ -400,7 +440,13 @@ async function panelRows(env: Environment, cases: readonly PanelCase[]): Promise
     context(env).log(`  click ${target.title} → painted: ${times.map(ms).join(', ')}${placeholder ? ' (placeholder)' : ''}`);
     const what = placeholder ? 'placeholder painted (panel not built yet)' : 'data painted';
     const from = target.id === 'overview' ? ', from Logs' : '';
-    rows.push({ name: `click ${target.title}${from} → ${what} (raw: static page, click → ${BASELINE_ROWS} rows)`, kind: 'time', ours: median(times), raw: rawClick, repetitions: samples.length });
+    rows.push({
+      name: `click ${target.title}${from} → ${what} (raw: static page, click → ${BASELINE_ROWS} rows)`,
+      kind: 'time',
+      ours: median(times),
+      raw: rawClick,
+      repetitions: samples.length,
+    });
     const before = median(samples.map((s) => s.before.nodes));
     const after = median(samples.map((s) => s.after.nodes));
     memoryRows.push({
@@ -515,11 +561,50 @@ const ENTRY_TEMPLATES: readonly (readonly [number, EntryTemplate])[] = [
       { since_index: 90_000 + k, new_update_created: true, num_docs: Math.floor(r() * 500), elapsed: `${(r() * 4).toFixed(2)} ms` },
     ],
   ],
-  [8, (k, r) => ['INFO', 'observers', LOG_EVENTS.observerRegistered, { id: k, statement: `SELECT * FROM orders WHERE status = :status AND locationId = '${pick(['loc-001', 'loc-017', 'loc-042'], r)}' ORDER BY createdAt DESC LIMIT 100` }]],
+  [
+    8,
+    (k, r) => [
+      'INFO',
+      'observers',
+      LOG_EVENTS.observerRegistered,
+      {
+        id: k,
+        statement: `SELECT * FROM orders WHERE status = :status AND locationId = '${pick(['loc-001', 'loc-017', 'loc-042'], r)}' ORDER BY createdAt DESC LIMIT 100`,
+      },
+    ],
+  ],
   [5, (k) => ['INFO', 'observers', LOG_EVENTS.observerCancelled, { id: k - 40 }]],
-  [4, (_k, r) => ['INFO', 'sync', LOG_EVENTS.connectionEstablished, { connection_type: 'WsClient', connection: `WsClient#${Math.floor(r() * 40)}`, remote_address: `ws://127.0.0.1:${40_000 + Math.floor(r() * 1000)}/_sync/ws` }]],
-  [2, (_k, r) => ['WARN', 'sync', LOG_EVENTS.reconnectScheduled, { seconds: 1 + Math.floor(r() * 30), connect_address: `ws://127.0.0.1:${40_000 + Math.floor(r() * 1000)}/_sync/ws` }]],
-  [1, (_k, r) => ['ERROR', 'replication', LOG_EVENTS.replicationFailed, { remote: pick(PEERS, r), error: 'SQLITE_BUSY: database is locked (while merging an update chunk)' }]],
+  [
+    4,
+    (_k, r) => [
+      'INFO',
+      'sync',
+      LOG_EVENTS.connectionEstablished,
+      {
+        connection_type: 'WsClient',
+        connection: `WsClient#${Math.floor(r() * 40)}`,
+        remote_address: `ws://127.0.0.1:${40_000 + Math.floor(r() * 1000)}/_sync/ws`,
+      },
+    ],
+  ],
+  [
+    2,
+    (_k, r) => [
+      'WARN',
+      'sync',
+      LOG_EVENTS.reconnectScheduled,
+      { seconds: 1 + Math.floor(r() * 30), connect_address: `ws://127.0.0.1:${40_000 + Math.floor(r() * 1000)}/_sync/ws` },
+    ],
+  ],
+  [
+    1,
+    (_k, r) => [
+      'ERROR',
+      'replication',
+      LOG_EVENTS.replicationFailed,
+      { remote: pick(PEERS, r), error: 'SQLITE_BUSY: database is locked (while merging an update chunk)' },
+    ],
+  ],
 ];
 const TEMPLATE_WEIGHT = ENTRY_TEMPLATES.reduce((sum, [w]) => sum + w, 0);
 
@@ -576,7 +661,9 @@ async function logsRows(env: Environment, logs: PanelCase): Promise<Row[]> {
     const started = performance.now();
     for (let rep = 0; rep < FRAME_REPEAT; rep++) {
       if (rep > 0 && performance.now() - started > FRAME_BUDGET_MS) break;
-      context(env).log(`Logs: idle ${FRAME_MS / 1000} s, then ${thousands(LOG_RATE)} entries/s for ${FRAME_MS / 1000} s (repetition ${rep + 1} of ${FRAME_REPEAT})`);
+      context(env).log(
+        `Logs: idle ${FRAME_MS / 1000} s, then ${thousands(LOG_RATE)} entries/s for ${FRAME_MS / 1000} s (repetition ${rep + 1} of ${FRAME_REPEAT})`,
+      );
       idle.push(await record(page, FRAME_MS));
       memoryIdle ??= await memoryOf(cdp);
       const recording = record(page, FRAME_MS);
@@ -639,7 +726,9 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
   try {
     const load = await evaluateLoad(page);
     if (load.state !== 'data') {
-      notes.push(`Documents scrolling: skipped, the Documents panel ${load.state === 'placeholder' ? 'is not built yet (placeholder)' : 'showed no collection list'}`);
+      notes.push(
+        `Documents scrolling: skipped, the Documents panel ${load.state === 'placeholder' ? 'is not built yet (placeholder)' : 'showed no collection list'}`,
+      );
       return [];
     }
     // The collection list's `orders` runs SELECT * FROM orders (as the console would).
@@ -648,11 +737,21 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
       notes.push(`Documents scrolling: skipped, no button "${COLLECTION}" in the panel's Collections list`);
       return [];
     }
-    await page.evaluate((s) => (window as unknown as ProbeWindow).__bench.armClick(s), { panel: 'documents', data: [{ selector: loadedRow(2) }], timeoutMs: QUERY_TIMEOUT_MS } satisfies ReadySpec);
+    await page.evaluate((s) => (window as unknown as ProbeWindow).__bench.armClick(s), {
+      panel: 'documents',
+      data: [{ selector: loadedRow(2) }],
+      timeoutMs: QUERY_TIMEOUT_MS,
+    } satisfies ReadySpec);
     await button.first().click({ timeout: ACTION_TIMEOUT_MS });
-    const query = await within(page.evaluate(() => (window as unknown as ProbeWindow).__bench.clicked as Promise<PaintTiming>), QUERY_TIMEOUT_MS + 5_000, 'the result of SELECT * FROM orders');
+    const query = await within(
+      page.evaluate(() => (window as unknown as ProbeWindow).__bench.clicked as Promise<PaintTiming>),
+      QUERY_TIMEOUT_MS + 5_000,
+      'the result of SELECT * FROM orders',
+    );
     if (query.state !== 'data') {
-      notes.push(`Documents scrolling: skipped, no grid of ${thousands(DOCS)} rows with loaded cells within ${QUERY_TIMEOUT_MS / 1000} s of the click on ${COLLECTION}${query.alert === undefined ? '' : ` (error shown: ${query.alert.slice(0, 160)})`}`);
+      notes.push(
+        `Documents scrolling: skipped, no grid of ${thousands(DOCS)} rows with loaded cells within ${QUERY_TIMEOUT_MS / 1000} s of the click on ${COLLECTION}${query.alert === undefined ? '' : ` (error shown: ${query.alert.slice(0, 160)})`}`,
+      );
       return [];
     }
     context(env).log(`Documents: click ${COLLECTION} → first rows of ${thousands(DOCS)} painted in ${ms(query.painted - query.start)}`);
@@ -664,7 +763,9 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
     const started = performance.now();
     for (let rep = 0; rep < FRAME_REPEAT; rep++) {
       if (rep > 0 && performance.now() - started > FRAME_BUDGET_MS) break;
-      context(env).log(`Documents: idle ${FRAME_MS / 1000} s at the top, then scrolling to row ${thousands(DOCS)} in ${FRAME_MS / 1000} s (repetition ${rep + 1} of ${FRAME_REPEAT})`);
+      context(env).log(
+        `Documents: idle ${FRAME_MS / 1000} s at the top, then scrolling to row ${thousands(DOCS)} in ${FRAME_MS / 1000} s (repetition ${rep + 1} of ${FRAME_REPEAT})`,
+      );
       idle.push(await record(page, FRAME_MS));
       memoryIdle ??= await memoryOf(cdp);
       const callsBefore = env.rowsCalls();
@@ -678,7 +779,9 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
       context(env).log(
         `  scrolled ${thousands(scroll.scrollRange)} px; documents:rows calls during the scroll ${callsDuring}, after it ${env.rowsCalls() - callsBefore - callsDuring}; last row loaded ${ms(performance.now() - settled)} after the scroll ended`,
       );
-      context(env).log(`  elements in the document: ${scroll.elementsStart} at the top, at most ${scroll.elementsMax} while scrolling, ${scroll.elementsEnd} at the bottom`);
+      context(env).log(
+        `  elements in the document: ${scroll.elementsStart} at the top, at most ${scroll.elementsMax} while scrolling, ${scroll.elementsEnd} at the bottom`,
+      );
       context(env).log(`  ${describeStats('idle', frameStats([idle.at(-1) as FrameRecord]))}`);
       context(env).log(`  ${describeStats('scroll', frameStats([scroll]))}`);
       memoryScrolled = await memoryOf(cdp);
@@ -713,7 +816,9 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
 async function run(suiteContext: SuiteContext): Promise<Row[]> {
   notes.length = 0;
   if (!existsSync(CHROMIUM_PATH)) {
-    notes.push(`skipped: Chromium is missing at ${CHROMIUM_PATH} (install Debian's chromium package, as scripts/ensure-chromium.js does, or set SYNCMESH_CHROMIUM)`);
+    notes.push(
+      `skipped: Chromium is missing at ${CHROMIUM_PATH} (install Debian's chromium package, as scripts/ensure-chromium.js does, or set SYNCMESH_CHROMIUM)`,
+    );
     return [];
   }
   let playwright: typeof import('playwright-core');
@@ -753,7 +858,11 @@ async function run(suiteContext: SuiteContext): Promise<Row[]> {
 
     let browser: Browser;
     try {
-      browser = await within(playwright.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS }), LAUNCH_TIMEOUT_MS + 5_000, 'launching Chromium');
+      browser = await within(
+        playwright.chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS }),
+        LAUNCH_TIMEOUT_MS + 5_000,
+        'launching Chromium',
+      );
     } catch (error) {
       notes.push(`skipped: Chromium at ${CHROMIUM_PATH} did not start (${(error as Error).message.split('\n')[0]})`);
       return [];

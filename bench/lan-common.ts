@@ -47,7 +47,11 @@ export async function alternate(sides: readonly MeasuredSide[], options: { warmu
 }
 
 /** Runs `run` on a fresh network of namespaces a and b with a Big Peer on the bridge; stops every agent pushed to `agents`, the Big Peer and the network after. */
-export async function withNetwork<T>(context: SuiteContext, label: string, run: (net: TestNetwork, big: BigPeerProcess, agents: AgentProcess[]) => Promise<T>): Promise<T> {
+export async function withNetwork<T>(
+  context: SuiteContext,
+  label: string,
+  run: (net: TestNetwork, big: BigPeerProcess, agents: AgentProcess[]) => Promise<T>,
+): Promise<T> {
   const net = createTestNetwork(['a', 'b']);
   const agents: AgentProcess[] = [];
   let big: BigPeerProcess | undefined;
@@ -63,6 +67,22 @@ export async function withNetwork<T>(context: SuiteContext, label: string, run: 
 }
 
 /** A LAN peer in `role`'s namespace with a fresh directory, subscribed to `subscription`. */
-export function peerOptions(context: SuiteContext, net: TestNetwork, big: BigPeerProcess, role: string, serviceType: string, subscription: string): LanPeerOptions {
-  return { network: net, role, persistenceDirectory: context.tempDir(`lan-${role}`), appID: APP_ID, playgroundToken: TOKEN, bigPeerURL: big.url, serviceType, subscriptions: [subscription] };
+export function peerOptions(
+  context: SuiteContext,
+  net: TestNetwork,
+  big: BigPeerProcess,
+  role: string,
+  serviceType: string,
+  subscription: string,
+): LanPeerOptions {
+  return {
+    network: net,
+    role,
+    persistenceDirectory: context.tempDir(`lan-${role}`),
+    appID: APP_ID,
+    playgroundToken: TOKEN,
+    bigPeerURL: big.url,
+    serviceType,
+    subscriptions: [subscription],
+  };
 }

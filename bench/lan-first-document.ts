@@ -24,7 +24,14 @@ const SUBSCRIPTION = 'SELECT * FROM firsts';
  * Two B's, one whose key sorts before A's and one after, each logged in once and seen meeting A
  * over mDNS, so that every timed start finds its certificate cached and A has met it before.
  */
-async function certifiedNeighbours(context: SuiteContext, net: TestNetwork, big: BigPeerProcess, a: LanPeer, agents: AgentProcess[], serviceType: string): Promise<{ smaller: LanPeerOptions; larger: LanPeerOptions }> {
+async function certifiedNeighbours(
+  context: SuiteContext,
+  net: TestNetwork,
+  big: BigPeerProcess,
+  a: LanPeer,
+  agents: AgentProcess[],
+  serviceType: string,
+): Promise<{ smaller: LanPeerOptions; larger: LanPeerOptions }> {
   let smaller: LanPeerOptions | undefined;
   let larger: LanPeerOptions | undefined;
   for (let i = 0; i < MAX_CANDIDATES && (smaller === undefined || larger === undefined); i++) {
@@ -115,9 +122,18 @@ export async function firstDocumentRows(context: SuiteContext): Promise<Row[]> {
       ];
       context.log(`start → first document: ${FIRST.warmup} warm-up, then up to ${FIRST.repeat} repetitions of each side`);
       const [dials, dialed, given, bare] = (await alternate(sides, FIRST)) as [number[], number[], number[], number[]];
-      context.log(`  B dials ${dials.map(ms).join(', ')}; A dials ${dialed.map(ms).join(', ')}; given A's address ${given.map(ms).join(', ')}; raw ${bare.map(ms).join(', ')}`);
-      for (const [label, split] of splits) context.log(`  ${label}, warm-up included: store open at ${ms(median(split.ready))}, startSync() resolved at ${ms(median(split.started))} (medians)`);
-      const row = (name: string, ours: number[], raw: number[]): Row => ({ name, kind: 'time', ours: median(ours), raw: median(raw), repetitions: ours.length });
+      context.log(
+        `  B dials ${dials.map(ms).join(', ')}; A dials ${dialed.map(ms).join(', ')}; given A's address ${given.map(ms).join(', ')}; raw ${bare.map(ms).join(', ')}`,
+      );
+      for (const [label, split] of splits)
+        context.log(`  ${label}, warm-up included: store open at ${ms(median(split.ready))}, startSync() resolved at ${ms(median(split.started))} (medians)`);
+      const row = (name: string, ours: number[], raw: number[]): Row => ({
+        name,
+        kind: 'time',
+        ours: median(ours),
+        raw: median(raw),
+        repetitions: ours.length,
+      });
       return [
         row('B’s key < A’s: B dials at once (raw: Node process, ws client, 1 frame)', dials, bare),
         row('B’s key < A’s: B dials at once (baseline: B given A’s address, no mDNS)', dials, given),

@@ -31,7 +31,8 @@ interface FetchConfig {
 
 const now = (): number => performance.timeOrigin + performance.now();
 const print = (message: object): void => void process.stdout.write(jsonLine(message));
-const textOf = (data: RawData): string => (Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+const textOf = (data: RawData): string =>
+  Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ServeConfig | FetchConfig;
 process.stdin.on('end', () => process.exit(0));

@@ -60,9 +60,18 @@ async function inProcessFlow(context: SuiteContext, docsOf: () => Record<string,
   const hub = new LogHub({ minimumLogLevel: 'WARN' });
   const errors: string[] = [];
   hub.setCustomLogCallback((e) => void (e.level === 'ERROR' && errors.push(e.message)));
-  const big = await within(BigPeer.start(bigPeerConfig({ appID: APP_ID, playgroundToken: TOKEN, host: '127.0.0.1', port: 0, logLevel: 'WARN' }), { logHub: hub }), STEP_TIMEOUT_MS, 'starting the in-process Big Peer');
+  const big = await within(
+    BigPeer.start(bigPeerConfig({ appID: APP_ID, playgroundToken: TOKEN, host: '127.0.0.1', port: 0, logLevel: 'WARN' }), { logHub: hub }),
+    STEP_TIMEOUT_MS,
+    'starting the in-process Big Peer',
+  );
   const identity = onlinePlayground({ appID: APP_ID, token: TOKEN, bigPeerURL: big.url });
-  const a = new Sync({ persistenceDirectory: context.tempDir('loopback-a'), logHub: hub, identity, sync: { bigPeer: false, listen: { host: '127.0.0.1', port: 0 } } });
+  const a = new Sync({
+    persistenceDirectory: context.tempDir('loopback-a'),
+    logHub: hub,
+    identity,
+    sync: { bigPeer: false, listen: { host: '127.0.0.1', port: 0 } },
+  });
   let b: Sync | undefined;
   const close = async (): Promise<void> => {
     for (const sync of [b, a]) {
@@ -112,7 +121,10 @@ export async function flowRows(context: SuiteContext): Promise<Row[]> {
   return withNetwork(context, 'documents per second', async (net, big, agents) => {
     const subscription = 'SELECT * FROM bulk';
     const serviceType = `syncmesh-b${process.pid}t`;
-    const [a, b] = (await startLanPeers(['a', 'b'].map((role) => peerOptions(context, net, big, role, serviceType, subscription)), agents)) as [LanPeer, LanPeer];
+    const [a, b] = (await startLanPeers(
+      ['a', 'b'].map((role) => peerOptions(context, net, big, role, serviceType, subscription)),
+      agents,
+    )) as [LanPeer, LanPeer];
     await waitForMesh([a, b], STEP_TIMEOUT_MS);
     await big.stop(); // Only the LAN joins them: nothing reaches B through the Big Peer.
     const server = new RawChild(net.namespaceOf('a'), { mode: 'serve', host: net.addressOf('a') });
@@ -131,12 +143,30 @@ export async function flowRows(context: SuiteContext): Promise<Row[]> {
       };
       loopback = await inProcessFlow(context, docsOf);
       context.log(`${FLOW_DOCS.toLocaleString('en-US')} documents A → B: ${FLOW.warmup} warm-up, then up to ${FLOW.repeat} repetitions of each side`);
-      const [ours, bare, inProcess] = (await alternate([lanFlow(a, b, docsOf), rawFlow(server, client, docsOf), loopback.side], FLOW)) as [number[], number[], number[]];
+      const [ours, bare, inProcess] = (await alternate([lanFlow(a, b, docsOf), rawFlow(server, client, docsOf), loopback.side], FLOW)) as [
+        number[],
+        number[],
+        number[],
+      ];
       context.log(`  ours ${ours.map(ms).join(', ')}; raw ${bare.map(ms).join(', ')}; in one process ${inProcess.map(ms).join(', ')}`);
       const name = `${FLOW_DOCS.toLocaleString('en-US')} docs, peer A → peer B over the LAN`;
       return [
-        { name: `${name} (raw: ws frames of 500, between the namespaces)`, kind: 'throughput', items: FLOW_DOCS, ours: median(ours), raw: median(bare), repetitions: ours.length },
-        { name: `${name} (baseline: same sync in one process over 127.0.0.1)`, kind: 'throughput', items: FLOW_DOCS, ours: median(ours), raw: median(inProcess), repetitions: ours.length },
+        {
+          name: `${name} (raw: ws frames of 500, between the namespaces)`,
+          kind: 'throughput',
+          items: FLOW_DOCS,
+          ours: median(ours),
+          raw: median(bare),
+          repetitions: ours.length,
+        },
+        {
+          name: `${name} (baseline: same sync in one process over 127.0.0.1)`,
+          kind: 'throughput',
+          items: FLOW_DOCS,
+          ours: median(ours),
+          raw: median(inProcess),
+          repetitions: ours.length,
+        },
       ];
     } finally {
       await loopback?.close();

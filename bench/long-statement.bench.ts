@@ -81,7 +81,11 @@ function executeOver(url: string, statement: string): Promise<{ status: number; 
   return new Promise((resolve, reject) => {
     const req = request(
       `${url}/api/v4/store/execute`,
-      { method: 'POST', agent: false, headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -112,7 +116,11 @@ async function measure(context: SuiteContext, queryThreads: number, statement: s
     { logHub: hub },
   );
   try {
-    const docs = Array.from({ length: DOCS }, (_, i) => ({ _id: `h${String(i).padStart(4, '0')}`, n: i, items: Array.from({ length: ITEMS }, (_, j) => ({ k: j, v: `v${i}-${j}` })) }));
+    const docs = Array.from({ length: DOCS }, (_, i) => ({
+      _id: `h${String(i).padStart(4, '0')}`,
+      n: i,
+      items: Array.from({ length: ITEMS }, (_, j) => ({ k: j, v: `v${i}-${j}` })),
+    }));
     await peer.sync.store.execute('INSERT INTO heavy DOCUMENTS (:docs)', { docs });
     const prober = new Worker(PROBER, { eval: true, workerData: { url: peer.url, everyMs: PROBE_EVERY_MS, maxMs: WAIT_MS } });
     const calls = new Promise<ProbeCall[]>((resolve, reject) => {
@@ -153,7 +161,14 @@ async function runSuite(context: SuiteContext): Promise<Row[]> {
     rows.push(
       { name: `${name}: p50`, kind: 'time', ours: percentile(ours.health, 50), raw: percentile(raw.health, 50), repetitions: 1 },
       { name: `${name}: p99`, kind: 'time', ours: percentile(ours.health, 99), raw: percentile(raw.health, 99), repetitions: 1 },
-      { name: `${label}: /_health p99 in a query thread (raw: the goal, ${GOAL_P99_MS} ms)`, kind: 'time', ours: percentile(ours.health, 99), raw: GOAL_P99_MS, target: 1, repetitions: 1 },
+      {
+        name: `${label}: /_health p99 in a query thread (raw: the goal, ${GOAL_P99_MS} ms)`,
+        kind: 'time',
+        ours: percentile(ours.health, 99),
+        raw: GOAL_P99_MS,
+        target: 1,
+        repetitions: 1,
+      },
       { name: `${label}: the statement itself, send to answer`, kind: 'time', ours: ours.statementMs, raw: raw.statementMs, repetitions: 1 },
     );
   }
@@ -162,8 +177,9 @@ async function runSuite(context: SuiteContext): Promise<Row[]> {
 
 export const longStatementSuite: Suite = {
   name: 'long-statement',
-  title: 'Long statement · /_health while one store/execute statement of about 10 s runs, SQLite on disk (ours = statement in a query thread, raw = on the event loop, as before)',
-  summary: "/_health latency while a 10 s store/execute statement runs: query threads vs the event loop",
+  title:
+    'Long statement · /_health while one store/execute statement of about 10 s runs, SQLite on disk (ours = statement in a query thread, raw = on the event loop, as before)',
+  summary: '/_health latency while a 10 s store/execute statement runs: query threads vs the event loop',
   durationSeconds: 57, // measured: one run on the 2-core VM, 2026-11-26
   run: runSuite,
 };

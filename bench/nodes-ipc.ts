@@ -90,7 +90,12 @@ export class Child {
     // --expose-gc: a child collects its garbage before it is timed or its memory read.
     this.#process = fork(file, [JSON.stringify(setup)], { execArgv: ['--expose-gc'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
     const keep = (chunk: Buffer): void => {
-      this.#output.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim() !== ''));
+      this.#output.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line.trim() !== ''),
+      );
       this.#output.splice(0, Math.max(0, this.#output.length - OUTPUT_LINES));
     };
     this.#process.stdout?.on('data', keep);
@@ -168,7 +173,10 @@ export class Child {
       }
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const exited = await Promise.race([this.#exited.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), EXIT_TIMEOUT_MS)))]);
+    const exited = await Promise.race([
+      this.#exited.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), EXIT_TIMEOUT_MS))),
+    ]);
     clearTimeout(timer);
     if (!exited) {
       this.#process.kill('SIGKILL');

@@ -33,8 +33,8 @@ const STOP_TIMEOUT_MS = 30_000;
 
 function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]).finally(() =>
-    clearTimeout(timer),
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]).finally(
+    () => clearTimeout(timer),
   );
 }
 
@@ -61,7 +61,9 @@ class Arrivals {
     const entry = this.#of.get(id);
     if (entry !== undefined && entry.n >= this.#count) return Promise.resolve({ first: entry.first, last: entry.last });
     const arrived = new Promise<Arrival>((resolve) => this.#waiting.set(id, resolve));
-    return bounded(arrived, timeoutMs, `${id} reaching all ${this.#count} clients (${this.#of.get(id)?.n ?? 0} had it)`).finally(() => this.#waiting.delete(id));
+    return bounded(arrived, timeoutMs, `${id} reaching all ${this.#count} clients (${this.#of.get(id)?.n ?? 0} had it)`).finally(() =>
+      this.#waiting.delete(id),
+    );
   }
 }
 

@@ -274,7 +274,10 @@ async function checkLogs(context: SuiteContext, where: string, sources: readonly
  * repetition running every side once in turn (a full GC before each), until `budgetMs` is
  * spent. A side does its own timing and returns milliseconds.
  */
-async function alternate(sides: readonly ((repetition: number) => Promise<number>)[], options: { warmup: number; repeat: number; budgetMs: number }): Promise<number[][]> {
+async function alternate(
+  sides: readonly ((repetition: number) => Promise<number>)[],
+  options: { warmup: number; repeat: number; budgetMs: number },
+): Promise<number[][]> {
   const started = performance.now();
   let repetition = 0;
   for (let i = 0; i < options.warmup; i++) {
@@ -351,7 +354,12 @@ class RawWriter {
   }
 }
 
-const writePlan = (repetition: number, writer: number): WritePlan => ({ collection: 'orders', prefix: `w${repetition}-${writer}-`, count: WRITES, seed: WRITE_SEED });
+const writePlan = (repetition: number, writer: number): WritePlan => ({
+  collection: 'orders',
+  prefix: `w${repetition}-${writer}-`,
+  count: WRITES,
+  seed: WRITE_SEED,
+});
 
 /** One row: `writers` nodes writing WRITES documents each at once, against as many raw clients. */
 async function writeRow(context: SuiteContext, server: PostgresServer, writers: number): Promise<Row> {
@@ -381,9 +389,13 @@ async function writeRow(context: SuiteContext, server: PostgresServer, writers: 
           return performance.now() - start;
         };
         context.log(`writes, ${writers} node(s): ${WRITE_WARMUP} warm-up, then up to ${WRITE_REPEAT} repetitions of ${writers} × ${WRITES} INSERTs per side`);
-        const [o, r] = (await alternate([oursSide, rawSide], { warmup: WRITE_WARMUP, repeat: WRITE_REPEAT, budgetMs: WRITE_BUDGET_MS })) as [number[], number[]];
+        const [o, r] = (await alternate([oursSide, rawSide], { warmup: WRITE_WARMUP, repeat: WRITE_REPEAT, budgetMs: WRITE_BUDGET_MS })) as [
+          number[],
+          number[],
+        ];
         context.log(`  ours ${o.map(ms).join(', ')}; raw ${r.map(ms).join(', ')}`);
-        if (writers > 1) context.log(`  each node's own loop (ms): ${perNode.map((p, i) => `node-${i + 1} ${p.map((v) => v.toFixed(0)).join(', ')}`).join('; ')}`);
+        if (writers > 1)
+          context.log(`  each node's own loop (ms): ${perNode.map((p, i) => `node-${i + 1} ${p.map((v) => v.toFixed(0)).join(', ')}`).join('; ')}`);
         const written = (WRITE_WARMUP + o.length) * WRITES * writers;
         const held = await nodes[0]?.count('orders');
         check(held === written, () => `the nodes' store holds ${held} orders, expected ${written}`);
@@ -417,7 +429,10 @@ function ping(seq: number): BenchDocument & { seq: number } {
 }
 
 /** Warm-up rounds of each side, then `repeat` batches of `rounds` rounds per side, alternated; every timed latency, sorted, per side. */
-async function alternateRounds(sides: readonly Rounds[], options: { warmup: number; repeat: number; rounds: number; budgetMs: number }): Promise<{ latencies: number[][]; repetitions: number }> {
+async function alternateRounds(
+  sides: readonly Rounds[],
+  options: { warmup: number; repeat: number; rounds: number; budgetMs: number },
+): Promise<{ latencies: number[][]; repetitions: number }> {
   const started = performance.now();
   let seq = 0;
   for (const side of sides) {
@@ -574,13 +589,19 @@ async function latencyRows(context: SuiteContext, server: PostgresServer): Promi
       const cross: string[] = [];
       context.log(`latency: ${LATENCY_WARMUP} warm-up rounds, then ${LATENCY_REPEAT} × ${LATENCY_ROUNDS} rounds per side`);
       const { latencies, repetitions } = await alternateRounds(
-        [peerRounds(aSame, bSame, 'same_node', same), peerRounds(aCross, bCross, 'cross_node', cross), relayRounds(ra, rb), notifyRounds(notifier, listener, channel)],
+        [
+          peerRounds(aSame, bSame, 'same_node', same),
+          peerRounds(aCross, bCross, 'cross_node', cross),
+          relayRounds(ra, rb),
+          notifyRounds(notifier, listener, channel),
+        ],
         { warmup: LATENCY_WARMUP, repeat: LATENCY_REPEAT, rounds: LATENCY_ROUNDS, budgetMs: LATENCY_BUDGET_MS },
       );
       const [s, c, w, n] = latencies as [number[], number[], number[], number[]];
       const describe = (values: number[]): string => `p50 ${ms(percentile(values, 50))}, p95 ${ms(percentile(values, 95))}, max ${ms(values.at(-1) ?? NaN)}`;
       context.log(`  same node ${describe(s)}; cross ${describe(c)}; ws relay ${describe(w)}; NOTIFY ${describe(n)}`);
-      if (percentile(c, 95) > POLL_SUSPECT_MS) context.log(`  WARNING: the cross-node p95 (${ms(percentile(c, 95))}) looks like the storage's 1 s poll, not a notification`);
+      if (percentile(c, 95) > POLL_SUSPECT_MS)
+        context.log(`  WARNING: the cross-node p95 (${ms(percentile(c, 95))}) looks like the storage's 1 s poll, not a notification`);
       check((await countOf(bSame, 'same_node')) === same.length, () => `peer B on node 1 does not hold the ${same.length} same-node pings`);
       check((await countOf(bCross, 'cross_node')) === cross.length, () => `peer B on node 2 does not hold the ${cross.length} cross-node pings`);
       await checkLogs(context, 'latency', [...nodes, logs]);
@@ -591,7 +612,13 @@ async function latencyRows(context: SuiteContext, server: PostgresServer): Promi
         { name: `${name('same node')}: p95 (raw: ws relay)`, kind: 'time', ours: percentile(s, 95), raw: percentile(w, 95), repetitions },
         { name: `${name('A on node 1, B on node 2')}: p50 (raw: ws relay)`, kind: 'time', ours: percentile(c, 50), raw: percentile(w, 50), repetitions },
         { name: `${name('A on node 1, B on node 2')}: p95 (raw: ws relay)`, kind: 'time', ours: percentile(c, 95), raw: percentile(w, 95), repetitions },
-        { name: `${name('A on node 1, B on node 2')}: p50 (raw: pg NOTIFY → LISTEN)`, kind: 'time', ours: percentile(c, 50), raw: percentile(n, 50), repetitions },
+        {
+          name: `${name('A on node 1, B on node 2')}: p50 (raw: pg NOTIFY → LISTEN)`,
+          kind: 'time',
+          ours: percentile(c, 50),
+          raw: percentile(n, 50),
+          repetitions,
+        },
       ];
     } finally {
       await Promise.allSettled(clients.map((client) => client.end()));
@@ -628,7 +655,11 @@ interface PeersSample {
 }
 
 /** Fan-out rounds: one untimed write (every subscription in place), FAN_WARMUP untimed, FAN_ROUNDS timed. */
-async function fanOut(write: (doc: BenchDocument) => Promise<void>, peers: Child, afterFirst: () => Promise<void>): Promise<{ last: number[]; first: number[]; returned: number[] }> {
+async function fanOut(
+  write: (doc: BenchDocument) => Promise<void>,
+  peers: Child,
+  afterFirst: () => Promise<void>,
+): Promise<{ last: number[]; first: number[]; returned: number[] }> {
   const last: number[] = [];
   const first: number[] = [];
   const returned: number[] = [];
@@ -660,15 +691,24 @@ async function oursPeers(context: SuiteContext, server: PostgresServer): Promise
     try {
       balancer = await TcpBalancer.listen({ backends: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })) });
       const before = await Promise.all(nodes.map((n) => n.memory()));
-      peers = await Child.start(PEERS_PROCESS, `${PEERS} small peers`, { role: 'small-peers', url: balancer.url, count: PEERS, collection: 'fanout' } satisfies PeersSetup);
+      peers = await Child.start(PEERS_PROCESS, `${PEERS} small peers`, {
+        role: 'small-peers',
+        url: balancer.url,
+        count: PEERS,
+        collection: 'fanout',
+      } satisfies PeersSetup);
       const { ms: connectMs } = await peers.request<{ ms: number }>('connect', {}, 90_000);
       let split: number[] = [];
       await until(`the nodes counting ${PEERS} sessions`, async () => sumOf((split = await Promise.all(nodes.map((n) => n.sessions())))) === PEERS);
       let after: Memory[] = [];
       const writer = nodes[0] as NodeProcess;
-      const times = await fanOut((doc) => writer.insert('fanout', doc), peers, async () => {
-        after = await Promise.all(nodes.map((n) => n.memory()));
-      });
+      const times = await fanOut(
+        (doc) => writer.insert('fanout', doc),
+        peers,
+        async () => {
+          after = await Promise.all(nodes.map((n) => n.memory()));
+        },
+      );
       const held = await peers.request<{ min: number; max: number }>('counts', { collection: 'fanout' });
       const expected = 1 + FAN_WARMUP + FAN_ROUNDS;
       check(held.min === expected && held.max === expected, () => `the small peers hold ${held.min}–${held.max} fan-out documents, expected ${expected}`);
@@ -701,11 +741,23 @@ async function rawPeers(): Promise<PeersSample> {
     const { ms: connectMs } = await clients.request<{ ms: number }>('connect', {}, 90_000);
     await until(`the raw server counting ${PEERS} clients`, async () => (await host.request<number>('clients')) === PEERS);
     let after: Memory | undefined;
-    const times = await fanOut((doc) => host.request('broadcast', { text: JSON.stringify(doc) }), clients, async () => {
-      after = await host.request<Memory>('memory');
-    });
+    const times = await fanOut(
+      (doc) => host.request('broadcast', { text: JSON.stringify(doc) }),
+      clients,
+      async () => {
+        after = await host.request<Memory>('memory');
+      },
+    );
     const grown = after as Memory;
-    return { connectMs, fanOut: times.last, firstArrival: times.first, writeReturned: times.returned, rssGrowth: grown.rss - before.rss, heapGrowth: grown.heapUsed - before.heapUsed, split: [PEERS] };
+    return {
+      connectMs,
+      fanOut: times.last,
+      firstArrival: times.first,
+      writeReturned: times.returned,
+      rssGrowth: grown.rss - before.rss,
+      heapGrowth: grown.heapUsed - before.heapUsed,
+      split: [PEERS],
+    };
   } finally {
     await clients?.close();
     await host.close();
@@ -726,8 +778,11 @@ async function peersRows(context: SuiteContext, server: PostgresServer): Promise
     const r = await rawPeers();
     raw.push(r);
     const kb = (bytes: number): string => `${(bytes / 1024 / PEERS).toFixed(0)} KB`;
-    const fans = (sample: PeersSample): string => `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))})`;
-    context.log(`  ours: connect ${ms(o.connectMs)} (sessions ${o.split.join(' + ')}), ${fans(o)}, RSS +${kb(o.rssGrowth)}/peer, heap +${kb(o.heapGrowth)}/peer`);
+    const fans = (sample: PeersSample): string =>
+      `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))})`;
+    context.log(
+      `  ours: connect ${ms(o.connectMs)} (sessions ${o.split.join(' + ')}), ${fans(o)}, RSS +${kb(o.rssGrowth)}/peer, heap +${kb(o.heapGrowth)}/peer`,
+    );
     context.log(`  raw:  connect ${ms(r.connectMs)}, ${fans(r)}, RSS +${kb(r.rssGrowth)}/peer, heap +${kb(r.heapGrowth)}/peer`);
   }
   const repetitions = ours.length;
@@ -743,8 +798,20 @@ async function peersRows(context: SuiteContext, server: PostgresServer): Promise
       raw: median(raw.map((s) => s.connectMs)),
       repetitions,
     },
-    { name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): p50 (raw: ws server sends 1 frame to ${PEERS} clients)`, kind: 'time', ours: percentile(of, 50), raw: percentile(rf, 50), repetitions },
-    { name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): max (raw: the same)`, kind: 'time', ours: of.at(-1) ?? NaN, raw: rf.at(-1) ?? NaN, repetitions },
+    {
+      name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): p50 (raw: ws server sends 1 frame to ${PEERS} clients)`,
+      kind: 'time',
+      ours: percentile(of, 50),
+      raw: percentile(rf, 50),
+      repetitions,
+    },
+    {
+      name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): max (raw: the same)`,
+      kind: 'time',
+      ours: of.at(-1) ?? NaN,
+      raw: rf.at(-1) ?? NaN,
+      repetitions,
+    },
     {
       name: `RSS growth of the 2 nodes' processes with ${PEERS} small peers (raw: the ws server's, ${PEERS} clients)`,
       kind: 'memory',

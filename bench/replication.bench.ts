@@ -23,7 +23,19 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { BigPeer, bigPeerConfig } from '../src/big-peer/index.ts';
 import { Sync, onlinePlayground, type CommittedTransaction, type ObserverEvent } from '../src/peer/host.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
-import { collectGarbage, median, percentile, timeOnce, type CompareOptions, type Row, type Side, type Suite, type SuiteContext, check, within } from './harness.ts';
+import {
+  collectGarbage,
+  median,
+  percentile,
+  timeOnce,
+  type CompareOptions,
+  type Row,
+  type Side,
+  type Suite,
+  type SuiteContext,
+  check,
+  within,
+} from './harness.ts';
 import { RawStore } from './raw-store.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
 
@@ -158,7 +170,8 @@ function openClient(url: string): Promise<WebSocket> {
   );
 }
 
-const textOf = (data: RawData): string => (Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+const textOf = (data: RawData): string =>
+  Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
 
 // ---- timing several sides, alternated ----
 
@@ -429,7 +442,9 @@ async function latencyRows(context: SuiteContext): Promise<Row[]> {
     });
     const [ours, bare] = latencies as [number[], number[]];
     const rounds = ours.length;
-    context.log(`  ours p50 ${ms(percentile(ours, 50))}, p99 ${ms(percentile(ours, 99))}, max ${ms(ours.at(-1) ?? NaN)}; raw p50 ${ms(percentile(bare, 50))}, max ${ms(bare.at(-1) ?? NaN)}`);
+    context.log(
+      `  ours p50 ${ms(percentile(ours, 50))}, p99 ${ms(percentile(ours, 99))}, max ${ms(ours.at(-1) ?? NaN)}; raw p50 ${ms(percentile(bare, 50))}, max ${ms(bare.at(-1) ?? NaN)}`,
+    );
     const sent = LATENCY_WARMUP + repetitions * LATENCY_ROUNDS;
     const held = await countOf(b, 'pings');
     check(held === sent, () => `peer B holds ${held} pings, expected ${sent}`);
@@ -579,6 +594,12 @@ export const replicationSuites: readonly Suite[] = [
     'Replication · initial sync, Big Peer (SQLite) → new small peer (in memory) over loopback WebSocket, from startSync() to the last doc committed (raw = ws frames of 500 docs, parsed; SQLite = one-transaction INSERT)',
     initialSyncRows,
   ),
-  suite('Replication · one write on small peer A until the observer on small peer B sees it, through the Big Peer (raw = ws client → relay server → ws client)', latencyRows),
-  suite(`Replication · fan-out of one Big Peer write to ${FAN_PEERS} small peers, until all committed it (raw = ws server sending one frame to ${FAN_PEERS} clients)`, fanOutRows),
+  suite(
+    'Replication · one write on small peer A until the observer on small peer B sees it, through the Big Peer (raw = ws client → relay server → ws client)',
+    latencyRows,
+  ),
+  suite(
+    `Replication · fan-out of one Big Peer write to ${FAN_PEERS} small peers, until all committed it (raw = ws server sending one frame to ${FAN_PEERS} clients)`,
+    fanOutRows,
+  ),
 ];

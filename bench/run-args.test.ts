@@ -15,7 +15,13 @@ function suite(name: string, title: string, summary = `${name} summary`, duratio
 }
 
 // Two names shared by several suites each, as txn and replication are.
-const SUITES: readonly Suite[] = [suite('store', 'Store'), suite('txn', 'Txn 1', 'txn summary', 60), suite('txn', 'Txn 2', 'txn summary', 60), suite('replication', 'Repl 1'), suite('replication', 'Repl 2')];
+const SUITES: readonly Suite[] = [
+  suite('store', 'Store'),
+  suite('txn', 'Txn 1', 'txn summary', 60),
+  suite('txn', 'Txn 2', 'txn summary', 60),
+  suite('replication', 'Repl 1'),
+  suite('replication', 'Repl 2'),
+];
 
 describe('parseBenchArgs', () => {
   it('runs every suite without arguments', () => {
@@ -35,7 +41,10 @@ describe('parseBenchArgs', () => {
 
   it('refuses an unknown suite in one line that points to --help', () => {
     expect(parseBenchArgs(['x'], SUITES)).toEqual({ kind: 'error', message: 'unknown suite "x"; run npm run bench -- --help for the list' });
-    expect(parseBenchArgs(['store', 'x', 'y', 'x'], SUITES)).toEqual({ kind: 'error', message: 'unknown suites "x", "y"; run npm run bench -- --help for the list' });
+    expect(parseBenchArgs(['store', 'x', 'y', 'x'], SUITES)).toEqual({
+      kind: 'error',
+      message: 'unknown suites "x", "y"; run npm run bench -- --help for the list',
+    });
   });
 
   it('refuses an unknown option', () => {
@@ -77,6 +86,12 @@ describe('helpText', () => {
   });
 
   it('rounds durations', () => {
-    expect([roughDuration(25), roughDuration(44), roughDuration(106), roughDuration(118), roughDuration(631)]).toEqual(['25 s', '45 s', '105 s', '2 min', '10.5 min']);
+    expect([roughDuration(25), roughDuration(44), roughDuration(106), roughDuration(118), roughDuration(631)]).toEqual([
+      '25 s',
+      '45 s',
+      '105 s',
+      '2 min',
+      '10.5 min',
+    ]);
   });
 });

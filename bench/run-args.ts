@@ -35,9 +35,7 @@ export function suiteGroups(suites: readonly Suite[]): SuiteGroup[] {
 }
 
 export type BenchArgs =
-  | { readonly kind: 'help' }
-  | { readonly kind: 'run'; readonly suites: readonly Suite[] }
-  | { readonly kind: 'error'; readonly message: string };
+  { readonly kind: 'help' } | { readonly kind: 'run'; readonly suites: readonly Suite[] } | { readonly kind: 'error'; readonly message: string };
 
 const HELP_HINT = 'run npm run bench -- --help for the list';
 

@@ -23,7 +23,18 @@ import { storeSuite } from './store.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
-const SUITES: readonly Suite[] = [storeSuite, ...txnSuites, bigPeerSuite, longStatementSuite, ...replicationSuites, nodesSuite, ...evictionSuites, inspectorSuite, ...lanSuites, simulatorSuite];
+const SUITES: readonly Suite[] = [
+  storeSuite,
+  ...txnSuites,
+  bigPeerSuite,
+  longStatementSuite,
+  ...replicationSuites,
+  nodesSuite,
+  ...evictionSuites,
+  inspectorSuite,
+  ...lanSuites,
+  simulatorSuite,
+];
 
 function machine(): string {
   const db = new Database(':memory:');

@@ -29,7 +29,9 @@ async function soak(context: SuiteContext, label: string, faults: boolean, budge
     const result = await simulate({ seed, peers: PEERS, steps: STEPS, faults });
     results.push(result);
     const first = result.violations[0];
-    context.log(`${label} seed ${seed}: ${first === undefined ? 'ok' : `${result.violations.length} violation(s), first at step ${first.step} (${first.kind}): ${first.message.slice(0, 200)}`}`);
+    context.log(
+      `${label} seed ${seed}: ${first === undefined ? 'ok' : `${result.violations.length} violation(s), first at step ${first.step} (${first.kind}): ${first.message.slice(0, 200)}`}`,
+    );
     if (first !== undefined) context.log(`  replay: ${replayCommand({ peers: PEERS, steps: STEPS, storage: 'mixed' }, seed, first.step)}`);
   }
   return { results, ms: performance.now() - started };

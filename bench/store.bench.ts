@@ -188,7 +188,11 @@ async function overLargeDataSet(context: SuiteContext): Promise<Row[]> {
     {
       ...oursOnCopyOf(context, oursDir),
       run: async (f) =>
-        expectCount('ours', (await f.store.store.execute(`EVICT FROM docs WHERE ${EXPIRED}`, { ttl: evicted.ttl })).mutatedDocumentIds.length, evicted.expected),
+        expectCount(
+          'ours',
+          (await f.store.store.execute(`EVICT FROM docs WHERE ${EXPIRED}`, { ttl: evicted.ttl })).mutatedDocumentIds.length,
+          evicted.expected,
+        ),
     },
     { ...rawOnCopyOf(context, rawDir), run: (f) => expectCount('raw', f.store.deleteExpired(evicted.ttl), evicted.expected) },
     { warmup: 1, repeat: 11, budgetMs: 30_000 },
@@ -231,8 +235,20 @@ async function memory(context: SuiteContext): Promise<Row[]> {
   }
   const of = (reports: MemoryReport[], pick: (r: MemoryReport) => number): number => median(reports.map(pick));
   return [
-    { name: `RSS peak, inserting ${thousands(LARGE)} docs`, kind: 'memory', ours: of(ours, (r) => r.peakInsertMb), raw: of(raw, (r) => r.peakInsertMb), repetitions: MEMORY_RUNS },
-    { name: `RSS after SELECT * of ${thousands(LARGE)}, held`, kind: 'memory', ours: of(ours, (r) => r.afterSelectMb), raw: of(raw, (r) => r.afterSelectMb), repetitions: MEMORY_RUNS },
+    {
+      name: `RSS peak, inserting ${thousands(LARGE)} docs`,
+      kind: 'memory',
+      ours: of(ours, (r) => r.peakInsertMb),
+      raw: of(raw, (r) => r.peakInsertMb),
+      repetitions: MEMORY_RUNS,
+    },
+    {
+      name: `RSS after SELECT * of ${thousands(LARGE)}, held`,
+      kind: 'memory',
+      ours: of(ours, (r) => r.afterSelectMb),
+      raw: of(raw, (r) => r.afterSelectMb),
+      repetitions: MEMORY_RUNS,
+    },
   ];
 }
 

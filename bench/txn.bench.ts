@@ -303,7 +303,10 @@ function loggedWrites(context: SuiteContext, docs: readonly BenchDocument[], mod
         const commits = countLines(files, COMMIT_LINE);
         const notified = countLines(files, NOTIFY_LINE);
         const expected = mode === 'debug' ? docs.length : 0;
-        check(commits === expected && notified === expected, () => `logging ${mode}: ${commits} commit and ${notified} change lines in the file, expected ${expected} each`);
+        check(
+          commits === expected && notified === expected,
+          () => `logging ${mode}: ${commits} commit and ${notified} change lines in the file, expected ${expected} each`,
+        );
         const present = files.filter((f) => existsSync(f)).length;
         if (mode === 'debug') {
           check(present === 2, () => `logging debug: ${present} log files, expected 2 (one rotation)`);

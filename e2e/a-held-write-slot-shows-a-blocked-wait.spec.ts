@@ -58,7 +58,10 @@ test('a write behind a held slot waits, then shows as a blocked wait: who blocke
   await expect(slot).toContainText('Free');
   await expect(waiting).toHaveCount(0);
   await page.getByRole('tab', { name: /Blocked waits/ }).click();
-  const wait = page.getByRole('table', { name: 'Blocked waits' }).getByRole('row').filter({ hasText: `#${holdTxn}` });
+  const wait = page
+    .getByRole('table', { name: 'Blocked waits' })
+    .getByRole('row')
+    .filter({ hasText: `#${holdTxn}` });
   await expect(wait).toHaveCount(1);
   await expect(wait).toContainText('User');
   await expect(wait).toContainText('DEBUG');
@@ -77,5 +80,7 @@ test('a write behind a held slot waits, then shows as a blocked wait: who blocke
   // The peer logged the wait at DEBUG, every 10 s, naming the holder.
   await openInspector(writer, peer, 'Logs');
   await filterLogs(writer, 'Write txn blocked');
-  await expectLogSequence(writer, [new RegExp(`^Write txn blocked; .*originator = User; blocked_by = User; blocking_txn_id = ${holdTxn}; blocked_for = 10 s$`)]);
+  await expectLogSequence(writer, [
+    new RegExp(`^Write txn blocked; .*originator = User; blocked_by = User; blocking_txn_id = ${holdTxn}; blocked_for = 10 s$`),
+  ]);
 });

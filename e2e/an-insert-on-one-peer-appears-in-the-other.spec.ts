@@ -16,7 +16,9 @@ let keyB: string;
 
 /** The peer's own key, from its log line `Sync started; peer_key = …`. */
 async function peerKeyOf(peer: InspectedPeer): Promise<string> {
-  await expect.poll(() => /phy started; remote = /.test(peer.stderr()), { timeout: REPLICATION_TIMEOUT_MS, message: `${peer.name} connects to the Big Peer` }).toBe(true);
+  await expect
+    .poll(() => /phy started; remote = /.test(peer.stderr()), { timeout: REPLICATION_TIMEOUT_MS, message: `${peer.name} connects to the Big Peer` })
+    .toBe(true);
   return /Sync started; peer_key = ([A-Za-z0-9_-]+)/.exec(peer.stderr())?.[1] as string;
 }
 

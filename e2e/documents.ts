@@ -16,7 +16,9 @@ export function resultsGrid(page: Page): Locator {
 
 /** The body rows of the result grid (those in the DOM: it is virtualized). */
 export function resultRows(page: Page): Locator {
-  return resultsGrid(page).getByRole('row').filter({ has: page.getByRole('gridcell') });
+  return resultsGrid(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('gridcell') });
 }
 
 /**
@@ -45,5 +47,8 @@ export async function runInConsole(page: Page, statement: string, args?: Record<
 
 /** Opens a collection from the Documents panel's list (a SELECT of it runs). */
 export async function openCollection(page: Page, name: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Collections' }).getByRole('button', { name: new RegExp(`^${name}\\b`) }).click();
+  await page
+    .getByRole('navigation', { name: 'Collections' })
+    .getByRole('button', { name: new RegExp(`^${name}\\b`) })
+    .click();
 }

@@ -31,7 +31,12 @@ function processesUsing(path: string): number[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').some((arg) => arg.startsWith(path))) found.push(Number(entry));
+      if (
+        readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+          .split('\0')
+          .some((arg) => arg.startsWith(path))
+      )
+        found.push(Number(entry));
     } catch {
       // Gone meanwhile, or not ours to read.
     }

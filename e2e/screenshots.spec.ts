@@ -40,8 +40,42 @@ function random(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Margaret', 'Ken', 'Frances', 'John', 'Radia', 'Tim', 'Hedy', 'Linus', 'Sophie', 'Niklaus'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth', 'Hamilton', 'Thompson', 'Allen', 'Backus', 'Perlman', 'Berners-Lee', 'Lamarr', 'Torvalds', 'Wilson', 'Wirth'];
+const FIRST = [
+  'Ada',
+  'Grace',
+  'Alan',
+  'Edsger',
+  'Barbara',
+  'Donald',
+  'Margaret',
+  'Ken',
+  'Frances',
+  'John',
+  'Radia',
+  'Tim',
+  'Hedy',
+  'Linus',
+  'Sophie',
+  'Niklaus',
+];
+const LAST = [
+  'Lovelace',
+  'Hopper',
+  'Turing',
+  'Dijkstra',
+  'Liskov',
+  'Knuth',
+  'Hamilton',
+  'Thompson',
+  'Allen',
+  'Backus',
+  'Perlman',
+  'Berners-Lee',
+  'Lamarr',
+  'Torvalds',
+  'Wilson',
+  'Wirth',
+];
 const CITIES = ['Lisbon', 'Oslo', 'Kyoto', 'Lima', 'Accra', 'Montréal', 'Tallinn', 'Porto', 'Nairobi', 'Hobart'];
 const STATUSES = ['open', 'open', 'paid', 'paid', 'paid', 'shipped', 'shipped', 'delivered', 'cancelled'];
 const PRODUCTS = [
@@ -159,7 +193,10 @@ test.beforeAll(async () => {
     for (let n = 301; n <= 306; n++) await a.query('INSERT INTO orders DOCUMENTS (:order)', { order: orders(n, n, 'web')[0] as Record<string, unknown> });
     // A few cancelled orders deleted: tombstones.
     const deleted = (await a.query("DELETE FROM orders WHERE status = 'cancelled' AND total < 60")).mutatedDocumentIds.length;
-    for (const [client, name] of [[a, 'A'], [b, 'B']] as const) {
+    for (const [client, name] of [
+      [a, 'A'],
+      [b, 'B'],
+    ] as const) {
       await expect.poll(() => count(client, 'orders'), { timeout: REPLICATION_TIMEOUT_MS, message: `${name} holds every order` }).toBe(306 - deleted);
     }
     await expect.poll(() => count(a, 'customers'), { timeout: REPLICATION_TIMEOUT_MS, message: 'A holds every customer' }).toBe(40);
@@ -168,10 +205,14 @@ test.beforeAll(async () => {
     const shared = { ...(orders(307, 307, 'web')[0] as Record<string, unknown>), _id: 'ord-00307', createdAt: '2026-11-22T09:30:00.000Z', note: 'gift wrap' };
     await a.query('INSERT INTO orders DOCUMENTS (:order)', { order: shared });
     await a.query('UPDATE orders APPLY views PN_INCREMENT BY 3 WHERE _id = :id', { id: 'ord-00307' });
-    await expect.poll(async () => (await b.query('SELECT _id FROM orders WHERE _id = :id', { id: 'ord-00307' })).total, { timeout: REPLICATION_TIMEOUT_MS }).toBe(1);
+    await expect
+      .poll(async () => (await b.query('SELECT _id FROM orders WHERE _id = :id', { id: 'ord-00307' })).total, { timeout: REPLICATION_TIMEOUT_MS })
+      .toBe(1);
     await b.query("UPDATE orders SET status = 'shipped', total = 412.5, carrier = 'DHL' APPLY views PN_INCREMENT BY 2 WHERE _id = :id", { id: 'ord-00307' });
     await expect
-      .poll(async () => (await a.query('SELECT carrier FROM orders WHERE _id = :id', { id: 'ord-00307' })).rows[0]?.['carrier'], { timeout: REPLICATION_TIMEOUT_MS })
+      .poll(async () => (await a.query('SELECT carrier FROM orders WHERE _id = :id', { id: 'ord-00307' })).rows[0]?.['carrier'], {
+        timeout: REPLICATION_TIMEOUT_MS,
+      })
       .toBe('DHL');
     await a.query("UPDATE orders SET note = 'gift wrap, leave at the door' WHERE _id = :id", { id: 'ord-00307' });
   } finally {

@@ -18,7 +18,8 @@ test.beforeAll(async () => {
   await expect.poll(() => /phy started; remote = ([A-Za-z0-9_-]+)/.exec(peer.stderr())?.[1], { timeout: REPLICATION_TIMEOUT_MS }).toBeTruthy();
   bigPeerKey = /phy started; remote = ([A-Za-z0-9_-]+)/.exec(peer.stderr())?.[1] as string;
   await withContract(peer, async (client) => {
-    for (let i = 1; i <= 4; i++) await client.query('INSERT INTO orders DOCUMENTS (:order)', { order: { _id: `order-${i}`, status: i <= 3 ? 'open' : 'shipped', total: i } });
+    for (let i = 1; i <= 4; i++)
+      await client.query('INSERT INTO orders DOCUMENTS (:order)', { order: { _id: `order-${i}`, status: i <= 3 ? 'open' : 'shipped', total: i } });
     await client.query('INSERT INTO notes DOCUMENTS (:note)', { note: { _id: 'n1', text: 'not subscribed' } });
   });
 });

@@ -94,12 +94,15 @@ test('the socket is refused without the token, with a wrong one, and from anothe
 test('the page itself cannot open a socket under a wrong token', async ({ page }) => {
   allowConsoleErrors(page, /WebSocket connection to .* failed/);
   await openInspector(page, peer);
-  const outcome = await page.evaluate(async (url) => {
-    return new Promise<string>((resolve) => {
-      const socket = new WebSocket(url);
-      socket.onopen = () => resolve('open');
-      socket.onerror = () => resolve('refused');
-    });
-  }, `${peer.origin.replace(/^http/, 'ws')}/${wrongToken(peer.token)}/ws`);
+  const outcome = await page.evaluate(
+    async (url) => {
+      return new Promise<string>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.onopen = () => resolve('open');
+        socket.onerror = () => resolve('refused');
+      });
+    },
+    `${peer.origin.replace(/^http/, 'ws')}/${wrongToken(peer.token)}/ws`,
+  );
   expect(outcome).toBe('refused');
 });

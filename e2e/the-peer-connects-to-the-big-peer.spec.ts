@@ -71,19 +71,29 @@ test('after a write, the Logs panel shows the write and replication sequence of 
   await expect(page.getByRole('combobox', { name: 'Peer level' })).toHaveValue('DEBUG');
   // Only what follows the write: forget what the list holds, then filter the sequence's lines.
   await page.getByRole('button', { name: 'Clear' }).click();
-  await filterLogs(page, '/Write txn committed|Notifying a database change|Active subscriptions|Permissions;|Creating a sending update|update creation done|No next update chunk|No message to send/');
-  const commitId = await withContract(peer, async (client) => (await client.query('INSERT INTO audit DOCUMENTS (:entry)', { entry: { _id: 'a1', what: 'e2e' } })).commitId);
+  await filterLogs(
+    page,
+    '/Write txn committed|Notifying a database change|Active subscriptions|Permissions;|Creating a sending update|update creation done|No next update chunk|No message to send/',
+  );
+  const commitId = await withContract(
+    peer,
+    async (client) => (await client.query('INSERT INTO audit DOCUMENTS (:entry)', { entry: { _id: 'a1', what: 'e2e' } })).commitId,
+  );
   expect(commitId).not.toBeNull();
-  await expectLogSequence(page, [
-    new RegExp(`^Write txn committed; txn_id = ${commitId}; originator = User$`),
-    new RegExp(`^Notifying a database change; transaction = ${commitId}$`),
-    /^Active subscriptions; peer = local; subscriptions = .*"orders"/,
-    /^Permissions; peer = local; permissions = /,
-    new RegExp(`^Creating a sending update, sending_update_path = ${peerKey}/${bigPeerKey}/sending_update$`),
-    new RegExp(`^update creation done; since_index = ${commitId}; new_update_created = true; num_docs = 1; elapsed = \\S+$`),
-    /^No next update chunk to send - setting is_ready to false$/,
-    /^No message to send$/,
-  ], REPLICATION_TIMEOUT_MS);
+  await expectLogSequence(
+    page,
+    [
+      new RegExp(`^Write txn committed; txn_id = ${commitId}; originator = User$`),
+      new RegExp(`^Notifying a database change; transaction = ${commitId}$`),
+      /^Active subscriptions; peer = local; subscriptions = .*"orders"/,
+      /^Permissions; peer = local; permissions = /,
+      new RegExp(`^Creating a sending update, sending_update_path = ${peerKey}/${bigPeerKey}/sending_update$`),
+      new RegExp(`^update creation done; since_index = ${commitId}; new_update_created = true; num_docs = 1; elapsed = \\S+$`),
+      /^No next update chunk to send - setting is_ready to false$/,
+      /^No message to send$/,
+    ],
+    REPLICATION_TIMEOUT_MS,
+  );
 });
 
 test('the Mesh panel shows the Big Peer connection elected', async ({ page }) => {

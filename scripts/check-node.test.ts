@@ -76,7 +76,10 @@ describe('the Node.js version checks', () => {
     // the system's Node.js, whatever its version; a fresh npm cache, as on a fresh clone.
     const cache = mkdtempSync(join(tmpdir(), 'syncmesh-npm-cache-'));
     try {
-      const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.includes('node_modules')).join(delimiter);
+      const path = (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter((dir) => !dir.includes('node_modules'))
+        .join(delimiter);
       const env: Record<string, string | undefined> = { ...process.env, PATH: path, npm_config_cache: cache };
       for (const key of Object.keys(env)) if (/^npm_(lifecycle|package|config_(node_version|user_agent))/i.test(key)) delete env[key];
       const run = spawnSync('npx', ['syncmesh', '--version'], { cwd: root, encoding: 'utf8', timeout: 60_000, env });

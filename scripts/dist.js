@@ -49,7 +49,10 @@ async function electronDist() {
 export function builderFailure(output) {
   const line = output.split('\n').find((l) => /^\s*⨯ /.test(l));
   if (line === undefined) return null;
-  return line.replace(/^\s*⨯ /, '').replace(/\s+(failedTask|stackTrace)=.*$/, '').trim();
+  return line
+    .replace(/^\s*⨯ /, '')
+    .replace(/\s+(failedTask|stackTrace)=.*$/, '')
+    .trim();
 }
 
 /** The hint for a failure, by what it names. */
@@ -82,7 +85,9 @@ function runBuilder(args, log) {
     const downloading = /downloading|download/i.test(lastStep);
     timer = setTimeout(
       () => {
-        stalled = downloading ? `no output for ${stallMs / 1000} s while ${lastStep.trim().replace(/\s+/g, ' ')}` : `no output for ${SILENCE_MS / 60000} minutes after ${lastStep.trim() || 'starting'}`;
+        stalled = downloading
+          ? `no output for ${stallMs / 1000} s while ${lastStep.trim().replace(/\s+/g, ' ')}`
+          : `no output for ${SILENCE_MS / 60000} minutes after ${lastStep.trim() || 'starting'}`;
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       },
@@ -125,7 +130,10 @@ function runBuilder(args, log) {
 
 async function main() {
   exitUnlessSupportedNode();
-  const built = spawnSync(process.execPath, [path.join(projectDir, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: projectDir, stdio: ['ignore', 'ignore', 'inherit'] });
+  const built = spawnSync(process.execPath, [path.join(projectDir, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+    cwd: projectDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (built.status !== 0) {
     console.error('npm run dist failed: electron-vite build failed (its errors are above)');
     return 1;

@@ -56,7 +56,9 @@ describe('npm run dist', () => {
     const archive = join(resources, 'app.asar');
     const files = asar.listPackage(archive);
     // The app: the build, package.json and the production dependencies; no sources, tests or docs.
-    expect(files).toEqual(expect.arrayContaining(['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/node_modules/ws/package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining(['/package.json', '/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/node_modules/ws/package.json']),
+    );
     expect(files.filter((f) => /^\/(src|bench|e2e|docs|scripts)(\/|$)/.test(f))).toEqual([]);
     expect(files.some((f) => f.startsWith('/node_modules/electron/') || f.startsWith('/node_modules/vitest/'))).toBe(false);
     // better-sqlite3's binary for this platform is marked unpacked in the archive, so Electron's
@@ -89,7 +91,9 @@ describe('npm run dist', () => {
       expect(requests.some((r) => r.includes('appimage'))).toBe(true);
       const errors = run.stderr.trimEnd().split('\n');
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(/^npm run dist failed: no output for 2 s while • downloading +file=appimage-[\d.]+\.7z; electron-builder downloads its tools .* \(full output: .*electron-builder\.log\)$/);
+      expect(errors[0]).toMatch(
+        /^npm run dist failed: no output for 2 s while • downloading +file=appimage-[\d.]+\.7z; electron-builder downloads its tools .* \(full output: .*electron-builder\.log\)$/,
+      );
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => mirror.close(() => resolve()));
@@ -99,7 +103,8 @@ describe('npm run dist', () => {
 
 describe('builderFailure', () => {
   it('takes the message of electron-builder’s ⨯ line without its task and stack', () => {
-    const output = '  • building        target=AppImage\n  ⨯ getaddrinfo ENOTFOUND github.com  failedTask=build stackTrace=RequestError: getaddrinfo\n    at x\n';
+    const output =
+      '  • building        target=AppImage\n  ⨯ getaddrinfo ENOTFOUND github.com  failedTask=build stackTrace=RequestError: getaddrinfo\n    at x\n';
     expect(builderFailure(output)).toBe('getaddrinfo ENOTFOUND github.com');
     expect(builderFailure('  • fine\n')).toBeNull();
   });

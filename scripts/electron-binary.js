@@ -79,7 +79,10 @@ export function installedElectron(pkg, env = process.env) {
   const binary = path.join(pkg.dir, 'dist', expected);
   let version;
   try {
-    version = fs.readFileSync(path.join(pkg.dir, 'dist', 'version'), 'utf8').trim().replace(/^v/, '');
+    version = fs
+      .readFileSync(path.join(pkg.dir, 'dist', 'version'), 'utf8')
+      .trim()
+      .replace(/^v/, '');
   } catch {
     return { reason: `Electron ${pkg.version}'s binary has not been downloaded yet`, fetchable: true };
   }

@@ -164,13 +164,15 @@ function explain(error, { pkg, env, remoteChecksums }) {
   const mirror = env.ELECTRON_MIRROR || env.npm_config_electron_mirror;
   const network = `set ELECTRON_MIRROR=<a mirror of Electron's releases you can reach, ending in />${mirror ? ` (now ${mirror})` : ''}, or a proxy (HTTPS_PROXY=… with NODE_USE_ENV_PROXY=1), ${LATER}`;
   if (error instanceof StallError) return `${error.message}; ${network}`;
-  if (error instanceof HttpStatusError) return `${error.message}; ${error.status === 404 ? 'the mirror has no such file: check ELECTRON_MIRROR and ELECTRON_CUSTOM_DIR' : 'try again later, or ' + network}`;
+  if (error instanceof HttpStatusError)
+    return `${error.message}; ${error.status === 404 ? 'the mirror has no such file: check ELECTRON_MIRROR and ELECTRON_CUSTOM_DIR' : 'try again later, or ' + network}`;
   const name = error?.constructor?.name;
   if (name === 'ChecksumMismatchError') {
-    const against = remoteChecksums ? "the mirror's SHASUMS256.txt" : "the checksums.json of the electron package";
+    const against = remoteChecksums ? "the mirror's SHASUMS256.txt" : 'the checksums.json of the electron package';
     return `checksum mismatch: ${error.filename ?? 'the download'} does not match ${against}, so it was refused; check the mirror (ELECTRON_MIRROR) serves Electron ${pkg.version}'s own files, ${LATER}`;
   }
-  if (name === 'NoChecksumFoundError') return `no checksum for ${error.filename} in SHASUMS256.txt, so it was refused; check the mirror (ELECTRON_MIRROR), ${LATER}`;
+  if (name === 'NoChecksumFoundError')
+    return `no checksum for ${error.filename} in SHASUMS256.txt, so it was refused; check the mirror (ELECTRON_MIRROR), ${LATER}`;
   const { code, error: cause } = codeOf(error);
   const where = cause?.path ?? cause?.address ?? electronCacheDir(env);
   switch (code) {
@@ -195,7 +197,8 @@ function explain(error, { pkg, env, remoteChecksums }) {
     case 'EROFS':
       return `no permission to write ${where}; ${LATER} as a user who may, or set electron_config_cache`;
     default:
-      if (code && /CERT|TLS|SSL|SELF_SIGNED/.test(code)) return `TLS failed (${code}): a proxy substituting its own certificate? Set NODE_EXTRA_CA_CERTS to its CA, ${LATER}`;
+      if (code && /CERT|TLS|SSL|SELF_SIGNED/.test(code))
+        return `TLS failed (${code}): a proxy substituting its own certificate? Set NODE_EXTRA_CA_CERTS to its CA, ${LATER}`;
       return `${messageChain(error)}${code ? ` (${code})` : ''}; ${LATER}`;
   }
 }

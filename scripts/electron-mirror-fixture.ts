@@ -38,7 +38,8 @@ export function scratchProject(): string {
     if (entry !== 'electron') symlinkSync(join(PROJECT_DIR, 'node_modules', entry), join(dir, 'node_modules', entry));
   }
   mkdirSync(join(dir, 'node_modules/electron'));
-  for (const file of ['package.json', 'checksums.json']) copyFileSync(join(PROJECT_DIR, 'node_modules/electron', file), join(dir, 'node_modules/electron', file));
+  for (const file of ['package.json', 'checksums.json'])
+    copyFileSync(join(PROJECT_DIR, 'node_modules/electron', file), join(dir, 'node_modules/electron', file));
   // A stand-in build, newer than any source: start.js builds nothing then.
   for (const file of ['out/main/index.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
     mkdirSync(join(dir, file, '..'), { recursive: true });

@@ -18,7 +18,7 @@ function main() {
   if (fs.existsSync(CHROMIUM_PATH)) return 0;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = fs.existsSync('/usr/bin/apt-get');
-  const how = 'install Debian\'s Chromium (as root: apt-get install -y chromium), or set SYNCMESH_CHROMIUM to a Chromium binary';
+  const how = "install Debian's Chromium (as root: apt-get install -y chromium), or set SYNCMESH_CHROMIUM to a Chromium binary";
   if (!isRoot || !hasApt) {
     console.error(`The browser tests need Chromium at ${CHROMIUM_PATH}, and it is missing. To run them, ${how}.`);
     return 1;

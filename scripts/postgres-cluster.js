@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const POSTGRES_HOW_TO =
-  'PostgreSQL was not found: the Big Peer\'s PostgreSQL tests need its server binaries (initdb, pg_ctl, postgres) ' +
+  "PostgreSQL was not found: the Big Peer's PostgreSQL tests need its server binaries (initdb, pg_ctl, postgres) " +
   'to start a throwaway cluster. Install them: `apt-get install -y postgresql` on Debian or Ubuntu ' +
   '(other systems: the PostgreSQL server package). Or set SYNCMESH_TEST_POSTGRES=postgres://user@host:port/db ' +
   'to a running server on which the tests may create and drop databases.';
@@ -60,9 +60,7 @@ export function findPostgresBinaries(search = {}) {
   } catch {
     // no such directory
   }
-  const byVersion = versions
-    .filter((name) => /^\d+(\.\d+)?$/.test(name))
-    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
+  const byVersion = versions.filter((name) => /^\d+(\.\d+)?$/.test(name)).sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
   for (const version of byVersion) {
     const dir = path.join(root, version, 'bin');
     if (holdsServerBinaries(dir)) return dir;
@@ -94,7 +92,11 @@ function runPostgresBinary(binDir, name, args, { cwd, timeoutMs }) {
       (error, stdout, stderr) => {
         const output = `${stdout}${stderr}`.trim();
         if (error === null) resolve({ ok: true, output });
-        else resolve({ ok: false, output: `${output}\n(${name} ${error.killed ? `killed after ${timeoutMs} ms` : `failed: ${error.message.split('\n')[0]}`})`.trim() });
+        else
+          resolve({
+            ok: false,
+            output: `${output}\n(${name} ${error.killed ? `killed after ${timeoutMs} ms` : `failed: ${error.message.split('\n')[0]}`})`.trim(),
+          });
       },
     );
   });
@@ -235,7 +237,10 @@ async function initAndStart(dir, binDir) {
     cwd: dir,
     timeoutMs: 120_000,
   });
-  if (!init.ok) throw new Error(`initdb of a throwaway PostgreSQL cluster in ${data} failed${asRoot && /permission denied/i.test(init.output) ? ' (initdb runs as the postgres user, so every directory above it must let others through)' : ''}:\n${init.output}`);
+  if (!init.ok)
+    throw new Error(
+      `initdb of a throwaway PostgreSQL cluster in ${data} failed${asRoot && /permission denied/i.test(init.output) ? ' (initdb runs as the postgres user, so every directory above it must let others through)' : ''}:\n${init.output}`,
+    );
   const socketDir = path.join(dir, '.s.PGSQL.65535').length <= MAX_SOCKET_PATH ? dir : '';
   const settings = [
     '# A throwaway test cluster (scripts/postgres-cluster.js): speed over durability.',
@@ -282,7 +287,9 @@ function postgresUser() {
     const [name, , uid, gid] = line.split(':');
     if (name === 'postgres' && uid !== undefined && gid !== undefined) return { uid: Number(uid), gid: Number(gid) };
   }
-  throw new Error('Running as root, but there is no `postgres` user to run initdb and postgres as (installing PostgreSQL, e.g. `apt-get install -y postgresql`, makes one)');
+  throw new Error(
+    'Running as root, but there is no `postgres` user to run initdb and postgres as (installing PostgreSQL, e.g. `apt-get install -y postgresql`, makes one)',
+  );
 }
 
 /**

@@ -61,7 +61,10 @@ describe('a throwaway PostgreSQL cluster', () => {
     const started = await startThrowawayCluster();
     cleanups.push(() => started.stop());
     expect(started.url).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
-    const rows = await query(started.url, "SELECT current_user AS who, current_setting('fsync') AS fsync, current_setting('max_connections') AS max, current_setting('server_encoding') AS encoding");
+    const rows = await query(
+      started.url,
+      "SELECT current_user AS who, current_setting('fsync') AS fsync, current_setting('max_connections') AS max, current_setting('server_encoding') AS encoding",
+    );
     expect(rows).toEqual([{ who: 'postgres', fsync: 'off', max: '300', encoding: 'UTF8' }]);
     expect(postmasterRuns(path.join(started.dir, 'data'))).toBe(true);
     await started.stop();

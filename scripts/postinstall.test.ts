@@ -9,7 +9,9 @@ describe('the line after npm install', () => {
   });
 
   it('explains once why npm’s engine warnings are harmless when the bundled Node.js 24 runs the scripts', () => {
-    expect(postinstallLine('20.20.2', '24.21.0')).toMatch(/^npm ran on Node\.js 20\.20\.2, .* harmless here, because every npm run and npx in this project runs on Node\.js 24\.21\.0/);
+    expect(postinstallLine('20.20.2', '24.21.0')).toMatch(
+      /^npm ran on Node\.js 20\.20\.2, .* harmless here, because every npm run and npx in this project runs on Node\.js 24\.21\.0/,
+    );
   });
 
   it('says what to do when no Node.js new enough is there, and nothing when npm’s own is new enough', () => {

@@ -53,12 +53,18 @@ describe('npm start with Electron (a stand-in)', () => {
   });
 
   const start = async (): Promise<ChildProcess> => {
-    run = spawn(NODE, [join(dir, 'scripts/start.js')], { cwd: dir, detached: true, stdio: 'ignore', env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'electron-dist'), STAND_IN_LOG: logFile } });
+    run = spawn(NODE, [join(dir, 'scripts/start.js')], {
+      cwd: dir,
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'electron-dist'), STAND_IN_LOG: logFile },
+    });
     await until(() => existsSync(logFile) && lines().includes('started'));
     return run;
   };
   const lines = (): string[] => (existsSync(logFile) ? readFileSync(logFile, 'utf8').trimEnd().split('\n') : []);
-  const exitOf = (child: ChildProcess): Promise<number | null> => new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
+  const exitOf = (child: ChildProcess): Promise<number | null> =>
+    new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on('exit', (code) => resolve(code))));
 
   it('lets Electron quit on one Ctrl-C: the terminal’s SIGINT reaches it once, never a second time from start.js', async () => {
     const child = await start();

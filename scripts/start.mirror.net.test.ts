@@ -49,7 +49,12 @@ describe('npm start fetching Electron from a mirror', () => {
   const start = (extra: Record<string, string> = {}): Run => startNode([join(project, 'scripts/start.js')], { ...env, ...extra });
   const electronDir = (): string => join(project, 'node_modules/electron');
   const launches = (): { args: string[]; main: string | null }[] =>
-    existsSync(env.STAND_IN_LOG as string) ? readFileSync(env.STAND_IN_LOG as string, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line)) : [];
+    existsSync(env.STAND_IN_LOG as string)
+      ? readFileSync(env.STAND_IN_LOG as string, 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line))
+      : [];
   const expectBrowserMode = async (run: Run): Promise<void> => {
     await until(run, () => /SyncMesh inspector: \S+\n/.test(run.stdout), 'the inspector URL');
     expect(run.stdout).toMatch(/Electron's binary is not available on this machine \(.*\), so the inspector opens in browser mode instead/);
@@ -65,8 +70,12 @@ describe('npm start fetching Electron from a mirror', () => {
     const run = start({ ELECTRON_MIRROR: mirror.url });
     expect(await exitOf(run)).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`Electron ${ELECTRON_VERSION}'s binary has not been downloaded yet: fetching it now, as Electron's installer does (no byte for 20 s ends the attempt).`);
-    expect(lines[1]).toBe(`Downloading Electron ${ELECTRON_VERSION} from ${mirror.url}v${ELECTRON_VERSION}/${ZIP_NAME} (${(release.length / 1048576).toFixed(1)} MB)`);
+    expect(lines[0]).toBe(
+      `Electron ${ELECTRON_VERSION}'s binary has not been downloaded yet: fetching it now, as Electron's installer does (no byte for 20 s ends the attempt).`,
+    );
+    expect(lines[1]).toBe(
+      `Downloading Electron ${ELECTRON_VERSION} from ${mirror.url}v${ELECTRON_VERSION}/${ZIP_NAME} (${(release.length / 1048576).toFixed(1)} MB)`,
+    );
     // Plain lines, not a TTY: one a quarter.
     const percents = lines.slice(2, 6).map((line) => Number(/^  [\d.]+ MB of [\d.]+ MB \((\d+)%\)$/.exec(line)?.[1]));
     percents.forEach((percent, quarter) => expect(percent).toBeGreaterThanOrEqual(25 * (quarter + 1)));
@@ -77,7 +86,11 @@ describe('npm start fetching Electron from a mirror', () => {
     expect(statSync(join(electronDir(), 'dist', 'electron')).mode & 0o111).not.toBe(0);
     expect(readFileSync(join(electronDir(), 'path.txt'), 'utf8')).toBe('electron');
     expect(readFileSync(join(electronDir(), 'dist', 'version'), 'utf8')).toBe(ELECTRON_VERSION);
-    expect(readdirSync(env.electron_config_cache as string, { recursive: true }).map(String).some((f) => f.endsWith(ZIP_NAME))).toBe(true);
+    expect(
+      readdirSync(env.electron_config_cache as string, { recursive: true })
+        .map(String)
+        .some((f) => f.endsWith(ZIP_NAME)),
+    ).toBe(true);
     // Launched once, on the project (Electron reads its package.json "main": the built main file).
     expect(launches()).toEqual([{ args: asRoot ? [project, '--no-sandbox'] : [project], main: './out/main/index.js' }]);
     if (asRoot) expect(run.stdout).toContain('Running as root: Electron is started with --no-sandbox');
@@ -101,7 +114,12 @@ describe('npm start fetching Electron from a mirror', () => {
     expect(launches()).toEqual([]);
     // A refused download is not cached.
     const cache = env.electron_config_cache as string;
-    expect(existsSync(cache) && readdirSync(cache, { recursive: true }).map(String).some((f) => f.endsWith(ZIP_NAME))).toBe(false);
+    expect(
+      existsSync(cache) &&
+        readdirSync(cache, { recursive: true })
+          .map(String)
+          .some((f) => f.endsWith(ZIP_NAME)),
+    ).toBe(false);
   });
 
   it('checks against the electron package’s checksums.json when remote checksums are off, as install.js does', async () => {

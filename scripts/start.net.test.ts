@@ -37,7 +37,9 @@ describe('npm start without the Electron binary', () => {
     await until(run, () => /SyncMesh inspector: \S+\n/.test(run.stdout), 'the URL line');
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^Electron's binary is not available on this machine \(.*no-electron.* does not exist\), so the inspector opens in browser mode instead/);
+    expect(lines[0]).toMatch(
+      /^Electron's binary is not available on this machine \(.*no-electron.* does not exist\), so the inspector opens in browser mode instead/,
+    );
     const url = /^SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/)$/.exec(lines[1] as string)?.[1];
     expect(url).toBeDefined();
     const page = await fetch(url as string);

@@ -39,7 +39,9 @@ describe('the eviction entry of the settings', () => {
       window: '22:00-03:30',
     };
     expect(parse(eviction)).toEqual({ ...base, eviction });
-    expect(parse({ strategies: [{ kind: 'local', collection: 'carts', ttlHours: 72 }] }).eviction).toEqual({ strategies: [{ kind: 'local', collection: 'carts', ttlHours: 72 }] });
+    expect(parse({ strategies: [{ kind: 'local', collection: 'carts', ttlHours: 72 }] }).eviction).toEqual({
+      strategies: [{ kind: 'local', collection: 'carts', ttlHours: 72 }],
+    });
   });
 
   it.each([
@@ -53,7 +55,15 @@ describe('the eviction entry of the settings', () => {
     [{ strategies: [{ kind: 'local', collection: 'o', ttlHours: '72' }] }, /not "72"/],
     [{ strategies: [{ kind: 'local', collection: 'o', ttlHours: 72, field: 'created at' }] }, /needs "field" as a field name or dotted path/],
     [{ strategies: [{ kind: 'big-peer', collection: 'o', ttlHours: 72 }] }, /\(big-peer\) takes kind and collection only, not ttlHours/],
-    [{ strategies: [{ kind: 'local', collection: 'o', ttlHours: 1 }, { kind: 'big-peer', collection: 'o' }] }, /"o" has two strategies/],
+    [
+      {
+        strategies: [
+          { kind: 'local', collection: 'o', ttlHours: 1 },
+          { kind: 'big-peer', collection: 'o' },
+        ],
+      },
+      /"o" has two strategies/,
+    ],
     [{ strategies: [{ kind: 'big-peer', collection: 'o' }], window: '2-5' }, /"window" is HH:MM-HH:MM in UTC, start and end apart, not "2-5"/],
     [{ strategies: [{ kind: 'big-peer', collection: 'o' }], window: '04:00-04:00' }, /not "04:00-04:00"/],
     [{ strategies: [{ kind: 'big-peer', collection: '__presence' }] }, /strategies\[0\] names an internal collection/],

@@ -61,12 +61,16 @@ export function parseAppSettings(text: string, path: string): AppSettings {
   const known: readonly string[] = [...FIELDS, ...OPTIONAL_FIELDS];
   const unknown = Object.keys(record).filter((key) => !known.includes(key));
   if (unknown.length > 0) throw new AppSettingsError(path, `have unknown field(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
-  if (record['lan'] !== undefined && typeof record['lan'] !== 'boolean') throw new AppSettingsError(path, `need "lan" as true or false, not ${JSON.stringify(record['lan'])}`);
+  if (record['lan'] !== undefined && typeof record['lan'] !== 'boolean')
+    throw new AppSettingsError(path, `need "lan" as true or false, not ${JSON.stringify(record['lan'])}`);
   for (const field of FIELDS) {
     const fieldValue = record[field];
     if (typeof fieldValue !== 'string' || fieldValue.trim() === '') {
       // The token's value is never echoed: it is a secret.
-      throw new AppSettingsError(path, `need "${field}" as a non-empty string${field === 'playgroundToken' || fieldValue === undefined ? '' : `, not ${JSON.stringify(fieldValue)}`}`);
+      throw new AppSettingsError(
+        path,
+        `need "${field}" as a non-empty string${field === 'playgroundToken' || fieldValue === undefined ? '' : `, not ${JSON.stringify(fieldValue)}`}`,
+      );
     }
   }
   const settings = record as unknown as AppSettings;
@@ -118,7 +122,8 @@ function parseEvictionSettings(value: unknown, path: string): EvictionOptions {
 }
 
 function parseStrategy(value: unknown, fail: (problem: string) => never): EvictionStrategyConfig {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`must be an object {"kind", "collection", …}, not ${JSON.stringify(value)}`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return fail(`must be an object {"kind", "collection", …}, not ${JSON.stringify(value)}`);
   const record = value as Record<string, unknown>;
   const { kind, collection } = record;
   if (typeof collection !== 'string' || collection.trim() === '') fail(`needs "collection" as a non-empty string`);
@@ -133,8 +138,10 @@ function parseStrategy(value: unknown, fail: (problem: string) => never): Evicti
   const extra = Object.keys(record).filter((key) => !['kind', 'collection', 'ttlHours', 'field'].includes(key));
   if (extra.length > 0) fail(`(local) takes kind, collection, ttlHours and field, not ${extra.join(', ')}`);
   const { ttlHours, field } = record;
-  if (typeof ttlHours !== 'number' || !Number.isFinite(ttlHours) || ttlHours <= 0) fail(`needs "ttlHours" as a number of hours above 0, not ${JSON.stringify(ttlHours)}`);
-  if (field !== undefined && (typeof field !== 'string' || !NAME_PATH.test(field))) fail(`needs "field" as a field name or dotted path (such as "createdAt"), not ${JSON.stringify(field)}`);
+  if (typeof ttlHours !== 'number' || !Number.isFinite(ttlHours) || ttlHours <= 0)
+    fail(`needs "ttlHours" as a number of hours above 0, not ${JSON.stringify(ttlHours)}`);
+  if (field !== undefined && (typeof field !== 'string' || !NAME_PATH.test(field)))
+    fail(`needs "field" as a field name or dotted path (such as "createdAt"), not ${JSON.stringify(field)}`);
   return { kind: 'local', collection: name, ttlHours: ttlHours as number, ...(field === undefined ? {} : { field: field as string }) };
 }
 

@@ -11,7 +11,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { LogHub, ManualTimers, Sync, onlinePlayground, onlineWithAuthentication, type SyncOptions } from '../peer/host.ts';
 import { BIG_PEER_PATHS } from '../shared/big-peer-api.ts';
-import { announceProof, call, loginBody, PLAYGROUND_TOKEN, TEST_APP, post, startTestPeer, startWebhook, testKey, type TestPeer } from '../testing/big-peer/test-helpers.ts';
+import {
+  announceProof,
+  call,
+  loginBody,
+  PLAYGROUND_TOKEN,
+  TEST_APP,
+  post,
+  startTestPeer,
+  startWebhook,
+  testKey,
+  type TestPeer,
+} from '../testing/big-peer/test-helpers.ts';
 
 describe('a small peer authenticating with a real Big Peer', () => {
   let bigPeer: TestPeer;
@@ -40,7 +51,11 @@ describe('a small peer authenticating with a real Big Peer', () => {
     peers.push(sync);
     return sync;
   };
-  const authLines = (): string[] => hub.recentEntries().filter((e) => e.component === 'auth').map((e) => `[${e.level}] ${e.message}`);
+  const authLines = (): string[] =>
+    hub
+      .recentEntries()
+      .filter((e) => e.component === 'auth')
+      .map((e) => `[${e.level}] ${e.message}`);
 
   it('logs in with the playground token, gets every permission, and is not asked again after a reopen', async () => {
     const identity = onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL: bigPeer.url });
@@ -51,13 +66,20 @@ describe('a small peer authenticating with a real Big Peer', () => {
       '[INFO] AuthClient: authentication request succeeded',
       expect.stringMatching(/^\[INFO\] AuthClient: refreshing token in \d+ seconds$/),
     ]);
-    expect(sync.auth.status).toMatchObject({ authenticated: true, userID: 'playground', permissions: { read: { everything: true }, write: { everything: true } } });
+    expect(sync.auth.status).toMatchObject({
+      authenticated: true,
+      userID: 'playground',
+      permissions: { read: { everything: true }, write: { everything: true } },
+    });
     sync.close();
     peers.length = 0;
     const again = open({ identity });
     const before = authLines().length;
     await again.auth.start();
-    expect(authLines().slice(before)).toEqual([`[INFO] AuthClient: starting; app_id = ${TEST_APP}`, expect.stringMatching(/^\[INFO\] AuthClient: refreshing token in \d+ seconds$/)]);
+    expect(authLines().slice(before)).toEqual([
+      `[INFO] AuthClient: starting; app_id = ${TEST_APP}`,
+      expect.stringMatching(/^\[INFO\] AuthClient: refreshing token in \d+ seconds$/),
+    ]);
   });
 
   it('logs the spec’s three lines for a wrong playground token, and for a wrong app id', async () => {
@@ -125,7 +147,17 @@ describe('a small peer authenticating with a real Big Peer', () => {
         const message = JSON.parse(String(data));
         if (message.type === 'challenge') {
           const proof = announceProof(key, TEST_APP, message.nonce);
-          socket.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate: login.json.certificate, proof, nonce: 'dialer-nonce' }));
+          socket.send(
+            JSON.stringify({
+              type: 'announce',
+              peerKey: key.peerKey,
+              appID: TEST_APP,
+              outer_protocol_version: OUTER_PROTOCOL_VERSION,
+              certificate: login.json.certificate,
+              proof,
+              nonce: 'dialer-nonce',
+            }),
+          );
           return;
         }
         clearTimeout(timer);
@@ -141,7 +173,11 @@ describe('a small peer authenticating with a real Big Peer', () => {
     const key = testKey();
     const login = await call(`${bigPeer.url}${BIG_PEER_PATHS.login}`, { method: 'POST', body: loginBody(TEST_APP, PLAYGROUND_TOKEN, undefined, { key }) });
     const { claims, signature } = login.json.certificate;
-    const res = await post(`${bigPeer.url}${BIG_PEER_PATHS.execute}`, { statement: 'SELECT * FROM orders' }, { Authorization: `Bearer ${claims}.${signature}` });
+    const res = await post(
+      `${bigPeer.url}${BIG_PEER_PATHS.execute}`,
+      { statement: 'SELECT * FROM orders' },
+      { Authorization: `Bearer ${claims}.${signature}` },
+    );
     expect([res.status, res.json.error.code]).toEqual([401, 'http/unauthorized']);
   });
 

@@ -205,7 +205,22 @@ export class BigPeer {
       });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
-      const peer = new BigPeer({ config, sync, apiKeys, issuer, http, ws, ttl, ownsSync: deps.sync === undefined, hub, closing, timers, metrics, state, queries });
+      const peer = new BigPeer({
+        config,
+        sync,
+        apiKeys,
+        issuer,
+        http,
+        ws,
+        ttl,
+        ownsSync: deps.sync === undefined,
+        hub,
+        closing,
+        timers,
+        metrics,
+        state,
+        queries,
+      });
       // The listening server holds the Big Peer (and so its Sync): a caller that drops its
       // reference does not let the garbage collector close a Big Peer that still serves.
       http.owner = peer;

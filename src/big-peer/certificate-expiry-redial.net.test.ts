@@ -81,7 +81,9 @@ describe('a webhook certificate that expires while the peer syncs', () => {
     // It says why it does not dial, once.
     const waiting = logs.filter((e) => e.event === 'peer.dial-waiting');
     expect(waiting).toHaveLength(1);
-    expect(waiting[0]?.message).toMatch(/^Not dialing until this peer holds a valid certificate; connect_address = ws:\/\/127\.0\.0\.1:\d+\/_sync\/ws; reason = the certificate expired at 2026-11-21T12:10:00\.000Z/);
+    expect(waiting[0]?.message).toMatch(
+      /^Not dialing until this peer holds a valid certificate; connect_address = ws:\/\/127\.0\.0\.1:\d+\/_sync\/ws; reason = the certificate expired at 2026-11-21T12:10:00\.000Z/,
+    );
 
     // The app logs in: the peer dials at once with the new certificate (no clock needed).
     expect(deferred).toBeDefined();

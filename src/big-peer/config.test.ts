@@ -76,7 +76,9 @@ describe('the Big Peer configuration', () => {
     expect(bigPeerConfig({ appID: 'a' })).toMatchObject({ drainDelayMs: 0, metricsToken: undefined });
     const config = loadConfig({ config: file({ appID: 'a', drainDelayMs: 0, metricsToken: 'metrics-token-0123456789' }) });
     expect(config).toMatchObject({ drainDelayMs: 0, metricsToken: 'metrics-token-0123456789' });
-    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', drainDelayMs: -1 }) }))).toMatch(/: drainDelayMs must be an integer from 0 to 3600000, not -1/);
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', drainDelayMs: -1 }) }))).toMatch(
+      /: drainDelayMs must be an integer from 0 to 3600000, not -1/,
+    );
     const short = messageOf(() => loadConfig({ config: file({ appID: 'a', metricsToken: 'short-secret' }) }));
     expect(short).toMatch(/metricsToken must be at least 16 characters long/);
     expect(short).not.toContain('short-secret');
@@ -88,7 +90,9 @@ describe('the Big Peer configuration', () => {
     const path = file({ appID: 'a', statementTimeoutMs: 2_000, queryThreads: 0, subscriptionBudgetMs: 500 });
     expect(loadConfig({ config: path })).toMatchObject({ statementTimeoutMs: 2_000, queryThreads: 0, subscriptionBudgetMs: 500 });
     expect(loadConfig({ config: path, statementTimeoutMs: '750' }).statementTimeoutMs).toBe(750);
-    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', statementTimeoutMs: 0 }) }))).toMatch(/: statementTimeoutMs must be an integer from 1 to 3600000, not 0/);
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', statementTimeoutMs: 0 }) }))).toMatch(
+      /: statementTimeoutMs must be an integer from 1 to 3600000, not 0/,
+    );
     expect(messageOf(() => loadConfig({ config: file({ appID: 'a', queryThreads: 65 }) }))).toMatch(/: queryThreads must be an integer from 0 to 64, not 65/);
   });
 

@@ -212,11 +212,16 @@ class Checker {
  */
 export function parseStorageUrl(text: string, where: string, pollIntervalMs: number = CONFIG_DEFAULTS.pollIntervalMs): PostgresConfig {
   if (!/^postgres(ql)?:\/\//.test(text) || !URL.canParse(text)) {
-    throw new ConfigError(`${where} must be a PostgreSQL URL, postgres://user:password@host:port/database[?schema=NAME] (or leave it out for the SQLite store of --data)`);
+    throw new ConfigError(
+      `${where} must be a PostgreSQL URL, postgres://user:password@host:port/database[?schema=NAME] (or leave it out for the SQLite store of --data)`,
+    );
   }
   const url = new URL(text);
   const schema = url.searchParams.get('schema') ?? DEFAULT_SCHEMA;
-  if (!SCHEMA_NAME.test(schema)) throw new ConfigError(`${where}: the schema ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter or underscore`);
+  if (!SCHEMA_NAME.test(schema))
+    throw new ConfigError(
+      `${where}: the schema ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter or underscore`,
+    );
   url.searchParams.delete('schema');
   return { url: url.toString(), schema, pollIntervalMs };
 }
@@ -236,19 +241,23 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new ConfigError(`the log level must be one of ${LOG_LEVELS.join(', ')}, not ${logLevel}`);
 
   const fileKeys = file.apiKeys === undefined ? [] : file.apiKeys;
-  if (!Array.isArray(fileKeys) || !fileKeys.every((k) => typeof k === 'string' && k.length >= 16)) inFile.fail('apiKeys', 'a list of strings of 16 characters or more', fileKeys);
+  if (!Array.isArray(fileKeys) || !fileKeys.every((k) => typeof k === 'string' && k.length >= 16))
+    inFile.fail('apiKeys', 'a list of strings of 16 characters or more', fileKeys);
   for (const key of flags.apiKeys ?? []) if (key.length < 16) onLine.fail('api-key', 'at least 16 characters long', key);
 
   const providers: Record<string, AuthProviderConfig> = {};
   const rawProviders = file.authProviders ?? {};
-  if (typeof rawProviders !== 'object' || rawProviders === null || Array.isArray(rawProviders)) inFile.fail('authProviders', 'an object of provider names to {"url": …}', rawProviders);
+  if (typeof rawProviders !== 'object' || rawProviders === null || Array.isArray(rawProviders))
+    inFile.fail('authProviders', 'an object of provider names to {"url": …}', rawProviders);
   for (const [name, provider] of Object.entries(rawProviders as Raw)) {
     const url = (provider as Raw | null)?.url;
     if (typeof url !== 'string' || !/^https?:\/\//.test(url) || !URL.canParse(url)) inFile.fail(`authProviders.${name}.url`, 'an http:// or https:// URL', url);
     const parsed = new URL(url);
     if (parsed.username !== '' || parsed.password !== '') {
       // Not echoed: the value holds a secret.
-      throw new ConfigError(`${flags.config ?? 'config'}: authProviders.${name}.url must not carry credentials (user:password@); the webhook authenticates the Big Peer some other way`);
+      throw new ConfigError(
+        `${flags.config ?? 'config'}: authProviders.${name}.url must not carry credentials (user:password@); the webhook authenticates the Big Peer some other way`,
+      );
     }
     providers[name] = { url };
   }
@@ -267,7 +276,10 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
   const unknownTls = Object.keys(fileTls).filter((k) => !['keyFile', 'certFile', 'key', 'cert'].includes(k));
   if (unknownTls.length > 0) inFile.fail('tls', `an object {"keyFile", "certFile"} (unknown field(s) ${unknownTls.join(', ')})`, file.tls);
   if (file.tls !== undefined) {
-    for (const [field, alias] of [['keyFile', 'key'], ['certFile', 'cert']] as const) {
+    for (const [field, alias] of [
+      ['keyFile', 'key'],
+      ['certFile', 'cert'],
+    ] as const) {
       if (fileTls[field] !== undefined && fileTls[alias] !== undefined) inFile.fail(`tls.${field}`, `given once (not also as tls.${alias})`, fileTls[field]);
       const value = fileTls[field] ?? fileTls[alias];
       if (typeof value !== 'string' || value === '') inFile.fail(`tls.${field}`, 'the path of a PEM file, a non-empty string', value);
@@ -289,9 +301,13 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
 
   const ms = (field: string): number | undefined => inFile.integer(field, file[field], 1, 3_600_000);
   const storageText = pick(onLine.string('storage', flags.storage), inFile.string('storage', file.storage));
-  const postgres = storageText === undefined ? undefined : parseStorageUrl(storageText, flags.storage === undefined ? `${flags.config}: storage` : '--storage', ms('pollIntervalMs'));
+  const postgres =
+    storageText === undefined
+      ? undefined
+      : parseStorageUrl(storageText, flags.storage === undefined ? `${flags.config}: storage` : '--storage', ms('pollIntervalMs'));
   const dataDir = flags.data ?? path(inFile.string('data', file.data));
-  if (postgres !== undefined && dataDir !== undefined) throw new ConfigError('the store is either on PostgreSQL (--storage postgres://…) or in a directory (--data DIR), not both');
+  if (postgres !== undefined && dataDir !== undefined)
+    throw new ConfigError('the store is either on PostgreSQL (--storage postgres://…) or in a directory (--data DIR), not both');
   const metricsToken = inFile.string('metricsToken', file.metricsToken);
   // Not echoed: the value is a secret.
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError(`${flags.config}: metricsToken must be at least 16 characters long`);
@@ -318,10 +334,12 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     shutdownGraceMs: ms('shutdownGraceMs') ?? CONFIG_DEFAULTS.shutdownGraceMs,
     drainDelayMs: inFile.integer('drainDelayMs', file.drainDelayMs, 0, 3_600_000) ?? CONFIG_DEFAULTS.drainDelayMs,
     metricsToken,
-    certificateLifetimeSeconds: inFile.integer('certificateLifetimeSeconds', file.certificateLifetimeSeconds, 1, 366 * 86_400) ?? CONFIG_DEFAULTS.certificateLifetimeSeconds,
+    certificateLifetimeSeconds:
+      inFile.integer('certificateLifetimeSeconds', file.certificateLifetimeSeconds, 1, 366 * 86_400) ?? CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs,
     announceTimeoutMs: ms('announceTimeoutMs') ?? CONFIG_DEFAULTS.announceTimeoutMs,
-    maxPendingSessionsPerAddress: inFile.integer('maxPendingSessionsPerAddress', file.maxPendingSessionsPerAddress, 0, 1_000_000) ?? CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
+    maxPendingSessionsPerAddress:
+      inFile.integer('maxPendingSessionsPerAddress', file.maxPendingSessionsPerAddress, 0, 1_000_000) ?? CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
     maxPendingBytes: inFile.integer('maxPendingBytes', file.maxPendingBytes, 1024 * 1024, 2 ** 40) ?? CONFIG_DEFAULTS.maxPendingBytes,
   };
 }

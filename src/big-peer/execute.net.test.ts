@@ -20,7 +20,12 @@ describe('store/execute', () => {
     post(`${t.url}${EXECUTE}`, args === undefined ? { statement } : { statement, args }, headers);
 
   it('answers a mutation with its transaction id and the documents it changed', async () => {
-    const res = await execute('INSERT INTO orders DOCUMENTS (:docs)', { docs: [{ _id: 'o1', total: 5 }, { _id: 'o2', total: 9 }] });
+    const res = await execute('INSERT INTO orders DOCUMENTS (:docs)', {
+      docs: [
+        { _id: 'o1', total: 5 },
+        { _id: 'o2', total: 9 },
+      ],
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       transactionId: t.peer.sync.store.lastTxnId,
@@ -111,7 +116,10 @@ describe('store/execute', () => {
     expect((await execute('SELECT * FROM orders', undefined, auth)).status).toBe(200);
     const res = await execute("INSERT INTO orders DOCUMENTS ({_id: 'o1'})", undefined, auth);
     expect(res.status).toBe(403);
-    expect(res.json).toMatchObject({ queryType: 'mutation', error: { code: 'http/forbidden', description: `the API key ${info.id} may not write collection orders` } });
+    expect(res.json).toMatchObject({
+      queryType: 'mutation',
+      error: { code: 'http/forbidden', description: `the API key ${info.id} may not write collection orders` },
+    });
     expect((await execute('SELECT * FROM orders')).json.items).toEqual([]);
   });
 

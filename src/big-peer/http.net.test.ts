@@ -37,7 +37,10 @@ describe('the Big Peer HTTP server', () => {
   });
 
   it('answers the CORS preflight on the login path with 204 and the same headers', async () => {
-    const res = await call(`${t.url}/_sync/auth/login`, { method: 'OPTIONS', headers: { Origin: 'http://example.test', 'Access-Control-Request-Method': 'POST' } });
+    const res = await call(`${t.url}/_sync/auth/login`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://example.test', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(corsHeadersOf(res.headers)).toEqual(LOGIN_CORS_HEADERS);
@@ -144,7 +147,10 @@ describe('the Big Peer HTTP server', () => {
   }
 
   it('closes the connection after answering before the body was read, instead of reading a large body', async () => {
-    const { answer, written } = await raw('POST /api/v4/store/execute HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n', 5 * 1024 * 1024);
+    const { answer, written } = await raw(
+      'POST /api/v4/store/execute HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: application/json\r\n\r\n',
+      5 * 1024 * 1024,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 401 /);
     expect(answer).toMatch(/\r\nConnection: close\r\n/i);
     // The server cut the connection: the client could not write the whole 5 MB.

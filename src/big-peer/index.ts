@@ -4,12 +4,28 @@
 export { BigPeer, DRAIN_CLOSE_REASON, type BigPeerDeps } from './big-peer.ts';
 export { BigPeerMetrics, METRICS_PREFIX } from './metrics.ts';
 export { OPERATIONS_PATHS } from './routes/operations.ts';
-export { loadConfig, bigPeerConfig, parseStorageUrl, ConfigError, CONFIG_DEFAULTS, type BigPeerConfig, type ConfigFlags, type PostgresConfig } from './config.ts';
+export {
+  loadConfig,
+  bigPeerConfig,
+  parseStorageUrl,
+  ConfigError,
+  CONFIG_DEFAULTS,
+  type BigPeerConfig,
+  type ConfigFlags,
+  type PostgresConfig,
+} from './config.ts';
 export { ApiKeys, API_KEY_PREFIX, type ApiKeyInfo } from './api-keys.ts';
 export { BigPeerSettings } from './settings.ts';
 export { collectionPermissions } from './permission-rules.ts';
 export { translateLegacyQuery } from './legacy-query.ts';
-export { startLocalBigPeer, loadOrCreateLocalIdentity, LOCAL_BIG_PEER_IDENTITY_FILE, type LocalBigPeer, type LocalBigPeerIdentity, type LocalBigPeerOptions } from './local-big-peer.ts';
+export {
+  startLocalBigPeer,
+  loadOrCreateLocalIdentity,
+  LOCAL_BIG_PEER_IDENTITY_FILE,
+  type LocalBigPeer,
+  type LocalBigPeerIdentity,
+  type LocalBigPeerOptions,
+} from './local-big-peer.ts';
 export { readAppSettings, parseAppSettings, AppSettingsError, APP_SETTINGS_FILE, type AppSettings } from './app-settings.ts';
 export {
   startAppPeer,

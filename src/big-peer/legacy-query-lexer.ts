@@ -97,7 +97,8 @@ export class Lexer {
           continue;
         }
         const decoded = ESCAPES[e];
-        if (decoded === undefined) throw syntaxError({ ...pos, column: pos.column + i - this.#offset, offset: i }, 'an escape such as \\n or \\u0041', `'\\${e}'`);
+        if (decoded === undefined)
+          throw syntaxError({ ...pos, column: pos.column + i - this.#offset, offset: i }, 'an escape such as \\n or \\u0041', `'\\${e}'`);
         value += decoded;
         i += 2;
         continue;
@@ -109,4 +110,3 @@ export class Lexer {
     return this.#take('string', raw, value, pos);
   }
 }
-

@@ -53,7 +53,9 @@ describe('the older query syntax', () => {
   });
 
   it('refuses a backtick, a semicolon or DQL words outside strings, naming the position', () => {
-    expect(errorOf(() => translateLegacyQuery('a.`b` == 1')).message).toBe("Syntax error in query at line 1 column 3: expected a path, a value or an operator, found '`'");
+    expect(errorOf(() => translateLegacyQuery('a.`b` == 1')).message).toBe(
+      "Syntax error in query at line 1 column 3: expected a path, a value or an operator, found '`'",
+    );
     expect(errorOf(() => translateLegacyQuery('a == 1; DELETE FROM x')).message).toMatch(/column 7: expected a path, a value or an operator, found ';'/);
     expect(errorOf(() => translateLegacyQuery('a == 1 OR b == 2')).message).toMatch(/column 8: expected '&&', '\|\|' or end of query, found OR/);
   });
@@ -132,8 +134,12 @@ describe('long queries through store/write', () => {
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe('query/invalid');
       const column = MAX_QUERY_OPERATORS * 'a == 1 || '.length + 'a == 1 '.length + 1;
-      expect(res.json.error.message).toContain(`commands[0].query: Syntax error in query at line 1 column ${column}: expected at most ${MAX_QUERY_OPERATORS} operators`);
-      const ok = await post(`${t.url}/api/v4/store/write`, { commands: [{ method: 'remove', collection: 'orders', query: query.slice(0, 900 * 'a == 1 || '.length - 4) }] });
+      expect(res.json.error.message).toContain(
+        `commands[0].query: Syntax error in query at line 1 column ${column}: expected at most ${MAX_QUERY_OPERATORS} operators`,
+      );
+      const ok = await post(`${t.url}/api/v4/store/write`, {
+        commands: [{ method: 'remove', collection: 'orders', query: query.slice(0, 900 * 'a == 1 || '.length - 4) }],
+      });
       expect(ok.status).toBe(200);
     } finally {
       await t.close();

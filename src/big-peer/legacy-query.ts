@@ -73,7 +73,8 @@ class Parser {
   #skipOperator(punct: string): boolean {
     const pos = this.token.pos;
     if (!this.#skip(punct)) return false;
-    if (++this.#operators > MAX_QUERY_OPERATORS) throw syntaxError(pos, `at most ${MAX_QUERY_OPERATORS} operators (&&, || and !) in a query`, `'${punct}', one more`);
+    if (++this.#operators > MAX_QUERY_OPERATORS)
+      throw syntaxError(pos, `at most ${MAX_QUERY_OPERATORS} operators (&&, || and !) in a query`, `'${punct}', one more`);
     return true;
   }
 

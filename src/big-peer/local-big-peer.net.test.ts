@@ -63,7 +63,11 @@ describe('startLocalBigPeer', () => {
   it('lets a small peer log in with that identity and sync', async () => {
     const peer = await start();
     const hub = new LogHub({ minimumLogLevel: 'ERROR' });
-    const small = new Sync({ inMemory: true, logHub: hub, identity: onlinePlayground({ appID: peer.appID, token: peer.playgroundToken, bigPeerURL: peer.url }) });
+    const small = new Sync({
+      inMemory: true,
+      logHub: hub,
+      identity: onlinePlayground({ appID: peer.appID, token: peer.playgroundToken, bigPeerURL: peer.url }),
+    });
     try {
       await small.startSync();
       await expect.poll(() => small.sessions.length, { timeout: 10_000 }).toBe(1);

@@ -48,7 +48,8 @@ export function loadOrCreateLocalIdentity(directory: string): LocalBigPeerIdenti
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`cannot read the local Big Peer's identity ${file}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new ConfigError(`cannot read the local Big Peer's identity ${file}: ${(error as Error).message}`);
     const identity: LocalBigPeerIdentity = {
       appID: `local-${randomBytes(6).toString('hex')}`,
       playgroundToken: randomBytes(32).toString('base64url'),
@@ -76,7 +77,9 @@ export function loadOrCreateLocalIdentity(directory: string): LocalBigPeerIdenti
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`the local Big Peer's identity ${file} is not JSON (${(error as Error).message}); fix or delete it (deleting it makes a new app id, and the app's peer logs in again)`);
+    throw new ConfigError(
+      `the local Big Peer's identity ${file} is not JSON (${(error as Error).message}); fix or delete it (deleting it makes a new app id, and the app's peer logs in again)`,
+    );
   }
   const record = (typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}) as Record<string, unknown>;
   const { appID, playgroundToken } = record;

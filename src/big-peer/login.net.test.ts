@@ -8,7 +8,19 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EVERYTHING } from '../shared/permissions.ts';
 import { ManualTimers, verifyCertificate } from '../peer/host.ts';
-import { call, closedPort, keyNamed, loginBody, PLAYGROUND_TOKEN, proven, startTestPeer, startWebhook, TEST_APP, testKey, type TestPeer } from '../testing/big-peer/test-helpers.ts';
+import {
+  call,
+  closedPort,
+  keyNamed,
+  loginBody,
+  PLAYGROUND_TOKEN,
+  proven,
+  startTestPeer,
+  startWebhook,
+  TEST_APP,
+  testKey,
+  type TestPeer,
+} from '../testing/big-peer/test-helpers.ts';
 
 const LOGIN = '/_sync/auth/login';
 const HOUR = 3_600_000;
@@ -32,7 +44,8 @@ describe('login', () => {
   }
 
   /** A login; a body naming a peerKey gets that (named) key's valid proof, unless it has one. */
-  const login = (t: TestPeer, body: unknown) => call(`${t.url}${LOGIN}`, { method: 'POST', body: proven(body, t.now()), headers: { 'Content-Type': 'application/json' } });
+  const login = (t: TestPeer, body: unknown) =>
+    call(`${t.url}${LOGIN}`, { method: 'POST', body: proven(body, t.now()), headers: { 'Content-Type': 'application/json' } });
 
   it('signs a playground certificate with every permission for 8 hours', async () => {
     const timers = new ManualTimers();
@@ -72,7 +85,9 @@ describe('login', () => {
 
   it('answers a malformed login body with 400', async () => {
     const t = await peerWith();
-    expect((await login(t, { appID: TEST_APP, token: 'x' })).json).toEqual({ error: { code: 'http/bad-request', message: 'the login body needs "peerKey", a non-empty string' } });
+    expect((await login(t, { appID: TEST_APP, token: 'x' })).json).toEqual({
+      error: { code: 'http/bad-request', message: 'the login body needs "peerKey", a non-empty string' },
+    });
     expect((await login(t, '[]')).status).toBe(400);
   });
 
@@ -82,7 +97,10 @@ describe('login', () => {
         authenticate: true,
         userID: 'u-42',
         expirationSeconds: 600,
-        permissions: { read: { everything: true, queriesByCollection: {} }, write: { everything: false, queriesByCollection: { orders: ["ownerId == 'u-42'"] } } },
+        permissions: {
+          read: { everything: true, queriesByCollection: {} },
+          write: { everything: false, queriesByCollection: { orders: ["ownerId == 'u-42'"] } },
+        },
       }),
     }));
     const timers = new ManualTimers();
@@ -90,7 +108,10 @@ describe('login', () => {
     const res = await login(t, { appID: TEST_APP, peerKey: 'pk', token: 'jwt-1', provider: 'corp' });
     expect(res.status).toBe(200);
     expect(hook.calls).toEqual([{ appID: TEST_APP, provider: 'corp', token: 'jwt-1' }]);
-    const permissions = { read: { everything: true, queries_by_collection: {} }, write: { everything: false, queries_by_collection: { orders: ["ownerId == 'u-42'"] } } };
+    const permissions = {
+      read: { everything: true, queries_by_collection: {} },
+      write: { everything: false, queries_by_collection: { orders: ["ownerId == 'u-42'"] } },
+    };
     expect(res.json).toMatchObject({ userID: 'u-42', expiresAt: timers.now() + 600_000, permissions });
     expect(verifyCertificate(res.json.certificate, t.peer.issuer.publicKey, timers.now(), TEST_APP).permissions).toEqual(permissions);
   });
@@ -124,7 +145,10 @@ describe('login', () => {
     expect(notJson.json.error.message).toMatch(/^Failed to authenticate: Internal server error: response body cannot be decoded as JSON: Unexpected token/);
     body = JSON.stringify({ authenticated: true, permissions: {} });
     const noUser = await login(t, { appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' });
-    expect(noUser.json.error).toEqual({ code: 'auth/failed', message: 'Failed to authenticate: Internal server error: response body is malformed: "userID" must be a non-empty string' });
+    expect(noUser.json.error).toEqual({
+      code: 'auth/failed',
+      message: 'Failed to authenticate: Internal server error: response body is malformed: "userID" must be a non-empty string',
+    });
     body = JSON.stringify({ authenticated: true, userID: 'u', permissions: { read: { queriesByCollection: { a: 'x' } } } });
     const badPermissions = await login(t, { appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' });
     expect(badPermissions.json.error.message).toMatch(/response body is malformed: permissions\.read\.queriesByCollection\.a must be a list of query strings$/);
@@ -196,7 +220,10 @@ describe('login', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/auth?secret=s3cr3t`;
     const t = await peerWith(url);
     const res = await login(t, { appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' });
-    expect([res.status, res.json.error]).toEqual([502, { code: 'auth/failed', message: 'Failed to authenticate: Internal server error: the webhook answered with a redirect' }]);
+    expect([res.status, res.json.error]).toEqual([
+      502,
+      { code: 'auth/failed', message: 'Failed to authenticate: Internal server error: the webhook answered with a redirect' },
+    ]);
     const logged = t.logs.find((e) => e.event === 'big-peer.webhook-failed')?.message ?? '';
     expect(logged).toContain(`url = http://127.0.0.1:${(server.address() as AddressInfo).port}/auth`);
     expect(logged).not.toContain('s3cr3t');

@@ -14,7 +14,6 @@ import { parsePrometheusText, sampleValue, type Exposition } from '../testing/bi
 import { TcpBalancer } from '../testing/big-peer/tcp-balancer.ts';
 import { call, PLAYGROUND_TOKEN, post, startTestPeer, TEST_APP, TEST_KEY, waitUntil, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
-
 const WAIT_MS = 10_000;
 
 function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
@@ -56,7 +55,8 @@ const upgradeFails = (wsUrl: string): Promise<boolean> =>
     'the upgrade',
   );
 
-const count = async (sync: Sync, collection: string): Promise<number> => Number((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n);
+const count = async (sync: Sync, collection: string): Promise<number> =>
+  Number((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n);
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -144,7 +144,10 @@ describe('the metrics', () => {
       'syncmesh_draining',
       'syncmesh_http_requests_in_flight',
     ]) {
-      expect(before.samples.some((s) => s.name === name), name).toBe(true);
+      expect(
+        before.samples.some((s) => s.name === name),
+        name,
+      ).toBe(true);
     }
     expect(before.types.get('syncmesh_http_request_duration_seconds')).toBe('histogram');
     // Process metrics only where asked (the CLI): tests run many Big Peers in one process.
@@ -195,10 +198,10 @@ describe('the metrics', () => {
       release = resolve;
     });
     const holder = t.peer.sync.store.transaction(async (tx) => {
-      await tx.execute("INSERT INTO a DOCUMENTS ({ _id: 1 })");
+      await tx.execute('INSERT INTO a DOCUMENTS ({ _id: 1 })');
       await gate;
     });
-    const waiting = post(`${t.url}/api/v4/store/execute`, { statement: "INSERT INTO b DOCUMENTS ({ _id: 2 })" });
+    const waiting = post(`${t.url}/api/v4/store/execute`, { statement: 'INSERT INTO b DOCUMENTS ({ _id: 2 })' });
     await waitUntil('the HTTP write waits', () => t.peer.sync.store.writeSlot.waiting === 1);
     const during = await scrape(t.url);
     expect(sampleValue(during, 'syncmesh_store_writes_waiting')).toBe(1);
@@ -286,7 +289,10 @@ describe('draining a Big Peer', () => {
       return peer;
     };
     const nodes = [await start(), await start()];
-    const balancer = await TcpBalancer.listen({ backends: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })), healthCheck: { path: '/_ready', everyMs: 50 } });
+    const balancer = await TcpBalancer.listen({
+      backends: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })),
+      healthCheck: { path: '/_ready', everyMs: 50 },
+    });
     cleanups.push(() => balancer.close());
     await waitUntil('the balancer sees both nodes ready', () => balancer.ready().length === 2);
 

@@ -51,7 +51,8 @@ function smallPeer(options: Partial<SyncOptions> & { bigPeerURL: string }): Peer
   return { sync, logs };
 }
 
-const count = async (sync: Sync, collection: string): Promise<number> => Number((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n);
+const count = async (sync: Sync, collection: string): Promise<number> =>
+  Number((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n);
 
 afterEach(() => {
   for (const p of peers.splice(0)) p.close();
@@ -131,7 +132,10 @@ describe('a small peer and the Big Peer over WebSocket', () => {
         authenticated: true,
         userID: 'clerk',
         expirationSeconds: 3600,
-        permissions: { read: { everything: false, queriesByCollection: { orders: ['true'] } }, write: { everything: false, queriesByCollection: { orders: ['true'] } } },
+        permissions: {
+          read: { everything: false, queriesByCollection: { orders: ['true'] } },
+          write: { everything: false, queriesByCollection: { orders: ['true'] } },
+        },
       }),
     }));
     try {
@@ -142,7 +146,10 @@ describe('a small peer and the Big Peer over WebSocket', () => {
           appID: TEST_APP,
           bigPeerURL: big.url,
           provider: 'corp',
-          authHandler: { authenticationRequired: (auth) => void auth.login('jwt', 'corp'), authenticationExpiringSoon: (auth) => void auth.login('jwt', 'corp') },
+          authHandler: {
+            authenticationRequired: (auth) => void auth.login('jwt', 'corp'),
+            authenticationExpiringSoon: (auth) => void auth.login('jwt', 'corp'),
+          },
         }),
       });
       await sync.startSync();

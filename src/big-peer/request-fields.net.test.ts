@@ -45,7 +45,10 @@ describe('store/execute and store/write request fields', () => {
     it('names every unknown field, and refuses a top-level __proto__ sent as raw JSON', async () => {
       const two = await post(`${t.url}${EXECUTE}`, { statement: 'SELECT * FROM orders', txnId: 3, parameters: {} });
       expect(two.status).toBe(400);
-      expect(two.json.error).toEqual({ code: 'http/bad-request', description: 'unknown fields "txnId", "parameters" in the body: it takes "statement" and "args"' });
+      expect(two.json.error).toEqual({
+        code: 'http/bad-request',
+        description: 'unknown fields "txnId", "parameters" in the body: it takes "statement" and "args"',
+      });
       const proto = await post(`${t.url}${EXECUTE}`, '{"statement": "SELECT * FROM orders", "__proto__": {"args": {}}}');
       expect(proto.status).toBe(400);
       expect(proto.json.error).toEqual({ code: 'http/bad-request', description: 'unknown field "__proto__" in the body: it takes "statement" and "args"' });
@@ -57,7 +60,10 @@ describe('store/execute and store/write request fields', () => {
     });
 
     it('refuses __proto__ as a named argument, sent as raw JSON, with 400 query/arguments-invalid, and writes nothing', async () => {
-      const res = await post(`${t.url}${EXECUTE}`, '{"statement": "INSERT INTO orders DOCUMENTS (:doc)", "args": {"doc": {"_id": "o1"}, "__proto__": {"polluted": true}}}');
+      const res = await post(
+        `${t.url}${EXECUTE}`,
+        '{"statement": "INSERT INTO orders DOCUMENTS (:doc)", "args": {"doc": {"_id": "o1"}, "__proto__": {"polluted": true}}}',
+      );
       expect(res.status).toBe(400);
       expect(res.json).toEqual(
         failure(

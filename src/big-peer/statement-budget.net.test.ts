@@ -29,7 +29,11 @@ const heavyCondition = (n: number): string => Array.from({ length: n }, (_, i) =
 const HEAVY = heavyCondition(499);
 
 function heavyDocs(count: number): object[] {
-  return Array.from({ length: count }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, n: i, items: Array.from({ length: 200 }, (_, j) => ({ k: j, v: `v${i}-${j}` })) }));
+  return Array.from({ length: count }, (_, i) => ({
+    _id: `d${String(i).padStart(3, '0')}`,
+    n: i,
+    items: Array.from({ length: 200 }, (_, j) => ({ k: j, v: `v${i}-${j}` })),
+  }));
 }
 
 interface Started {
@@ -159,7 +163,10 @@ describe('the time budget of a statement, on an in-memory store', () => {
       const started = performance.now();
       const res = await execute(t.url, `SELECT _id FROM docs WHERE ${HEAVY}`);
       expect(res.status).toBe(408);
-      expect(res.json).toMatchObject({ queryType: 'select', error: { code: 'query/timeout', description: 'the statement ran longer than its budget of 100 ms and was stopped' } });
+      expect(res.json).toMatchObject({
+        queryType: 'select',
+        error: { code: 'query/timeout', description: 'the statement ran longer than its budget of 100 ms and was stopped' },
+      });
       expect(performance.now() - started).toBeLessThan(1_000);
     } finally {
       await t.close();
@@ -200,7 +207,9 @@ describe('the time budget of a store/write request', () => {
       expect(res.json.error.message).toMatch(/the request ran longer than its budget of 20 ms and was stopped; nothing was written$/);
       expect(t.peer.sync.store.lastTxnId).toBe(before);
       expect((await t.peer.sync.store.execute("SELECT COUNT(*) AS n FROM docs WHERE touched = true OR _id = 'first'")).items).toEqual([{ n: 0 }]);
-      expect(t.logs.some((e) => e.event === 'big-peer.statement-timed-out' && e.fields?.query_type === 'store/write' && e.fields.collection === 'docs')).toBe(true);
+      expect(t.logs.some((e) => e.event === 'big-peer.statement-timed-out' && e.fields?.query_type === 'store/write' && e.fields.collection === 'docs')).toBe(
+        true,
+      );
     } finally {
       await t.close();
     }

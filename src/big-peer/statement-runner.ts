@@ -62,7 +62,13 @@ async function onThreads<T>(deps: StatementRunnerDeps, fn: (queries: QueryThread
   }
 }
 
-async function run(deps: StatementRunnerDeps, statement: string, args: JsonObject | undefined, ast: PreparedStatement['ast'], budget: Budget): Promise<StatementOutcome> {
+async function run(
+  deps: StatementRunnerDeps,
+  statement: string,
+  args: JsonObject | undefined,
+  ast: PreparedStatement['ast'],
+  budget: Budget,
+): Promise<StatementOutcome> {
   const { store } = deps;
   if (ast.kind === 'select') {
     const answer = await onThreads(deps, (q) => q.select(statement, args, budget, store.lastTxnId));
@@ -80,6 +86,12 @@ async function run(deps: StatementRunnerDeps, statement: string, args: JsonObjec
  * Runs the statement (parsed as `ast`) within `budget`.
  * @throws BudgetExceeded (`query/timeout`) once the budget is spent; the statement's own errors.
  */
-export function runStatement(deps: StatementRunnerDeps, statement: string, args: JsonObject | undefined, ast: PreparedStatement['ast'], budget: Budget): Promise<StatementOutcome> {
+export function runStatement(
+  deps: StatementRunnerDeps,
+  statement: string,
+  args: JsonObject | undefined,
+  ast: PreparedStatement['ast'],
+  budget: Budget,
+): Promise<StatementOutcome> {
   return withinBudget(run(deps, statement, args, ast, budget), budget, deps.timers);
 }

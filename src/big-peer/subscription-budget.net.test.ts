@@ -32,7 +32,12 @@ function smallPeer(bigPeerURL: string): { sync: Sync; logs: LogEntry[] } {
   const logs: LogEntry[] = [];
   hub.setCustomLogCallback((entry) => logs.push(entry));
   // A long reconnect delay: the test looks at one session, not at the peer coming back.
-  const sync = new Sync({ inMemory: true, logHub: hub, identity: onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL }), sync: { reconnect: { minDelayMs: 60_000, maxDelayMs: 60_000 } } });
+  const sync = new Sync({
+    inMemory: true,
+    logHub: hub,
+    identity: onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL }),
+    sync: { reconnect: { minDelayMs: 60_000, maxDelayMs: 60_000 } },
+  });
   closing.push(() => sync.close());
   return { sync, logs };
 }
@@ -63,9 +68,11 @@ describe("a small peer's subscription on the Big Peer", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const pinged = performance.now();
     await big.peer.sync.store.execute("INSERT INTO pings DOCUMENTS ({_id: 'p1'})");
-    const delivered = waitUntil('the ping reaches the cheap peer', async () => (await cheap.sync.store.execute('SELECT * FROM pings')).items.length === 1, 20_000).then(
-      () => performance.now() - pinged,
-    );
+    const delivered = waitUntil(
+      'the ping reaches the cheap peer',
+      async () => (await cheap.sync.store.execute('SELECT * FROM pings')).items.length === 1,
+      20_000,
+    ).then(() => performance.now() - pinged);
     const probes = await probe(big.url, ['/_health'], ended);
     await ended;
 

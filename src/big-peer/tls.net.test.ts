@@ -55,7 +55,23 @@ describe.skipIf(!OPENSSL)('the Big Peer over TLS', () => {
     const cert = join(dir, 'cert.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ed25519', '-keyout', key, '-out', cert, '-days', '1', '-nodes', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ed25519',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
       { stdio: 'ignore', timeout: 20_000 },
     );
     ca = readFileSync(cert);
@@ -76,7 +92,13 @@ describe.skipIf(!OPENSSL)('the Big Peer over TLS', () => {
     expect(check.status).toBe(405);
     expect(check.text).toBe('method not allowed');
     expect(check.headers['access-control-max-age']).toBe(LOGIN_CORS_HEADERS['Access-Control-Max-Age']);
-    const insert = await httpsCall(`${t.url}/api/v4/store/execute`, ca, 'POST', { statement: "INSERT INTO t DOCUMENTS ({_id: 'x'})" }, { Authorization: `Bearer ${TEST_KEY}` });
+    const insert = await httpsCall(
+      `${t.url}/api/v4/store/execute`,
+      ca,
+      'POST',
+      { statement: "INSERT INTO t DOCUMENTS ({_id: 'x'})" },
+      { Authorization: `Bearer ${TEST_KEY}` },
+    );
     expect(insert.status).toBe(200);
     expect(JSON.parse(insert.text).mutatedDocumentIds).toEqual(['x']);
   });
@@ -97,7 +119,17 @@ describe.skipIf(!OPENSSL)('the Big Peer over TLS', () => {
         const message = JSON.parse(data.toString());
         if (message.type === 'challenge') {
           const proof = announceProof(key, TEST_APP, message.nonce);
-          ws.send(JSON.stringify({ type: 'announce', peerKey: key.peerKey, appID: TEST_APP, outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate, proof, nonce: 'dialer-nonce' }));
+          ws.send(
+            JSON.stringify({
+              type: 'announce',
+              peerKey: key.peerKey,
+              appID: TEST_APP,
+              outer_protocol_version: OUTER_PROTOCOL_VERSION,
+              certificate,
+              proof,
+              nonce: 'dialer-nonce',
+            }),
+          );
           return;
         }
         clearTimeout(timer);

@@ -140,12 +140,18 @@ export class TtlJob {
         this.#log.info(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
         return undefined;
       }
-      const result = await this.#store.internalWrites.executeUnless('Internal', `ttl ${config.collection}`, ttlStatement(config.collection, field), { ttl }, (writer) => {
-        // Again inside the transaction: another node may have run the slot since the look above.
-        if (ranElsewhere(writer.setting(key))) return true;
-        if (slot !== undefined) writer.setSetting(key, String(slot));
-        return false;
-      });
+      const result = await this.#store.internalWrites.executeUnless(
+        'Internal',
+        `ttl ${config.collection}`,
+        ttlStatement(config.collection, field),
+        { ttl },
+        (writer) => {
+          // Again inside the transaction: another node may have run the slot since the look above.
+          if (ranElsewhere(writer.setting(key))) return true;
+          if (slot !== undefined) writer.setSetting(key, String(slot));
+          return false;
+        },
+      );
       if (result === undefined) {
         this.#log.info(LOG_EVENTS.ttlJobSkipped, { collection: config.collection, slot: slot ?? null });
         return undefined;

@@ -28,10 +28,15 @@ describe('webhook failure log levels', () => {
   }
 
   const login = (t: TestPeer) =>
-    call(`${t.url}${LOGIN}`, { method: 'POST', body: proven({ appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' }, t.now()), headers: { 'Content-Type': 'application/json' } });
+    call(`${t.url}${LOGIN}`, {
+      method: 'POST',
+      body: proven({ appID: TEST_APP, peerKey: 'pk', token: 't', provider: 'corp' }, t.now()),
+      headers: { 'Content-Type': 'application/json' },
+    });
 
   /** The login's own lines: what the Big Peer logged about this login. */
-  const loginLines = (logs: readonly LogEntry[]) => logs.filter((e) => e.event.startsWith('big-peer.login') || e.event.startsWith('big-peer.webhook')).map((e) => `[${e.level}] ${e.message}`);
+  const loginLines = (logs: readonly LogEntry[]) =>
+    logs.filter((e) => e.event.startsWith('big-peer.login') || e.event.startsWith('big-peer.webhook')).map((e) => `[${e.level}] ${e.message}`);
 
   it('logs a webhook answer that is not JSON at ERROR only, with the spec’s words, the provider and the URL', async () => {
     const url = await webhookAnswering('<html>oops</html>');

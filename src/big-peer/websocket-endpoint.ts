@@ -19,7 +19,6 @@ import { ANNOUNCE_CLOSE_CODES } from '../shared/protocol/announce.ts';
 import { MAX_SESSION_FRAME_BYTES } from '../shared/protocol/messages.ts';
 import { SessionRefused, WsConnection, closeReason, type Logger, type Sync, type Timers } from '../peer/host.ts';
 
-
 /** Sessions waiting for their announcement, in total; beyond that a new one is closed at once (1013). */
 export const MAX_PENDING_SESSIONS = 256;
 /**
@@ -180,7 +179,8 @@ export class WebSocketEndpoint {
       },
       (error: unknown) => {
         this.#settle(ws);
-        if (error instanceof SessionRefused && !error.byRemote) logger.info(LOG_EVENTS.bigPeerSessionRefused, { code: error.code, reason: error.reason, remote });
+        if (error instanceof SessionRefused && !error.byRemote)
+          logger.info(LOG_EVENTS.bigPeerSessionRefused, { code: error.code, reason: error.reason, remote });
       },
     );
   }

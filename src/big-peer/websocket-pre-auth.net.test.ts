@@ -32,8 +32,9 @@ describe('the sync WebSocket before the announcement', () => {
   const open: (WebSocket | RawClient['socket'])[] = [];
   const start = async (limits: EndpointLimits = {}): Promise<TestEndpoint> => (e = await startEndpoint(limits));
   afterEach(async () => {
-    for (const client of open.splice(0)) if ('terminate' in client) client.terminate();
-    else client.destroy();
+    for (const client of open.splice(0))
+      if ('terminate' in client) client.terminate();
+      else client.destroy();
     await e?.close();
     e = undefined;
   });

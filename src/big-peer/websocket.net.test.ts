@@ -109,7 +109,15 @@ describe('the sync WebSocket', () => {
     const other = generateIssuerKeys();
     const now = timers.now();
     const foreign = signCertificate(
-      { appID: TEST_APP, peerKey: keyNamed('peer-1').peerKey, userID: 'u', permissions: EVERYTHING, issuer: other.publicKey, issuedAt: now, expiresAt: now + 60_000 },
+      {
+        appID: TEST_APP,
+        peerKey: keyNamed('peer-1').peerKey,
+        userID: 'u',
+        permissions: EVERYTHING,
+        issuer: other.publicKey,
+        issuedAt: now,
+        expiresAt: now + 60_000,
+      },
       other,
     );
     const ws = await open(t.peer.wsUrl);

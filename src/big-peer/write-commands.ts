@@ -80,7 +80,8 @@ function checkUpsert(c: Record<string, unknown>, collection: string, where: stri
   if (!isObject(c.value)) throw bad(where, 'an upsert needs "value", a JSON object');
   const doc = structuredClone(c.value) as JsonObject;
   const id = c.id ?? doc._id;
-  if (id === undefined || id === null || typeof id === 'boolean' || Array.isArray(id)) throw bad(where, 'an upsert needs "id": a string, a number or an object');
+  if (id === undefined || id === null || typeof id === 'boolean' || Array.isArray(id))
+    throw bad(where, 'an upsert needs "id": a string, a number or an object');
   if (doc._id !== undefined && JSON.stringify(doc._id) !== JSON.stringify(id)) throw bad(where, '"id" and "value._id" differ');
   doc._id = id as JsonValue;
   const counters: Counter[] = [];
@@ -111,7 +112,8 @@ export function checkCommands(commands: unknown, args: JsonObject): CheckedComma
     };
     switch (c.method) {
       case 'update': {
-        if (!Array.isArray(c.commands) || c.commands.length === 0) throw bad(where, 'an update needs "commands", a non-empty list of set, increment or replaceWithCounter');
+        if (!Array.isArray(c.commands) || c.commands.length === 0)
+          throw bad(where, 'an update needs "commands", a non-empty list of set, increment or replaceWithCounter');
         const subs = c.commands.map((s: unknown, j) => checkSub(s, `${where}.commands[${j}]`));
         return { method: 'update', collection, where: query(), subs };
       }
@@ -148,7 +150,11 @@ export class DocumentBudget {
   take(n: number): void {
     this.#used += n;
     if (this.#used > this.limit) {
-      throw new HttpError(413, 'http/payload-too-large', `one request may touch at most ${this.limit} documents; this one touches at least ${this.#used}: split it into smaller requests`);
+      throw new HttpError(
+        413,
+        'http/payload-too-large',
+        `one request may touch at most ${this.limit} documents; this one touches at least ${this.#used}: split it into smaller requests`,
+      );
     }
   }
 }
@@ -198,7 +204,8 @@ export async function runCommand(tx: Transaction, command: CheckedCommand, budge
         if (j > 0) await yieldToEventLoop();
         const path = dqlPath(sub.path);
         if (sub.method === 'set') txnId = (await tx.execute(`UPDATE ${c} SET ${path} = :value WHERE _id IN :ids`, { value: sub.value, ids })).commitId;
-        else if (sub.method === 'increment') txnId = (await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY :by WHERE _id IN :ids`, { by: sub.value, ids })).commitId;
+        else if (sub.method === 'increment')
+          txnId = (await tx.execute(`UPDATE ${c} APPLY ${path} PN_INCREMENT BY :by WHERE _id IN :ids`, { by: sub.value, ids })).commitId;
         else txnId = await replaceWithCounter(tx, c, path, ids);
       }
       return { method: 'update', transactionId: txnId ?? 0, updated: ids.length };

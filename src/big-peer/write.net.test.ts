@@ -71,10 +71,17 @@ describe('store/write', () => {
   });
 
   it('turns a number into a counter holding it, and leaves a counter as it is', async () => {
-    const replace = { method: 'update', collection: 'orders', query: "_id == 'old' || _id == 'new'", commands: [{ method: 'replaceWithCounter', path: 'visits' }] };
+    const replace = {
+      method: 'update',
+      collection: 'orders',
+      query: "_id == 'old' || _id == 'new'",
+      commands: [{ method: 'replaceWithCounter', path: 'visits' }],
+    };
     expect((await write({ commands: [replace] })).status).toBe(200);
     expect((await write({ commands: [replace] })).status).toBe(200);
-    await write({ commands: [{ method: 'update', collection: 'orders', query: "_id == 'old'", commands: [{ method: 'increment', path: 'visits', amount: 2 }] }] });
+    await write({
+      commands: [{ method: 'update', collection: 'orders', query: "_id == 'old'", commands: [{ method: 'increment', path: 'visits', amount: 2 }] }],
+    });
     const visits = Object.fromEntries((await all('orders')).map((d) => [d._id, d.visits]));
     expect(visits).toEqual({ old: 5, new: 7, flagged: 1 });
   });
@@ -93,7 +100,9 @@ describe('store/write', () => {
       { method: 'remove', transactionId: txn, removed: 1 },
     ]);
     expect(await all('people')).toEqual([{ _id: '123', name: 'Ann', orderCount: 4 }]);
-    await write({ commands: [{ method: 'update', collection: 'people', query: "_id == '123'", commands: [{ method: 'increment', path: 'orderCount', amount: 1 }] }] });
+    await write({
+      commands: [{ method: 'update', collection: 'people', query: "_id == '123'", commands: [{ method: 'increment', path: 'orderCount', amount: 1 }] }],
+    });
     await write({ commands: [{ method: 'upsert', collection: 'people', id: '123', value: { city: 'Oslo' } }] });
     expect(await all('people')).toEqual([{ _id: '123', name: 'Ann', orderCount: 5, city: 'Oslo' }]);
     expect((await all('orders')).map((d) => d._id)).toEqual(['new', 'old']);
@@ -119,10 +128,24 @@ describe('store/write', () => {
   it('turns a number into a counter over a large matched set, with one UPDATE per distinct number, not per document', async () => {
     const docs = Array.from({ length: 3000 }, (_, i) => ({ _id: `s${i}`, n: i, stock: i % 3 }));
     await t.peer.sync.store.execute('INSERT INTO stock DOCUMENTS (:docs)', { docs });
-    const res = await write({ commands: [{ method: 'update', collection: 'stock', query: 'n >= 0', commands: [{ method: 'replaceWithCounter', path: 'stock' }] }] });
+    const res = await write({
+      commands: [{ method: 'update', collection: 'stock', query: 'n >= 0', commands: [{ method: 'replaceWithCounter', path: 'stock' }] }],
+    });
     expect(res.status).toBe(200);
     expect(res.json.results[0].updated).toBe(3000);
-    await write({ commands: [{ method: 'update', collection: 'stock', query: 'n < 3', commands: [{ method: 'increment', path: 'stock', amount: 10 }, { method: 'replaceWithCounter', path: 'stock' }] }] });
+    await write({
+      commands: [
+        {
+          method: 'update',
+          collection: 'stock',
+          query: 'n < 3',
+          commands: [
+            { method: 'increment', path: 'stock', amount: 10 },
+            { method: 'replaceWithCounter', path: 'stock' },
+          ],
+        },
+      ],
+    });
     const rows = (await t.peer.sync.store.execute('SELECT _id, stock FROM stock WHERE n < 6 ORDER BY n')).items;
     expect(rows.map((r) => r.stock)).toEqual([10, 11, 12, 0, 1, 2]);
   });
@@ -131,7 +154,12 @@ describe('store/write', () => {
     const docs = Array.from({ length: 101 }, (_, i) => ({ _id: `b${i}`, n: i }));
     await t.peer.sync.store.execute('INSERT INTO bulk DOCUMENTS (:docs)', { docs });
     const before = t.peer.sync.store.lastTxnId;
-    const commands = Array.from({ length: Math.ceil(MAX_DOCUMENTS_PER_REQUEST / 101) + 1 }, (_, k) => ({ method: 'update', collection: 'bulk', query: 'n >= 0', commands: [{ method: 'set', path: 'v', value: k }] }));
+    const commands = Array.from({ length: Math.ceil(MAX_DOCUMENTS_PER_REQUEST / 101) + 1 }, (_, k) => ({
+      method: 'update',
+      collection: 'bulk',
+      query: 'n >= 0',
+      commands: [{ method: 'set', path: 'v', value: k }],
+    }));
     const res = await write({ commands });
     expect(res.status).toBe(413);
     expect(res.json.error.message).toMatch(/at most 100000 documents.*nothing was written$/);
@@ -142,10 +170,22 @@ describe('store/write', () => {
   it('answers other requests while a long store/write runs, which still commits as one transaction', async () => {
     const docs = Array.from({ length: 2000 }, (_, i) => ({ _id: `d${i}`, n: i }));
     await t.peer.sync.store.execute('INSERT INTO big DOCUMENTS (:docs)', { docs });
-    const commands = Array.from({ length: 45 }, (_, k) => ({ method: 'update', collection: 'big', query: 'n >= 0', commands: [{ method: 'set', path: 'v', value: k }] }));
+    const commands = Array.from({ length: 45 }, (_, k) => ({
+      method: 'update',
+      collection: 'big',
+      query: 'n >= 0',
+      commands: [{ method: 'set', path: 'v', value: k }],
+    }));
     let bigDone = false;
-    const big = call(`${t.url}${WRITE}`, { method: 'POST', timeoutMs: 120_000, headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' }, body: { commands } })
-      .then((r) => { bigDone = true; return r; });
+    const big = call(`${t.url}${WRITE}`, {
+      method: 'POST',
+      timeoutMs: 120_000,
+      headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' },
+      body: { commands },
+    }).then((r) => {
+      bigDone = true;
+      return r;
+    });
     await new Promise((r) => setTimeout(r, 50));
     const started = performance.now();
     await call(`${t.url}/_sync/auth/login`, { timeoutMs: 120_000 });
@@ -175,11 +215,26 @@ describe('store/write', () => {
     const cases: [unknown, RegExp][] = [
       [{}, /"commands" must be a non-empty list/],
       [{ commands: [{ method: 'drop', collection: 'orders' }] }, /^commands\[0\]: "method" must be update, upsert or remove, not "drop"$/],
-      [{ commands: [{ method: 'remove', collection: 'orders', query: 'a == ' }] }, /^commands\[0\]\.query: Syntax error in query at line 1 column 6: expected a path/],
-      [{ commands: [{ method: 'remove', collection: 'orders', query: 'a == $args.TTL' }] }, /^commands\[0\]\.query: \$args\.TTL at line 1 column 6 has no value in args$/],
-      [{ commands: [{ method: 'update', collection: 'orders', query: 'true', commands: [{ method: 'increment', path: 'n', amount: 'one' }] }] }, /^commands\[0\]\.commands\[0\]: an increment needs "amount", a number$/],
-      [{ commands: [{ method: 'upsert', collection: 'people', id: 'p', value: { n: 'x' }, valueTypeOverrides: { n: 'counter' } }] }, /valueTypeOverrides\.n: a counter needs a number/],
-      [{ commands: [{ method: 'update', collection: 'orders', query: 'true', commands: [{ method: 'set', path: 'a..b', value: 1 }] }] }, /^commands\[0\]\.commands\[0\]\.path: Syntax error/],
+      [
+        { commands: [{ method: 'remove', collection: 'orders', query: 'a == ' }] },
+        /^commands\[0\]\.query: Syntax error in query at line 1 column 6: expected a path/,
+      ],
+      [
+        { commands: [{ method: 'remove', collection: 'orders', query: 'a == $args.TTL' }] },
+        /^commands\[0\]\.query: \$args\.TTL at line 1 column 6 has no value in args$/,
+      ],
+      [
+        { commands: [{ method: 'update', collection: 'orders', query: 'true', commands: [{ method: 'increment', path: 'n', amount: 'one' }] }] },
+        /^commands\[0\]\.commands\[0\]: an increment needs "amount", a number$/,
+      ],
+      [
+        { commands: [{ method: 'upsert', collection: 'people', id: 'p', value: { n: 'x' }, valueTypeOverrides: { n: 'counter' } }] },
+        /valueTypeOverrides\.n: a counter needs a number/,
+      ],
+      [
+        { commands: [{ method: 'update', collection: 'orders', query: 'true', commands: [{ method: 'set', path: 'a..b', value: 1 }] }] },
+        /^commands\[0\]\.commands\[0\]\.path: Syntax error/,
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await write(body);
@@ -203,7 +258,9 @@ describe('store/write', () => {
     expect(res.json.error.code).toBe('http/forbidden');
     expect(await all('orders')).toHaveLength(3);
     const reader = await t.peer.apiKeys.create('reader', collectionPermissions(undefined, true), Date.now());
-    expect((await write({ commands: [{ method: 'remove', collection: 'orders', query: 'true' }] }, { Authorization: `Bearer ${reader.key}` })).status).toBe(403);
+    expect((await write({ commands: [{ method: 'remove', collection: 'orders', query: 'true' }] }, { Authorization: `Bearer ${reader.key}` })).status).toBe(
+      403,
+    );
   });
 
   it('answers 401 without a valid key', async () => {

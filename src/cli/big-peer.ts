@@ -140,11 +140,14 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
     return fail(io, error);
   }
   const where =
-    config.postgres !== undefined ? ` on ${describeServer(config.postgres.url)} (schema ${config.postgres.schema})` : config.dataDir === undefined ? ' (in memory)' : ` on ${config.dataDir}`;
+    config.postgres !== undefined
+      ? ` on ${describeServer(config.postgres.url)} (schema ${config.postgres.schema})`
+      : config.dataDir === undefined
+        ? ' (in memory)'
+        : ` on ${config.dataDir}`;
   await write(
     io.stdout,
-    `Big Peer for app ${config.appID}${where}\n` +
-      `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\nStop it with Ctrl-C or SIGTERM.\n`,
+    `Big Peer for app ${config.appID}${where}\n` + `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\nStop it with Ctrl-C or SIGTERM.\n`,
   );
   const reason = await stop;
   void cutShort?.then(() => peer.cutShort());

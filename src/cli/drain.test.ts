@@ -60,7 +60,11 @@ describe('the cli/drain-timeout error', () => {
   });
 
   it('names one commit in the singular, and one committed before this run without a time', () => {
-    const error = drainTimeoutError(state({ upTo: 5, pendingCommits: 1, pendingTxnIds: { first: 5, last: 5 }, pendingSince: undefined, bigPeerSession: true }), 500, now);
+    const error = drainTimeoutError(
+      state({ upTo: 5, pendingCommits: 1, pendingTxnIds: { first: 5, last: 5 }, pendingSince: undefined, bigPeerSession: true }),
+      500,
+      now,
+    );
     expect(error.message).toBe(
       'the Big Peer did not acknowledge 1 commit of this store within 500ms (--drain-timeout): txn_id 5, committed before this run; ' +
         'it holds every change up to txn_id 4; a session with the Big Peer is open. They stay in the store and are uploaded by its next session with the Big Peer',

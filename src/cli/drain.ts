@@ -33,9 +33,9 @@ export async function drainUploads(sync: Sync, timeoutMs: number, stop: Promise<
   // out of reach nothing else may: this does, for as long as the wait lasts.
   const keepAlive = setInterval(() => {}, 60_000);
   try {
-    const waited = sync.waitUntilUploaded({ timeoutMs }).then(
-      (state): DrainOutcome => (state.pendingCommits === 0 ? { kind: 'uploaded', state } : { kind: 'timed-out', state }),
-    );
+    const waited = sync
+      .waitUntilUploaded({ timeoutMs })
+      .then((state): DrainOutcome => (state.pendingCommits === 0 ? { kind: 'uploaded', state } : { kind: 'timed-out', state }));
     return await Promise.race([waited, stop.then((): DrainOutcome => ({ kind: 'stopped' }))]);
   } finally {
     clearInterval(keepAlive);

@@ -62,7 +62,14 @@ function parse(argv: readonly string[]): ExecOptions {
     if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
       throw new UsageError(`--log-level takes one of ${LOG_LEVELS.join(', ')}, not ${values['log-level']}`);
     }
-    return { store: values.store, args: values.args, jsonl: values.jsonl, help: values.help, statement: positionals[0], logLevel: logLevel as LogLevel | undefined };
+    return {
+      store: values.store,
+      args: values.args,
+      jsonl: values.jsonl,
+      help: values.help,
+      statement: positionals[0],
+      logLevel: logLevel as LogLevel | undefined,
+    };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -48,7 +48,8 @@ describe('syncmesh inspect (process)', () => {
   let dir: string;
   let env: Record<string, string>;
 
-  const inspect = (args: readonly string[], extraEnv: Record<string, string> = {}): Run => startNode(['bin/syncmesh.js', 'inspect', ...args], { ...env, ...extraEnv });
+  const inspect = (args: readonly string[], extraEnv: Record<string, string> = {}): Run =>
+    startNode(['bin/syncmesh.js', 'inspect', ...args], { ...env, ...extraEnv });
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'inspect-cli-'));
@@ -119,7 +120,13 @@ describe('syncmesh inspect (process)', () => {
   });
 
   it('refuses a malformed command line with status 2', async () => {
-    for (const args of [['--port', 'x'], ['--app-id', 'a'], ['--user-data', dir, '--store', dir], ['--local-big-peer', dir, '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h'], ['extra']]) {
+    for (const args of [
+      ['--port', 'x'],
+      ['--app-id', 'a'],
+      ['--user-data', dir, '--store', dir],
+      ['--local-big-peer', dir, '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h'],
+      ['extra'],
+    ]) {
       const run = inspect(args);
       expect([args, await exitOf(run)]).toEqual([args, 2]);
       expect(run.stdout).toBe('');

@@ -14,7 +14,17 @@ import { LogHub, createInspector, toErrorValue, type EvictionOptions, type Inspe
 import { startAppPeer, userDataPlan, type AppPeer, type AppPeerPlan } from '../big-peer/index.ts';
 import { errorLine, untilSignal, write, type CliIo } from './io.ts';
 import { startInspectorServer, type InspectorServer } from './inspector-server.ts';
-import { EVICT_USAGE, LAN_USAGE, PEER_OPTIONS, UsageError, evictionOption, lanOption, logLevelOption, parseCommandLine, playgroundLoginOptions } from './peer-options.ts';
+import {
+  EVICT_USAGE,
+  LAN_USAGE,
+  PEER_OPTIONS,
+  UsageError,
+  evictionOption,
+  lanOption,
+  logLevelOption,
+  parseCommandLine,
+  playgroundLoginOptions,
+} from './peer-options.ts';
 
 /** The built renderer of this checkout; SYNCMESH_RENDERER_DIR serves another build instead. */
 export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
@@ -96,7 +106,8 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
     return { ...base, plan: undefined, userData };
   }
   if (localDir === '') throw new UsageError('--local-big-peer takes a directory');
-  if (localDir !== undefined && login !== undefined) throw new UsageError('--local-big-peer cannot be combined with --big-peer: the peer syncs with one Big Peer');
+  if (localDir !== undefined && login !== undefined)
+    throw new UsageError('--local-big-peer cannot be combined with --big-peer: the peer syncs with one Big Peer');
   if (values.store === '') throw new UsageError('--store takes a directory');
   return {
     ...base,
@@ -115,7 +126,8 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
 
 function describe(plan: AppPeerPlan, peer: AppPeer): string {
   const store = plan.store === undefined ? 'an in-memory store (lost on exit)' : `the store in ${plan.store}`;
-  if (peer.localBigPeer !== undefined) return `${store}, syncing with the local Big Peer at ${peer.localBigPeer.url} (app ${peer.localBigPeer.appID}, data in ${peer.localBigPeer.directory})`;
+  if (peer.localBigPeer !== undefined)
+    return `${store}, syncing with the local Big Peer at ${peer.localBigPeer.url} (app ${peer.localBigPeer.appID}, data in ${peer.localBigPeer.directory})`;
   if (peer.bigPeerUrl !== undefined) return `${store}, syncing with the Big Peer at ${peer.bigPeerUrl}`;
   return `${store}, offline (no Big Peer)`;
 }
@@ -141,7 +153,10 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
 
   const rendererDir = process.env['SYNCMESH_RENDERER_DIR'] || DEFAULT_RENDERER_DIR;
   if (!existsSync(join(rendererDir, 'index.html'))) {
-    return fail({ code: 'cli/usage', message: `the inspector page is not built (${join(rendererDir, 'index.html')} is missing): run npm run build first, or npm start, which builds it` });
+    return fail({
+      code: 'cli/usage',
+      message: `the inspector page is not built (${join(rendererDir, 'index.html')} is missing): run npm run build first, or npm start, which builds it`,
+    });
   }
 
   let plan: AppPeerPlan;

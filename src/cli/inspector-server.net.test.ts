@@ -25,7 +25,14 @@ interface Answer {
 function get(server: InspectorServer, path: string, options: { host?: string; method?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: { host: options.host ?? `127.0.0.1:${server.port}` }, agent: false },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: options.host ?? `127.0.0.1:${server.port}` },
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -39,7 +46,9 @@ function get(server: InspectorServer, path: string, options: { host?: string; me
   });
 }
 
-type Frame = { type: 'result'; id: number; result: { ok: boolean; value?: any; error?: { code: string; message: string } } } | { type: 'event'; event: string; payload: any };
+type Frame =
+  | { type: 'result'; id: number; result: { ok: boolean; value?: any; error?: { code: string; message: string } } }
+  | { type: 'event'; event: string; payload: any };
 
 interface Client {
   readonly socket: WebSocket;
@@ -269,7 +278,14 @@ describe('the inspector server', () => {
     });
 
     it('refuses a Host that is not its own 127.0.0.1:port (DNS rebinding) with an empty body', async () => {
-      for (const host of ['evil.example', `evil.example:${server.port}`, `localhost:${server.port}`, `127.0.0.1:${server.port + 1}`, '127.0.0.1', `[::1]:${server.port}`]) {
+      for (const host of [
+        'evil.example',
+        `evil.example:${server.port}`,
+        `localhost:${server.port}`,
+        `127.0.0.1:${server.port + 1}`,
+        '127.0.0.1',
+        `[::1]:${server.port}`,
+      ]) {
         const answer = await get(server, `/${server.token}/`, { host });
         expect([host, answer.status, answer.body]).toEqual([host, 421, '']);
       }
@@ -330,7 +346,10 @@ describe('the inspector server', () => {
       // The session exists once the socket is open: wait for a round trip, then log.
       await client.call('overview:get', {});
       hub.emit('INFO', 'test', 'inspector_server_test', { n: 1 });
-      const event = await client.next((f) => f.type === 'event' && f.event === 'logs:batch' && JSON.stringify(f.payload).includes('inspector_server_test'), 'the log event');
+      const event = await client.next(
+        (f) => f.type === 'event' && f.event === 'logs:batch' && JSON.stringify(f.payload).includes('inspector_server_test'),
+        'the log event',
+      );
       expect(event.type).toBe('event');
     });
 

@@ -317,7 +317,9 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
         }, 1_000);
         await Promise.all([
           stopped,
-          ...[...sockets].map((socket) => new Promise<void>((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', () => resolve())))),
+          ...[...sockets].map(
+            (socket) => new Promise<void>((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', () => resolve()))),
+          ),
         ]);
         clearTimeout(cut);
         await new Promise<void>((resolve) => wss.close(() => resolve()));

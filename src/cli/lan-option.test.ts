@@ -11,7 +11,10 @@ describe('the --lan options', () => {
   });
 
   it('take a listen address as HOST:PORT (IPv6 in brackets) and an interface address', () => {
-    expect(lanOption({ lan: true, 'lan-listen': '0.0.0.0:4040', 'lan-interface': '10.0.0.7' })).toEqual({ listen: { host: '0.0.0.0', port: 4040 }, interface: '10.0.0.7' });
+    expect(lanOption({ lan: true, 'lan-listen': '0.0.0.0:4040', 'lan-interface': '10.0.0.7' })).toEqual({
+      listen: { host: '0.0.0.0', port: 4040 },
+      interface: '10.0.0.7',
+    });
     expect(lanOption({ lan: true, 'lan-listen': '[::]:0' })).toEqual({ listen: { host: '::', port: 0 } });
   });
 

@@ -79,7 +79,14 @@ describe('syncmesh peer at the end of its input', () => {
     expect(error.message).toMatch(
       /^the Big Peer did not acknowledge 1 commit of this store within 1500ms \(--drain-timeout\): txn_id 1, pending since \d{4}-\d\d-\d\dT[\d:.]+Z \(1\.\d s\); it holds every change up to txn_id 0; a session with the Big Peer is open\. They stay in the store and are uploaded by its next session with the Big Peer$/,
     );
-    expect(error.details).toMatchObject({ pendingCommits: 1, pendingTxnIds: { first: 1, last: 1 }, acknowledgedUpTo: 0, upTo: 1, bigPeerSession: true, drainTimeoutMs: 1500 });
+    expect(error.details).toMatchObject({
+      pendingCommits: 1,
+      pendingTxnIds: { first: 1, last: 1 },
+      acknowledgedUpTo: 0,
+      upTo: 1,
+      bigPeerSession: true,
+      drainTimeoutMs: 1500,
+    });
     expect(run.stderr).toMatch(/Sync stopped[^]*Deallocating\n\{"error":\{"code":"cli\/drain-timeout"/);
     expect(await onBigPeer()).toEqual([]);
   });

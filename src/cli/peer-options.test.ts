@@ -23,16 +23,34 @@ describe('the --evict options', () => {
   });
 
   it('refuse an unknown strategy, a missing collection or TTL, a TTL that is not above 0, a bad field, extra parts', () => {
-    for (const bad of ['orders', 'ttl:orders:72', 'local:', 'local:orders', 'local:orders:0', 'local:orders:-3', 'local:orders:3h', 'local:orders:72:1field', 'local:orders:72:a:b', 'big-peer:orders:72', 'big-peer:', 'local: orders:72', 'local:__presence:1']) {
+    for (const bad of [
+      'orders',
+      'ttl:orders:72',
+      'local:',
+      'local:orders',
+      'local:orders:0',
+      'local:orders:-3',
+      'local:orders:3h',
+      'local:orders:72:1field',
+      'local:orders:72:a:b',
+      'big-peer:orders:72',
+      'big-peer:',
+      'local: orders:72',
+      'local:__presence:1',
+    ]) {
       expect(() => evictStrategyOption(bad), bad).toThrow(UsageError);
     }
     expect(() => evictStrategyOption('local:orders:0')).toThrow(/TTL_HOURS is a number of hours above 0/);
     expect(() => evictStrategyOption('fifo:orders')).toThrow(/the strategy is big-peer or local/);
-    expect(() => evictStrategyOption('orders')).toThrow('--evict takes big-peer:COLLECTION or local:COLLECTION:TTL_HOURS[:FIELD] (such as local:orders:72), not "orders"');
+    expect(() => evictStrategyOption('orders')).toThrow(
+      '--evict takes big-peer:COLLECTION or local:COLLECTION:TTL_HOURS[:FIELD] (such as local:orders:72), not "orders"',
+    );
   });
 
   it('refuse two strategies for one collection', () => {
-    expect(() => evictionOption({ evict: ['local:orders:72', 'big-peer:orders'] })).toThrow(new UsageError('--evict names orders twice: one strategy per collection'));
+    expect(() => evictionOption({ evict: ['local:orders:72', 'big-peer:orders'] })).toThrow(
+      new UsageError('--evict names orders twice: one strategy per collection'),
+    );
   });
 
   it('refuse a window that is not HH:MM-HH:MM, or a window without a strategy', () => {

@@ -43,7 +43,6 @@ export const EVICT_USAGE = `  --evict big-peer:COLLECTION
                             the UTC low-activity window scheduled runs happen in, at most once a day
                             (default 02:00-05:00; may wrap midnight)`;
 
-
 /** A playground login to a Big Peer. */
 export interface PlaygroundLogin {
   readonly appID: string;

@@ -183,9 +183,15 @@ describe('syncmesh peer', () => {
     const run = peer();
     await started(run);
     expect((await ask(run, 'SELECT * FROM orders\t{not json')).error.code).toBe('cli/invalid-line');
-    expect((await ask(run, 'SELECT * FROM orders\t[1, 2]')).error).toEqual({ code: 'cli/invalid-line', message: 'line 2: the arguments after the TAB must be a JSON object' });
+    expect((await ask(run, 'SELECT * FROM orders\t[1, 2]')).error).toEqual({
+      code: 'cli/invalid-line',
+      message: 'line 2: the arguments after the TAB must be a JSON object',
+    });
     expect((await ask(run, '\t{}')).error.code).toBe('cli/invalid-line');
-    expect((await ask(run, 'SELECT * WHERE x = 1')).error).toMatchObject({ code: 'query/invalid', message: 'Syntax error at line 1 column 10: expected FROM, found WHERE' });
+    expect((await ask(run, 'SELECT * WHERE x = 1')).error).toMatchObject({
+      code: 'query/invalid',
+      message: 'Syntax error at line 1 column 10: expected FROM, found WHERE',
+    });
     expect((await ask(run, 'SELECT * FROM orders WHERE total > :min\t{"max": 1}')).error.code).toBe('query/invalid');
     expect(await ask(run, "INSERT INTO orders DOCUMENTS ({_id: 'o1'})")).toEqual({ items: [], mutatedDocumentIds: ['o1'], commitId: expect.any(Number) });
     expect((await ask(run, "INSERT INTO orders DOCUMENTS ({_id: 'o1'})")).error.code).toBe('query/evaluation');
@@ -239,27 +245,37 @@ describe('syncmesh peer', () => {
     ['a wrong playground token', 'auth/failed'],
     ['nothing listening at the Big Peer URL', 'auth/unreachable'],
     ['a Big Peer whose login answers 503', 'auth/unreachable'],
-  ] as const)('announces no retry on a failed login (%s), since it exits: no "retrying authentication" line, and standard error ends with the error JSON', async (failure, code) => {
-    // A Big Peer whose webhook is out of reach answers 502/503 with its error: a failure that may pass.
-    const unavailable = createHttpServer((_req, res) => {
-      res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"error":{"code":"auth/unreachable","message":"Could not connect to authentication server"}}');
-    });
-    await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
-    try {
-      const run =
-        failure === 'a wrong playground token'
-          ? peer({ token: 'not-the-token' })
-          : peer({ url: failure === 'a Big Peer whose login answers 503' ? `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}` : `http://127.0.0.1:${await closedPort()}` });
-      run.child.stdin.end();
-      expect(await exited(run)).toBe(1);
-      expect(run.stderr).toContain('failed to obtain a certificate');
-      expect(run.stderr).not.toContain('retrying authentication');
-      expect(run.stderr).toMatch(/\[INFO\] \S+: Deallocating\n\{"error":\{"code":"[a-z/]+".*\}\n$/);
-      expect(errorOf(run).code).toBe(code);
-    } finally {
-      await new Promise((resolve) => unavailable.close(resolve));
-    }
-  });
+  ] as const)(
+    'announces no retry on a failed login (%s), since it exits: no "retrying authentication" line, and standard error ends with the error JSON',
+    async (failure, code) => {
+      // A Big Peer whose webhook is out of reach answers 502/503 with its error: a failure that may pass.
+      const unavailable = createHttpServer((_req, res) => {
+        res
+          .writeHead(503, { 'Content-Type': 'application/json' })
+          .end('{"error":{"code":"auth/unreachable","message":"Could not connect to authentication server"}}');
+      });
+      await new Promise<void>((resolve) => unavailable.listen(0, '127.0.0.1', resolve));
+      try {
+        const run =
+          failure === 'a wrong playground token'
+            ? peer({ token: 'not-the-token' })
+            : peer({
+                url:
+                  failure === 'a Big Peer whose login answers 503'
+                    ? `http://127.0.0.1:${(unavailable.address() as AddressInfo).port}`
+                    : `http://127.0.0.1:${await closedPort()}`,
+              });
+        run.child.stdin.end();
+        expect(await exited(run)).toBe(1);
+        expect(run.stderr).toContain('failed to obtain a certificate');
+        expect(run.stderr).not.toContain('retrying authentication');
+        expect(run.stderr).toMatch(/\[INFO\] \S+: Deallocating\n\{"error":\{"code":"[a-z/]+".*\}\n$/);
+        expect(errorOf(run).code).toBe(code);
+      } finally {
+        await new Promise((resolve) => unavailable.close(resolve));
+      }
+    },
+  );
 
   it('exits 0 on SIGTERM while it is still waiting for the Big Peer to answer its login', async () => {
     // A server that accepts connections and never answers.

@@ -51,10 +51,22 @@ describe('syncmesh peer (command line)', () => {
     [['--store', 'd', '--app-id', 'a'], '--playground-token T is required'],
     [['--store', 'd', '--app-id', 'a', '--playground-token', 't'], '--big-peer URL is required'],
     [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'ws://h'], '--big-peer takes an http or https URL, not ws://h'],
-    [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--log-level', 'loud'], '--log-level takes one of ERROR, WARN, INFO, DEBUG, VERBOSE, not loud'],
-    [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', 'SELECT 1'], 'unexpected argument SELECT 1: statements come on standard input'],
-    [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--drain-timeout', '10'], '--drain-timeout takes a duration such as 10s, 500ms or 2m (0: do not wait), not "10"'],
-    [['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--drain-timeout=-1s'], '--drain-timeout takes a duration such as 10s, 500ms or 2m (0: do not wait), not "-1s"'],
+    [
+      ['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--log-level', 'loud'],
+      '--log-level takes one of ERROR, WARN, INFO, DEBUG, VERBOSE, not loud',
+    ],
+    [
+      ['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', 'SELECT 1'],
+      'unexpected argument SELECT 1: statements come on standard input',
+    ],
+    [
+      ['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--drain-timeout', '10'],
+      '--drain-timeout takes a duration such as 10s, 500ms or 2m (0: do not wait), not "10"',
+    ],
+    [
+      ['--store', 'd', '--app-id', 'a', '--playground-token', 't', '--big-peer', 'http://h', '--drain-timeout=-1s'],
+      '--drain-timeout takes a duration such as 10s, 500ms or 2m (0: do not wait), not "-1s"',
+    ],
   ])('refuses the command line %j with a cli/usage error line, the usage text and status 2', async (args, message) => {
     const r = await peer(args);
     expect(r.code).toBe(2);
@@ -132,7 +144,12 @@ describe('syncmesh peer (input lines)', () => {
       `INSERT INTO notes DOCUMENTS (:d)\t${JSON.stringify({ d: { _id: 'n2', text: texts[1] } })}\n`,
     ]);
     expect(ended).toBe('end');
-    expect(out.split('\n').slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual([
+    expect(
+      out
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
       { items: [], mutatedDocumentIds: ['n0'], commitId: 1 },
       { items: [], mutatedDocumentIds: ['n1'], commitId: 2 },
       { items: [], mutatedDocumentIds: ['n2'], commitId: 3 },
@@ -152,7 +169,12 @@ describe('syncmesh peer (input lines)', () => {
       '\r\n',
       'SELECT _id FROM notes\t{}',
     ]);
-    expect(out.split('\n').slice(0, -1).map((l) => JSON.parse(l) as unknown)).toEqual([
+    expect(
+      out
+        .split('\n')
+        .slice(0, -1)
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
       { items: [], mutatedDocumentIds: [], commitId: null },
       { items: [], mutatedDocumentIds: ['n1'], commitId: 1 },
       { items: [{ _id: 'n1' }], mutatedDocumentIds: [], commitId: null },

@@ -29,7 +29,8 @@ async function run(argv: readonly string[]): Promise<Ran> {
   return { code, stdout: out, stderr: err };
 }
 
-const CYCLE_LINE = /^(wrong|right) cycle +\d+  evicted +\d+  re-synced +\d+  store +[\d.]+ [KMG]?B  memory +[\d.]+ [KMG]?B  received +[\d.]+ [KMG]?B  [\d.]+ s$/;
+const CYCLE_LINE =
+  /^(wrong|right) cycle +\d+  evicted +\d+  re-synced +\d+  store +[\d.]+ [KMG]?B  memory +[\d.]+ [KMG]?B  received +[\d.]+ [KMG]?B  [\d.]+ s$/;
 
 describe('syncmesh scenario evict-loop', () => {
   let dir: string;
@@ -50,7 +51,9 @@ describe('syncmesh scenario evict-loop', () => {
     const r = await run(['scenario', 'evict-loop', '--docs', '60', '--cycles', '2', '--settle-ms', '300']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^evict-loop: a Big Peer at http:\/\/127\.0\.0\.1:\d+ and a small peer, both on SQLite in .*syncmesh-evict-loop-\w+ \(temporary, removed at the end\)$/);
+    expect(lines[0]).toMatch(
+      /^evict-loop: a Big Peer at http:\/\/127\.0\.0\.1:\d+ and a small peer, both on SQLite in .*syncmesh-evict-loop-\w+ \(temporary, removed at the end\)$/,
+    );
     expect(lines[1]).toBe(
       'evict-loop: 60 documents in evict_loop_demo, 2 eviction cycles the wrong way (SELECT * FROM evict_loop_demo left subscribed), then 2 the right way (spec 3.2)',
     );
@@ -58,13 +61,15 @@ describe('syncmesh scenario evict-loop', () => {
     expect(cycles).toHaveLength(4);
     for (const line of cycles) expect(line).toMatch(CYCLE_LINE);
     expect(cycles.map((l) => l.slice(0, 14))).toEqual(['wrong cycle  1', 'wrong cycle  2', 'right cycle  1', 'right cycle  2']);
-    expect(lines.at(-1)).toMatch(/^verdict: evict\/re-sync loop reproduced: the wrong way re-synced 60 of 60 evicted documents .*; the right way re-synced 0 of 40 /);
+    expect(lines.at(-1)).toMatch(
+      /^verdict: evict\/re-sync loop reproduced: the wrong way re-synced 60 of 60 evicted documents .*; the right way re-synced 0 of 40 /,
+    );
     // The peer's loop warnings went to standard error, not into the table.
     expect(r.stderr).toContain('EVICT overlaps an active subscription');
     expect(readdirSync(dir)).toEqual([]);
   }, 20_000);
 
-  it('keeps both peers\' data in --dir', async () => {
+  it("keeps both peers' data in --dir", async () => {
     const kept = join(dir, 'kept');
     const r = await run(['scenario', 'evict-loop', '--docs', '10', '--cycles', '1', '--settle-ms', '100', '--dir', kept]);
     expect(r.code, r.stderr).toBe(0);
@@ -81,7 +86,13 @@ describe('syncmesh scenario evict-loop', () => {
   });
 
   it('refuses a bad command line with the usage on standard error and exit 2', async () => {
-    for (const argv of [['scenario'], ['scenario', 'other'], ['scenario', 'evict-loop', '--docs', '0'], ['scenario', 'evict-loop', '--cycles', 'x'], ['scenario', 'evict-loop', '--nope']]) {
+    for (const argv of [
+      ['scenario'],
+      ['scenario', 'other'],
+      ['scenario', 'evict-loop', '--docs', '0'],
+      ['scenario', 'evict-loop', '--cycles', 'x'],
+      ['scenario', 'evict-loop', '--nope'],
+    ]) {
       const r = await run(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stdout).toBe('');

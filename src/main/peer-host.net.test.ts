@@ -58,7 +58,12 @@ describe('startPeerHost', () => {
     expect(await host.started).toBeUndefined();
     await expect.poll(async () => (await overview(host)).bigPeer.state, WAIT).toBe('connected');
     const snapshot = await overview(host);
-    expect(snapshot).toMatchObject({ identityType: 'OnlinePlayground', appId: local.appID, persistenceDirectory: join(userData, 'peer'), bigPeer: { url: local.url } });
+    expect(snapshot).toMatchObject({
+      identityType: 'OnlinePlayground',
+      appId: local.appID,
+      persistenceDirectory: join(userData, 'peer'),
+      bigPeer: { url: local.url },
+    });
     // A write of the app's peer reaches its Big Peer.
     await host.sync.store.execute('INSERT INTO orders DOCUMENTS (:o)', { o: { _id: 'o1', total: 3 } });
     await expect.poll(async () => (await local.bigPeer.sync.store.execute('SELECT total FROM orders')).items, WAIT).toEqual([{ total: 3 }]);

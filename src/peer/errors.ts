@@ -21,9 +21,7 @@ export class SyncError extends Error {
 
   /** The error as a value, the only form in which it crosses a boundary. */
   toValue(): ErrorValue {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
 }
 

@@ -16,7 +16,14 @@ export {
   type TransportConditionCode,
 } from './replication/transport-config.ts';
 export type { ListenOptions } from './replication/ws-listener.ts';
-export { LAN_SERVICE_TYPE, type LanDiscovery, type LanDiscoveryFactory, type LanDiscoveryOptions, type LanSighting, type LanAdvertisement } from './lan/discovery.ts';
+export {
+  LAN_SERVICE_TYPE,
+  type LanDiscovery,
+  type LanDiscoveryFactory,
+  type LanDiscoveryOptions,
+  type LanSighting,
+  type LanAdvertisement,
+} from './lan/discovery.ts';
 export { MemoryLanNetwork } from './lan/memory-discovery.ts';
 export type { UploadState } from './replication/upload-watch.ts';
 export type { AuthStatus } from './auth/auth-client.ts';

@@ -71,11 +71,17 @@ describe('createDesktopApi', () => {
     ipc.answer = async () => {
       throw new Error("Error invoking remote method 'overview:get': boom");
     };
-    await expect(api.inspector.call('overview:get', {})).resolves.toMatchObject({ ok: false, error: { code: 'internal/unexpected', message: expect.stringContaining('boom') } });
+    await expect(api.inspector.call('overview:get', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'internal/unexpected', message: expect.stringContaining('boom') },
+    });
     ipc.answer = async () => 'nonsense';
     await expect(api.inspector.call('overview:get', {})).resolves.toMatchObject({ ok: false, error: { code: 'internal/unexpected' } });
     ipc.answer = async () => ({ ok: false, error: { code: 'query/invalid', message: 'bad' } });
-    await expect(api.inspector.call('documents:query', { statement: 'x' } as never)).resolves.toEqual({ ok: false, error: { code: 'query/invalid', message: 'bad' } });
+    await expect(api.inspector.call('documents:query', { statement: 'x' } as never)).resolves.toEqual({
+      ok: false,
+      error: { code: 'query/invalid', message: 'bad' },
+    });
   });
 
   it('dispatches events by name to their listeners only, without Electron’s event object', () => {

@@ -70,7 +70,8 @@ export function createDesktopApi(ipc: IpcRendererLike, versions: DesktopVersions
       } catch (error) {
         return errorResult({ code: 'internal/unexpected', message: `the call ${channel} did not reach the peer: ${errorMessage(error)}` });
       }
-      if (!isCallResult(answer)) return errorResult({ code: 'internal/unexpected', message: `the peer answered ${channel} with something that is not a call result` });
+      if (!isCallResult(answer))
+        return errorResult({ code: 'internal/unexpected', message: `the peer answered ${channel} with something that is not a call result` });
       return answer as CallResult<CallOutput<C>>;
     },
     on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void {

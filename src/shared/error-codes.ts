@@ -7,7 +7,8 @@ export const ERROR_CODES = {
   'query/evaluation': 'A valid statement failed while running: an id conflict under FAIL, a change of _id, a bad value.',
   'query/unsupported': 'A valid statement used where it is not allowed, such as a non-SELECT as an observer.',
   'query/arguments-invalid': 'The statement arguments are not a JSON object of supported values.',
-  'query/timeout': 'The statement ran past its time budget (the Big Peer\'s statementTimeoutMs) and was stopped; a mutation was rolled back, nothing of it committed.',
+  'query/timeout':
+    "The statement ran past its time budget (the Big Peer's statementTimeoutMs) and was stopped; a mutation was rolled back, nothing of it committed.",
   'store/locked': 'The persistence directory is already opened by another store.',
   'store/node-unsupported': 'This Node.js version cannot load the storage engine.',
   'store/schema-too-new': 'The store was written by a newer SyncMesh and cannot be opened by this one.',
@@ -29,7 +30,8 @@ export const ERROR_CODES = {
   'sync/not-configured': 'startSync was called on a peer with nowhere to sync: no identity with a Big Peer URL and no peer addresses.',
   'sync/permission-denied': 'This peer may not read the collection it tried to subscribe to (its certificate does not allow it).',
   'sync/listen-failed': 'startSync could not listen at sync.listen (the port is taken, the address is not local, no permission); sync stays stopped.',
-  'sync/lan-failed': 'startSync could not start the LAN transport (it could not listen, or could not open mDNS) and there was nothing else to sync with; sync stays stopped.',
+  'sync/lan-failed':
+    'startSync could not start the LAN transport (it could not listen, or could not open mDNS) and there was nothing else to sync with; sync stays stopped.',
   'sync/closed': 'The Sync was closed; sync cannot start or continue on it.',
   'protocol/malformed': 'A message from a peer is not valid JSON of the wire protocol; its session is closed.',
   'protocol/version': 'The peer speaks an incompatible outer_protocol_version; the session is refused.',
@@ -37,7 +39,8 @@ export const ERROR_CODES = {
   'inspector/bad-request': 'An inspector call named no known channel, or its input is not what the channel takes.',
   'inspector/not-found': 'An inspector call named something the peer does not hold: an expired query result, a document, a subscription.',
   'inspector/closed': 'The inspector window, tab or session was closed (or the inspector itself); the call was not run.',
-  'inspector/cancelled': 'The call was stopped before it finished: a transactions:hold released while still waiting for the write slot (nothing was held), or an eviction:scenario whose window or tab closed (the peer was put back as it was).',
+  'inspector/cancelled':
+    'The call was stopped before it finished: a transactions:hold released while still waiting for the write slot (nothing was held), or an eviction:scenario whose window or tab closed (the peer was put back as it was).',
   'eviction/invalid': 'An eviction strategy or schedule is malformed: unknown kind, no collection, a TTL that is not positive, a bad window or condition.',
   'eviction/not-configured': 'No eviction strategy is configured for this collection.',
   'eviction/too-soon': 'This collection was evicted less than a day ago (spec 8: at most once per day); force overrides, and is logged.',
@@ -48,8 +51,10 @@ export const ERROR_CODES = {
   'scenario/not-connected': 'The scenario needs a running session with a Big Peer.',
   'scenario/busy': 'A scenario is already running on this peer.',
   'cli/usage': 'The command line is incomplete or malformed.',
-  'cli/invalid-line': 'A line of input cannot be run: not a JSON object with a string `statement` (exec --jsonl), arguments that are not a JSON object (peer), or longer than 16 MiB.',
-  'cli/drain-timeout': 'At the end of its input, `syncmesh peer` waited --drain-timeout and the Big Peer had not acknowledged every commit of the store; they stay in the store and are uploaded by its next session.',
+  'cli/invalid-line':
+    'A line of input cannot be run: not a JSON object with a string `statement` (exec --jsonl), arguments that are not a JSON object (peer), or longer than 16 MiB.',
+  'cli/drain-timeout':
+    'At the end of its input, `syncmesh peer` waited --drain-timeout and the Big Peer had not acknowledged every commit of the store; they stay in the store and are uploaded by its next session.',
   'internal/unexpected': 'A fault inside SyncMesh; the message says what failed. Please report it.',
 } as const;
 

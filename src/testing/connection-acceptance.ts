@@ -76,7 +76,8 @@ function expectFrames(actual: readonly string[], expected: readonly string[]): v
   expect(brief(actual)).toEqual(brief(expected));
   expect(actual.length).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
-    if (actual[i] !== expected[i]) throw new Error(`frame ${i} differs: got ${brief([actual[i] ?? '<missing>'])[0]}, expected ${brief([expected[i] ?? ''])[0]}`);
+    if (actual[i] !== expected[i])
+      throw new Error(`frame ${i} differs: got ${brief([actual[i] ?? '<missing>'])[0]}, expected ${brief([expected[i] ?? ''])[0]}`);
   }
 }
 

@@ -112,7 +112,9 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
           for (let i = 0; i < 10; i++) w.put('c', doc({ _id: `d${i}`, n: i % 4, m: i }));
         });
         const found = s.read((r) =>
-          r.findValues(query('c', { where: gt('n', 0), orderBy: [{ expr: { kind: 'path', segments: ['n'], pos: POS }, direction: 'DESC' }], limit: 4, offset: 1 })),
+          r.findValues(
+            query('c', { where: gt('n', 0), orderBy: [{ expr: { kind: 'path', segments: ['n'], pos: POS }, direction: 'DESC' }], limit: 4, offset: 1 }),
+          ),
         );
         expect(found.map((d) => d._id)).toEqual(['d7', 'd2', 'd6', 'd1']);
         expect(s.read((r) => r.findDocuments(query('c', { where: gt('m', 7) }))).map((d) => [d.id, d.txnId])).toEqual([
@@ -140,7 +142,9 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
           for (let i = 0; i < 6; i++) w.put('c', doc({ _id: `d${i}`, n: i }));
           w.put('c', { id: 'gone', value: null, meta: META, txnId: 2 });
         });
-        const evicted = s.write((w) => w.evict(query('c', { where: gt('n', 1), orderBy: [{ expr: { kind: 'path', segments: ['n'], pos: POS }, direction: 'DESC' }], limit: 3 })));
+        const evicted = s.write((w) =>
+          w.evict(query('c', { where: gt('n', 1), orderBy: [{ expr: { kind: 'path', segments: ['n'], pos: POS }, direction: 'DESC' }], limit: 3 })),
+        );
         expect(evicted).toEqual(['d3', 'd4', 'd5']);
         expect(s.read((r) => r.get('c', 'd5'))).toBeUndefined();
         expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual(['d0', 'd1', 'd2']);
@@ -232,7 +236,12 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
           expect(flat.map(([, txn]) => txn)).toEqual([1, 1, 1, 2, 2, 3, 4, 4, 4, 4]);
           expect(new Set(flat.map(([id]) => id)).size).toBe(10);
           for (const [txn, ids] of Object.entries(byTxn)) {
-            expect(flat.filter(([, t]) => t === Number(txn)).map(([id]) => id).sort()).toEqual([...ids].sort());
+            expect(
+              flat
+                .filter(([, t]) => t === Number(txn))
+                .map(([id]) => id)
+                .sort(),
+            ).toEqual([...ids].sort());
           }
           // The order within a txn_id is stable: one page gives the same sequence.
           expect(s.read((r) => allPages(r, changes('c', 0, 4)))).toEqual([flat]);
@@ -255,10 +264,7 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
             w.put('c', { id: 'gone', value: null, meta: { ...META, d: ['0000000000020000' as Hlc, 'peer'] }, txnId: 2 });
           });
           const page = s.read((r) => r.changedSince(changes('c', 0, 2)));
-          expect(page.documents).toEqual([
-            doc({ _id: 'live' }, 1),
-            { id: 'gone', value: null, meta: { ...META, d: ['0000000000020000', 'peer'] }, txnId: 2 },
-          ]);
+          expect(page.documents).toEqual([doc({ _id: 'live' }, 1), { id: 'gone', value: null, meta: { ...META, d: ['0000000000020000', 'peer'] }, txnId: 2 }]);
         });
       });
 
@@ -334,7 +340,12 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
           s.write((w) => w.put('c', doc({ _id: 'c' }, 2)));
           const pages = s.read((r) => allPages(r, changes('c', 0, 2, 1)));
           expect(pages.map((p) => p.length)).toEqual([1, 1, 1]);
-          expect(pages.flat().map(([id]) => id).sort()).toEqual(['a', 'b', 'c']);
+          expect(
+            pages
+              .flat()
+              .map(([id]) => id)
+              .sort(),
+          ).toEqual(['a', 'b', 'c']);
           expect(pages.flat().map(([, txn]) => txn)).toEqual([1, 1, 2]);
         });
       });

@@ -104,13 +104,31 @@ export function createMesh(): Mesh {
       const now = timers.now();
       let credentials: LocalCredentials =
         options.bigPeer === true
-          ? { appID: MESH_APP, peerKey: key.peerKey, role: 'big-peer', sign: (t) => signProof(issuer.privateKeyPem, t), certificate: undefined, issuerKey: issuer.publicKey }
+          ? {
+              appID: MESH_APP,
+              peerKey: key.peerKey,
+              role: 'big-peer',
+              sign: (t) => signProof(issuer.privateKeyPem, t),
+              certificate: undefined,
+              issuerKey: issuer.publicKey,
+            }
           : {
               appID: MESH_APP,
               peerKey: key.peerKey,
               role: 'small-peer',
               sign: (t) => signProof(key.pem, t),
-              certificate: signCertificate({ appID: MESH_APP, peerKey: key.peerKey, userID: name, permissions, issuer: issuer.publicKey, issuedAt: now, expiresAt: now + (options.certificateLifetimeMs ?? 3_600_000) }, issuer),
+              certificate: signCertificate(
+                {
+                  appID: MESH_APP,
+                  peerKey: key.peerKey,
+                  userID: name,
+                  permissions,
+                  issuer: issuer.publicKey,
+                  issuedAt: now,
+                  expiresAt: now + (options.certificateLifetimeMs ?? 3_600_000),
+                },
+                issuer,
+              ),
               issuerKey: issuer.publicKey,
             };
       const replicator = new Replicator({
@@ -139,7 +157,18 @@ export function createMesh(): Mesh {
           const at = timers.now();
           credentials = {
             ...credentials,
-            certificate: signCertificate({ appID: MESH_APP, peerKey: key.peerKey, userID: name, permissions, issuer: issuer.publicKey, issuedAt: at, expiresAt: at + (options.certificateLifetimeMs ?? 3_600_000) }, issuer),
+            certificate: signCertificate(
+              {
+                appID: MESH_APP,
+                peerKey: key.peerKey,
+                userID: name,
+                permissions,
+                issuer: issuer.publicKey,
+                issuedAt: at,
+                expiresAt: at + (options.certificateLifetimeMs ?? 3_600_000),
+              },
+              issuer,
+            ),
           };
           replicator.permissionsChanged();
         },

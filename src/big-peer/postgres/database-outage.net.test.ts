@@ -16,7 +16,6 @@ import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, call, post, waitUntil } from '../
 import { TcpBalancer } from '../../testing/big-peer/tcp-balancer.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
-
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {
   database = await createTestDatabase('outage');
@@ -36,7 +35,22 @@ interface Node {
 }
 
 async function startBigPeerNode(storage: string, name: string): Promise<Node> {
-  const run = startNode(['bin/syncmesh.js', 'big-peer', '--storage', storage, '--node-name', name, '--app-id', TEST_APP, '--playground-token', PLAYGROUND_TOKEN, '--api-key', TEST_KEY, '--port', '0']);
+  const run = startNode([
+    'bin/syncmesh.js',
+    'big-peer',
+    '--storage',
+    storage,
+    '--node-name',
+    name,
+    '--app-id',
+    TEST_APP,
+    '--playground-token',
+    PLAYGROUND_TOKEN,
+    '--api-key',
+    TEST_KEY,
+    '--port',
+    '0',
+  ]);
   await untilRun(run, () => /HTTP API: +http:\/\/127\.0\.0\.1:\d+/.test(run.stdout), `${name} starts`);
   const url = /HTTP API: +(http:\/\/127\.0\.0\.1:\d+)/.exec(run.stdout)?.[1];
   if (url === undefined) throw describeRun(run, `${name} printed no URL`);
@@ -53,7 +67,8 @@ async function sql(text: string, params: unknown[] = []): Promise<unknown[]> {
   }
 }
 
-const insert = (node: Node, id: string) => post(`${node.url}/api/v4/store/execute`, { statement: 'INSERT INTO orders DOCUMENTS (:d)', args: { d: { _id: id } } });
+const insert = (node: Node, id: string) =>
+  post(`${node.url}/api/v4/store/execute`, { statement: 'INSERT INTO orders DOCUMENTS (:d)', args: { d: { _id: id } } });
 const select = (node: Node) => post(`${node.url}/api/v4/store/execute`, { statement: 'SELECT _id FROM orders ORDER BY _id' });
 
 describe('a Big Peer node whose database goes away', () => {

@@ -23,7 +23,20 @@ afterEach(() => stopAll());
 
 function bigPeer(schema: string, name: string) {
   if (database === undefined) throw new Error('no test database');
-  return startNode(['bin/syncmesh.js', 'big-peer', '--storage', `${database.url}?schema=${schema}`, '--node-name', name, '--app-id', TEST_APP, '--playground-token', PLAYGROUND_TOKEN, '--port', '0']);
+  return startNode([
+    'bin/syncmesh.js',
+    'big-peer',
+    '--storage',
+    `${database.url}?schema=${schema}`,
+    '--node-name',
+    name,
+    '--app-id',
+    TEST_APP,
+    '--playground-token',
+    PLAYGROUND_TOKEN,
+    '--port',
+    '0',
+  ]);
 }
 
 async function admin(): Promise<pg.Client> {

@@ -14,7 +14,6 @@ import { TcpBalancer } from '../../testing/big-peer/tcp-balancer.ts';
 import { smallPeerOf } from '../../testing/postgres/pg-nodes.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
-
 /** A killed node's peers reconnect with backoff: the waits are longer than elsewhere. */
 const WAIT_MS = 30_000;
 
@@ -92,7 +91,9 @@ describe('a Big Peer node killed while it syncs', () => {
     const httpWrites = (async () => {
       for (let i = 0; !stop && i < 2_000; i++) {
         const id = `http-${i}`;
-        const answer = await post(`${one.url}/api/v4/store/execute`, { statement: 'INSERT INTO orders DOCUMENTS (:d)', args: { d: { _id: id } } }).catch(() => undefined);
+        const answer = await post(`${one.url}/api/v4/store/execute`, { statement: 'INSERT INTO orders DOCUMENTS (:d)', args: { d: { _id: id } } }).catch(
+          () => undefined,
+        );
         if (answer?.status === 200) acknowledged.push(id);
         else if (answer === undefined) break; // the node is gone
       }

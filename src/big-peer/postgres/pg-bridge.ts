@@ -176,7 +176,8 @@ export class PgBridge {
 
   #error(error: { message: string; code: string | undefined }): StoreError {
     // No SQLSTATE: the server could not be reached or the connection dropped.
-    if (error.code === undefined) return new StoreError('store/unavailable', `PostgreSQL at ${this.#server} cannot be reached: ${error.message}`, { details: { server: this.#server } });
+    if (error.code === undefined)
+      return new StoreError('store/unavailable', `PostgreSQL at ${this.#server} cannot be reached: ${error.message}`, { details: { server: this.#server } });
     return new StoreError('store/io', `PostgreSQL refused a statement: ${error.message} (SQLSTATE ${error.code})`, { details: { sqlstate: error.code } });
   }
 

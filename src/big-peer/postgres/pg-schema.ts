@@ -54,7 +54,9 @@ export function migratePg(run: RunStatements, schema: string, node: string): num
   try {
     const [, , found] = run([
       { sql: `CREATE SCHEMA IF NOT EXISTS ${schema}` },
-      { sql: `CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)` },
+      {
+        sql: `CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
+      },
       { sql: `SELECT coalesce(max(version), 0)::integer FROM ${VERSIONS_TABLE}` },
     ]);
     const current = found?.rows[0]?.[0] as number;

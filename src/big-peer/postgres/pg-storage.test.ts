@@ -66,7 +66,9 @@ describe('PostgreSQL storage of several nodes', () => {
     const schema = freshSchema();
     PgStorage.open({ url: url(), schema }).close();
     await sql(`INSERT INTO ${schema}.${VERSIONS_TABLE} (version, applied_by) VALUES ($1, 'a newer node')`, [PG_SCHEMA_VERSION + 1]);
-    expect(() => PgStorage.open({ url: url(), schema })).toThrow(expect.objectContaining({ code: 'store/schema-too-new', message: expect.stringContaining(`schema version ${PG_SCHEMA_VERSION + 1}`) }));
+    expect(() => PgStorage.open({ url: url(), schema })).toThrow(
+      expect.objectContaining({ code: 'store/schema-too-new', message: expect.stringContaining(`schema version ${PG_SCHEMA_VERSION + 1}`) }),
+    );
     const rows = await sql(`SELECT version FROM ${schema}.${VERSIONS_TABLE}`);
     expect(rows).toHaveLength(PG_SCHEMA_VERSION + 1);
   });
@@ -115,7 +117,10 @@ describe('PostgreSQL storage of several nodes', () => {
     b.onExternalCommit((commit) => told.push(commit));
     try {
       await new Promise((resolve) => setTimeout(resolve, 200)); // b is listening
-      for (const [txnId, collection] of [[1, 'orders'], [2, 'people']] as const) {
+      for (const [txnId, collection] of [
+        [1, 'orders'],
+        [2, 'people'],
+      ] as const) {
         const tx = await a.acquireWrite();
         tx.writer.put(collection, doc(`d${txnId}`, txnId));
         tx.writer.setClock({ lastTxnId: txnId, lastHlc: '0000000000010000' });

@@ -141,7 +141,12 @@ class PgReader implements StorageReader {
         .rows as Row[];
     }
     const rows = this.one(`${COLUMNS} WHERE collection = $1 AND NOT deleted`, [query.collection]).rows as Row[];
-    return runQuery(rows, (r) => JSON.parse(r[1]) as JsonObject, (r) => bufferOf(r[0]), query);
+    return runQuery(
+      rows,
+      (r) => JSON.parse(r[1]) as JsonObject,
+      (r) => bufferOf(r[0]),
+      query,
+    );
   }
 
   findValues(query: DocumentQuery): JsonObject[] {
@@ -153,7 +158,8 @@ class PgReader implements StorageReader {
   }
 
   count(query: DocumentQuery): number {
-    if (query.where === undefined) return this.one('SELECT count(*) FROM documents WHERE collection = $1 AND NOT deleted', [query.collection]).rows[0]?.[0] as number;
+    if (query.where === undefined)
+      return this.one('SELECT count(*) FROM documents WHERE collection = $1 AND NOT deleted', [query.collection]).rows[0]?.[0] as number;
     return this.rows({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
   }
 
@@ -195,7 +201,10 @@ class PgReader implements StorageReader {
     const more = rows.length > query.limit;
     if (more) rows.length = query.limit;
     const last = rows[rows.length - 1] as Row | undefined;
-    return { documents: (rows as Row[]).map(toStored), next: more && last !== undefined ? { txnId: last[4], key: bufferOf(last[0]).toString('hex') } : undefined };
+    return {
+      documents: (rows as Row[]).map(toStored),
+      next: more && last !== undefined ? { txnId: last[4], key: bufferOf(last[0]).toString('hex') } : undefined,
+    };
   }
 
   collections(): CollectionInfo[] {
@@ -407,7 +416,10 @@ export class PgStorage implements StorageEngine {
   static open(options: PgStorageOptions): PgStorage {
     const schema = options.schema ?? DEFAULT_SCHEMA;
     if (!SCHEMA_NAME.test(schema)) {
-      throw new StoreError('store/io', `the PostgreSQL schema name ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter or underscore`);
+      throw new StoreError(
+        'store/io',
+        `the PostgreSQL schema name ${JSON.stringify(schema)} must be lower-case letters, digits and underscores, starting with a letter or underscore`,
+      );
     }
     const node = options.nodeName ?? `syncmesh-${process.pid}`;
     const bridge = new PgBridge({ url: options.url, schema, applicationName: node, callTimeoutMs: options.callTimeoutMs });

@@ -81,9 +81,10 @@ function errorOf(error: unknown): { message: string; code: string | undefined } 
 async function runStatements(client: pg.Client, statements: readonly Statement[]): Promise<StatementResult[]> {
   const results: StatementResult[] = [];
   for (const statement of statements) {
-    const result = statement.params === undefined
-      ? await client.query({ text: statement.sql, rowMode: 'array' })
-      : await client.query({ text: statement.sql, values: statement.params as unknown[], rowMode: 'array' });
+    const result =
+      statement.params === undefined
+        ? await client.query({ text: statement.sql, rowMode: 'array' })
+        : await client.query({ text: statement.sql, values: statement.params as unknown[], rowMode: 'array' });
     // A text of several statements answers with one result each: its last is the one asked for.
     const last = (Array.isArray(result) ? result[result.length - 1] : result) as pg.QueryArrayResult | undefined;
     results.push({ rows: (last?.rows ?? []) as unknown[][], rowCount: last?.rowCount ?? 0 });
@@ -139,7 +140,9 @@ async function handle(request: WorkerRequest): Promise<StatementResult[]> {
       return [];
     case 'close':
       closing = true;
-      await Promise.allSettled([...idle.splice(0), ...[...sessions.values()].flatMap((s) => (s.client === undefined ? [] : [s.client])), ...listeners].map((c) => c.end()));
+      await Promise.allSettled(
+        [...idle.splice(0), ...[...sessions.values()].flatMap((s) => (s.client === undefined ? [] : [s.client])), ...listeners].map((c) => c.end()),
+      );
       sessions.clear();
       return [];
   }
@@ -195,16 +198,18 @@ function post(event: WorkerEvent): void {
 }
 
 port.on('message', (posted: PostedRequest) => {
-  void handle(posted.request).then(
-    (results): WorkerOutcome => ({ ok: true, results }),
-    (error: unknown): WorkerOutcome => ({ ok: false, error: errorOf(error) }),
-  ).then((outcome) => {
-    if (posted.sync) {
-      setup.syncPort.postMessage({ seq: posted.seq, outcome });
-      Atomics.store(signal, 0, posted.seq);
-      Atomics.notify(signal, 0);
-    } else {
-      post({ kind: 'reply', seq: posted.seq, outcome });
-    }
-  });
+  void handle(posted.request)
+    .then(
+      (results): WorkerOutcome => ({ ok: true, results }),
+      (error: unknown): WorkerOutcome => ({ ok: false, error: errorOf(error) }),
+    )
+    .then((outcome) => {
+      if (posted.sync) {
+        setup.syncPort.postMessage({ seq: posted.seq, outcome });
+        Atomics.store(signal, 0, posted.seq);
+        Atomics.notify(signal, 0);
+      } else {
+        post({ kind: 'reply', seq: posted.seq, outcome });
+      }
+    });
 });

@@ -22,7 +22,11 @@ runBigPeerStateTests('PostgreSQL', () => {
   return {
     open: () => {
       if (database === undefined) throw new Error('no test database');
-      return openPgSync({ url: database.url, schema, pollIntervalMs: 1_000 }, `node-${randomBytes(2).toString('hex')}`, new LogHub({ minimumLogLevel: 'ERROR' }));
+      return openPgSync(
+        { url: database.url, schema, pollIntervalMs: 1_000 },
+        `node-${randomBytes(2).toString('hex')}`,
+        new LogHub({ minimumLogLevel: 'ERROR' }),
+      );
     },
   };
 });

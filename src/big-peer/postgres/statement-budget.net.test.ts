@@ -49,7 +49,10 @@ describe('the time budget of a statement on PostgreSQL', () => {
     const started = performance.now();
     const select = await post(`${big.url}${EXECUTE}`, { statement: `SELECT _id FROM docs WHERE ${COSTLY}` });
     expect(select.status).toBe(408);
-    expect(select.json).toMatchObject({ queryType: 'select', error: { code: 'query/timeout', description: 'the statement ran longer than its budget of 200 ms and was stopped' } });
+    expect(select.json).toMatchObject({
+      queryType: 'select',
+      error: { code: 'query/timeout', description: 'the statement ran longer than its budget of 200 ms and was stopped' },
+    });
     expect(performance.now() - started).toBeLessThan(1_500);
 
     const before = big.sync.store.lastTxnId;

@@ -14,7 +14,6 @@ import { call, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
 import { startPgNode, smallPeerOf, type PgNode } from '../../testing/postgres/pg-nodes.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
-
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {
   database = await createTestDatabase('nodes');
@@ -100,11 +99,21 @@ describe('two Big Peer nodes on one PostgreSQL database', () => {
     const [one, two] = await twoNodes();
     const { key, info } = await one.peer.apiKeys.create('ops', EVERYTHING, Date.now());
     const select = { statement: 'SELECT * FROM orders' };
-    const ask = (node: PgNode) => call(`${node.url}/api/v4/store/execute`, { method: 'POST', body: select, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
+    const ask = (node: PgNode) =>
+      call(`${node.url}/api/v4/store/execute`, {
+        method: 'POST',
+        body: select,
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      });
     expect((await ask(two)).status).toBe(200);
     // Keys made on both nodes at once: neither is lost.
     await Promise.all([one.peer.apiKeys.create('x', EVERYTHING, Date.now()), two.peer.apiKeys.create('y', EVERYTHING, Date.now())]);
-    expect(one.peer.apiKeys.list().map((k) => k.name).sort()).toEqual(['ops', 'x', 'y']);
+    expect(
+      one.peer.apiKeys
+        .list()
+        .map((k) => k.name)
+        .sort(),
+    ).toEqual(['ops', 'x', 'y']);
     await two.peer.apiKeys.revoke(info.id, Date.now());
     expect((await ask(one)).status).toBe(401);
     expect((await ask(two)).status).toBe(401);
@@ -129,6 +138,6 @@ describe('two Big Peer nodes on one PostgreSQL database', () => {
     expect(ran()).toBe(1);
     const flagged = await post(`${two.url}/api/v4/store/execute`, { statement: 'SELECT evictionFlag FROM orders' });
     expect(flagged.json.items).toEqual([{ evictionFlag: true }]);
-    await waitUntil("the other node skips it", () => skipped() === 1);
+    await waitUntil('the other node skips it', () => skipped() === 1);
   });
 });

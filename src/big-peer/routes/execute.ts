@@ -78,7 +78,8 @@ function readRequest(body: unknown): ExecuteRequest {
 function readTxnId(value: string | string[] | undefined): number | undefined {
   if (value === undefined) return undefined;
   const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || !/^\d{1,15}$/.test(text.trim())) throw new HttpError(400, 'http/bad-request', 'X-SYNC-TXN-ID must be a transaction id: a non-negative integer');
+  if (text === undefined || !/^\d{1,15}$/.test(text.trim()))
+    throw new HttpError(400, 'http/bad-request', 'X-SYNC-TXN-ID must be a transaction id: a non-negative integer');
   return Number(text.trim());
 }
 
@@ -155,7 +156,12 @@ async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
       return executeFailure(403, queryType, 'http/forbidden', `the API key ${principal.keyId} may not ${access} collection ${ast.collection}`);
     }
     if (waitFor !== undefined && !(await waitForTxn(deps.store, waitFor, deps.txnWaitTimeoutMs, deps.timers, deps.closing))) {
-      return executeFailure(404, queryType, 'http/not-found', `transaction ${waitFor} was not committed within ${deps.txnWaitTimeoutMs} ms (last txn_id ${deps.store.lastTxnId})`);
+      return executeFailure(
+        404,
+        queryType,
+        'http/not-found',
+        `transaction ${waitFor} was not committed within ${deps.txnWaitTimeoutMs} ms (last txn_id ${deps.store.lastTxnId})`,
+      );
     }
     // From here the statement runs: its budget starts (a wait for a query thread or the write slot included).
     const leftBeforeDeadline = deps.requestTimeoutMs - (performance.now() - arrived) - DEADLINE_MARGIN_MS;

@@ -7,7 +7,16 @@
 import { BIG_PEER_PATHS, LOGIN_CORS_HEADERS, type LoginRequest, type LoginResponse } from '../../shared/big-peer-api.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
-import { LOGIN_PROOF_WINDOW_MS, loginProofText, peerKeyObject, signCertificate, verifyProof, type IssuerKeys, type Logger, type Timers } from '../../peer/host.ts';
+import {
+  LOGIN_PROOF_WINDOW_MS,
+  loginProofText,
+  peerKeyObject,
+  signCertificate,
+  verifyProof,
+  type IssuerKeys,
+  type Logger,
+  type Timers,
+} from '../../peer/host.ts';
 import { callWebhook, FAILED_MESSAGE, UNREACHABLE_MESSAGE } from '../auth-webhook.ts';
 import type { BigPeerConfig } from '../config.ts';
 import { HttpError } from '../http-error.ts';
@@ -97,7 +106,8 @@ async function authenticate(request: LoginRequest, deps: LoginDeps): Promise<Gra
   if (request.appID !== config.appID) throw new HttpError(401, 'auth/failed', `unknown app id ${request.appID}: this Big Peer does not serve it`);
   if (request.provider === undefined) {
     if (config.playgroundToken === undefined) throw new HttpError(401, 'auth/failed', `playground logins are not enabled for app ${config.appID}`);
-    if (!sameSecret(request.token, config.playgroundToken)) throw new HttpError(401, 'auth/failed', `the playground token is not valid for app ${config.appID}`);
+    if (!sameSecret(request.token, config.playgroundToken))
+      throw new HttpError(401, 'auth/failed', `the playground token is not valid for app ${config.appID}`);
     return { userID: PLAYGROUND_USER_ID, permissions: EVERYTHING, lifetimeSeconds: config.certificateLifetimeSeconds };
   }
   const provider = Object.hasOwn(config.authProviders, request.provider) ? config.authProviders[request.provider] : undefined;
@@ -131,14 +141,27 @@ async function login(ctx: RequestContext, deps: LoginDeps): Promise<Reply> {
     // A webhook that failed (502: unreachable, or an answer that is not a usable body) was
     // logged at ERROR where it happened, once; only refusals are logged here, at INFO.
     if (error instanceof HttpError && error.status !== 502) {
-      deps.logger.info(LOG_EVENTS.bigPeerLoginRefused, { app_id: request.appID, provider: request.provider ?? null, status: error.status, reason: error.message });
+      deps.logger.info(LOG_EVENTS.bigPeerLoginRefused, {
+        app_id: request.appID,
+        provider: request.provider ?? null,
+        status: error.status,
+        reason: error.message,
+      });
     }
     throw error;
   }
   const issuedAt = deps.timers.now();
   const expiresAt = issuedAt + Math.round(grant.lifetimeSeconds * 1000);
   const certificate = signCertificate(
-    { appID: request.appID, peerKey: request.peerKey, userID: grant.userID, permissions: grant.permissions, issuer: deps.issuer.publicKey, issuedAt, expiresAt },
+    {
+      appID: request.appID,
+      peerKey: request.peerKey,
+      userID: grant.userID,
+      permissions: grant.permissions,
+      issuer: deps.issuer.publicKey,
+      issuedAt,
+      expiresAt,
+    },
     deps.issuer,
   );
   deps.logger.info(LOG_EVENTS.bigPeerLoginSucceeded, {
@@ -162,6 +185,8 @@ export function loginRoute(deps: LoginDeps): Route {
     },
     // The reachability check (GET) and every other method: the spec's plain-text 405.
     errorReply: (error) =>
-      error.status === 405 ? { status: 405, headers: { ...error.headers, 'Content-Type': 'text/plain; charset=utf-8' }, text: 'method not allowed' } : jsonError(error),
+      error.status === 405
+        ? { status: 405, headers: { ...error.headers, 'Content-Type': 'text/plain; charset=utf-8' }, text: 'method not allowed' }
+        : jsonError(error),
   };
 }

@@ -91,7 +91,9 @@ export function operationsRoutes(deps: OperationsDeps): Route[] {
     if (deps.metricsToken !== undefined) {
       const match = /^Bearer +(\S+) *$/i.exec(ctx.req.headers.authorization ?? '');
       if (match === null || !sameSecret(match[1] as string, deps.metricsToken)) {
-        throw new HttpError(401, 'http/unauthorized', '/metrics needs the header Authorization: Bearer <metricsToken>', { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+        throw new HttpError(401, 'http/unauthorized', '/metrics needs the header Authorization: Bearer <metricsToken>', {
+          'WWW-Authenticate': 'Bearer realm="metrics"',
+        });
       }
     }
     return { status: 200, headers: { ...NO_STORE, 'Content-Type': deps.metrics.contentType }, text: await deps.metrics.text() };

@@ -66,7 +66,11 @@ async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new HttpError(400, 'query/arguments-invalid', '"args" must be a JSON object');
   // As for store/execute's named arguments: JSON.parse made it an own key; it is refused, not looked up.
   if (Object.hasOwn(args, FORBIDDEN_ARG)) {
-    throw new HttpError(400, 'query/arguments-invalid', `$args.${FORBIDDEN_ARG} has a name that is refused: JavaScript objects cannot hold "${FORBIDDEN_ARG}" as plain data; use another name`);
+    throw new HttpError(
+      400,
+      'query/arguments-invalid',
+      `$args.${FORBIDDEN_ARG} has a name that is refused: JavaScript objects cannot hold "${FORBIDDEN_ARG}" as plain data; use another name`,
+    );
   }
   const checked = checkCommands(commands, args as JsonObject);
   for (const command of checked) {

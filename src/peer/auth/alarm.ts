@@ -27,10 +27,13 @@ export class Alarm {
         this.#timer = this.#timers.setTimeout(step, MAX_TIMER_MS);
         return;
       }
-      this.#timer = this.#timers.setTimeout(() => {
-        this.#timer = undefined;
-        fn();
-      }, Math.max(0, delay));
+      this.#timer = this.#timers.setTimeout(
+        () => {
+          this.#timer = undefined;
+          fn();
+        },
+        Math.max(0, delay),
+      );
     };
     step();
   }

@@ -8,7 +8,13 @@ import { EVERYTHING } from '../../shared/permissions.ts';
 import { verifyCertificate } from './certificate.ts';
 import { onlinePlayground, onlineWithAuthentication, type AuthLogin, type LoginOutcome } from './identity.ts';
 import { authTestKit, type AuthTestKit } from '../../testing/auth/auth-test-kit.ts';
-import { closedPortUrl, MALFORMED_WEBHOOK_MESSAGE, startFixtureLoginServer, type FixtureLoginServer, type FixtureWebhook } from '../../testing/auth/login-server.ts';
+import {
+  closedPortUrl,
+  MALFORMED_WEBHOOK_MESSAGE,
+  startFixtureLoginServer,
+  type FixtureLoginServer,
+  type FixtureWebhook,
+} from '../../testing/auth/login-server.ts';
 
 const APP = 'app-1';
 const TOKEN = 'playground-token';
@@ -56,7 +62,9 @@ describe('the auth client against a login server over HTTP', () => {
       '[INFO] AuthClient: authentication request succeeded',
       `[INFO] AuthClient: refreshing token in ${REFRESH_AFTER_S} seconds`,
     ]);
-    expect(server.login.requests).toEqual([{ appID: APP, peerKey: sync.peerKey, token: TOKEN, proof: { timestamp: kit.clock.now(), signature: expect.any(String) } }]);
+    expect(server.login.requests).toEqual([
+      { appID: APP, peerKey: sync.peerKey, token: TOKEN, proof: { timestamp: kit.clock.now(), signature: expect.any(String) } },
+    ]);
     expect(sync.auth.status).toEqual({
       authenticated: true,
       userID: 'playground',
@@ -99,7 +107,9 @@ describe('the auth client against a login server over HTTP', () => {
     const sync = kit.open({ identity: onlineWithAuthentication({ appID: APP, bigPeerURL: server.url, provider: 'good', authHandler: handler }) });
     await sync.auth.start();
     expect(await Promise.all(logins)).toEqual([{ ok: true, userID: 'user-7', expiresAt: kit.clock.now() + 8 * 3600_000 }]);
-    expect(server.login.requests).toEqual([{ appID: APP, peerKey: sync.peerKey, token: 'jwt-ok', provider: 'good', proof: { timestamp: kit.clock.now(), signature: expect.any(String) } }]);
+    expect(server.login.requests).toEqual([
+      { appID: APP, peerKey: sync.peerKey, token: 'jwt-ok', provider: 'good', proof: { timestamp: kit.clock.now(), signature: expect.any(String) } },
+    ]);
     expect(kit.authLines()).toEqual([
       `[INFO] AuthClient: starting; app_id = ${APP}`,
       '[INFO] AuthClient: authentication required (no valid certificate); calling authenticationRequired',
@@ -169,7 +179,10 @@ describe('the auth client against a login server over HTTP', () => {
     kit.clock.advance(3600_000);
     const second = kit.open({ identity });
     await second.auth.start();
-    expect(kit.newAuthLines()).toEqual([`[INFO] AuthClient: starting; app_id = ${APP}`, `[INFO] AuthClient: refreshing token in ${REFRESH_AFTER_S - 3600} seconds`]);
+    expect(kit.newAuthLines()).toEqual([
+      `[INFO] AuthClient: starting; app_id = ${APP}`,
+      `[INFO] AuthClient: refreshing token in ${REFRESH_AFTER_S - 3600} seconds`,
+    ]);
     expect(server.login.requests).toHaveLength(1);
     expect(second.auth.certificate).toEqual(cert);
     expect(second.auth.status).toMatchObject({ authenticated: true, userID: 'playground' });

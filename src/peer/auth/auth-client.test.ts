@@ -135,7 +135,9 @@ describe('the auth client over time', () => {
     it('refuses at creation a handler lacking a callback, naming it, and locks nothing', () => {
       const lacking = { authenticationRequired: () => {} } as unknown as AuthenticationHandler;
       const create = () => kit.open({ identity: withHandler(lacking) });
-      expect(create).toThrowError(expect.objectContaining({ code: 'auth/handler-invalid', message: expect.stringContaining('it lacks authenticationExpiringSoon') }));
+      expect(create).toThrowError(
+        expect.objectContaining({ code: 'auth/handler-invalid', message: expect.stringContaining('it lacks authenticationExpiringSoon') }),
+      );
       const neither = {} as AuthenticationHandler;
       expect(() => kit.open({ identity: withHandler(neither) })).toThrowError(/lacks authenticationRequired and authenticationExpiringSoon/);
       // The directory was not opened, so a Sync can open it now.
@@ -283,7 +285,15 @@ describe('the auth client over time', () => {
       { appID: APP, peerKey: first.peerKey, userID: 'u', permissions: EVERYTHING, issuer: other.publicKey, issuedAt: now, expiresAt: now + 8 * HOUR },
       other,
     );
-    await first.store.internalSettings.set({ [CERTIFICATE_SETTING]: JSON.stringify({ certificate: foreign, issuerKey: fixture.issuer.publicKey, bigPeerURL: URL_, identityType: 'onlinePlayground', provider: null }) });
+    await first.store.internalSettings.set({
+      [CERTIFICATE_SETTING]: JSON.stringify({
+        certificate: foreign,
+        issuerKey: fixture.issuer.publicKey,
+        bigPeerURL: URL_,
+        identityType: 'onlinePlayground',
+        provider: null,
+      }),
+    });
     first.close();
 
     const second = kit.open({ identity: playground(), fetch: fixture.fetch });
@@ -339,8 +349,7 @@ describe('the auth client over time', () => {
   });
 
   it('stops its timers and requests on close, and logs nothing after the shutdown', async () => {
-    const silent: FetchLike = (_url, init) =>
-      new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const silent: FetchLike = (_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener('abort', () => reject(new Error('aborted'))));
     const sync = kit.open({ identity: playground(), fetch: silent });
     const started = sync.auth.start();
     sync.close();
@@ -397,7 +406,8 @@ describe('the auth client over time', () => {
   });
 
   describe('logout and the cached certificate', () => {
-    const cachedText = (sync: { store: { internalSettings: { get(key: string): string | undefined } } }) => sync.store.internalSettings.get(CERTIFICATE_SETTING) ?? '';
+    const cachedText = (sync: { store: { internalSettings: { get(key: string): string | undefined } } }) =>
+      sync.store.internalSettings.get(CERTIFICATE_SETTING) ?? '';
 
     it('A: logout() then close() at once clears the cache, so the reopened peer logs in again', async () => {
       const first = kit.open({ identity: playground(), fetch: fixture.fetch });
@@ -475,7 +485,10 @@ describe('the auth client over time', () => {
     elsewhere.close();
 
     const { handler, calls } = recordingHandler({ loginOn: new Set() });
-    const withAuth = kit.open({ identity: onlineWithAuthentication({ appID: APP, bigPeerURL: 'https://other-big-peer.test', provider: 'jwt', authHandler: handler }), fetch: fixture.fetch });
+    const withAuth = kit.open({
+      identity: onlineWithAuthentication({ appID: APP, bigPeerURL: 'https://other-big-peer.test', provider: 'jwt', authHandler: handler }),
+      fetch: fixture.fetch,
+    });
     await withAuth.auth.start();
     expect(kit.newAuthLines().slice(0, 2)).toEqual([
       `[INFO] AuthClient: starting; app_id = ${APP}`,
@@ -487,7 +500,10 @@ describe('the auth client over time', () => {
     withAuth.close();
     kit.newAuthLines();
 
-    const otherProvider = kit.open({ identity: onlineWithAuthentication({ appID: APP, bigPeerURL: 'https://other-big-peer.test', provider: 'sso', authHandler: handler }), fetch: fixture.fetch });
+    const otherProvider = kit.open({
+      identity: onlineWithAuthentication({ appID: APP, bigPeerURL: 'https://other-big-peer.test', provider: 'sso', authHandler: handler }),
+      fetch: fixture.fetch,
+    });
     await otherProvider.auth.start();
     expect(kit.newAuthLines().slice(0, 2)).toEqual([
       `[INFO] AuthClient: starting; app_id = ${APP}`,

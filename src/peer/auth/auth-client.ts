@@ -335,7 +335,8 @@ export class AuthClient implements AuthLogin {
       if (!this.#closed && generation === this.#generation) this.#emit('WARN', LOG_EVENTS.authCacheWriteFailed, { error: errorMessage(error) });
     }
     // A logout (or close) while writing: its clear was queued after the write; drop the certificate.
-    if (this.#closed || generation !== this.#generation) return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
+    if (this.#closed || generation !== this.#generation)
+      return { outcome: { ok: false, error: { code: 'auth/failed', message: ABANDONED } }, transient: false };
     this.#held = held;
     this.#lastError = undefined;
     this.#retryAttempt = 0;
@@ -437,8 +438,7 @@ export class AuthClient implements AuthLogin {
       this.#emit('WARN', LOG_EVENTS.authHandlerFailed, { callback, error: errorMessage(error) });
     };
     try {
-      const result =
-        callback === 'authenticationRequired' ? handler.authenticationRequired(this) : handler.authenticationExpiringSoon(this, seconds ?? 0);
+      const result = callback === 'authenticationRequired' ? handler.authenticationRequired(this) : handler.authenticationExpiringSoon(this, seconds ?? 0);
       if (result instanceof Promise) result.catch(failed);
     } catch (error) {
       failed(error);

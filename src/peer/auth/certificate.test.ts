@@ -58,8 +58,14 @@ describe('certificates', () => {
   it('refuse claims that are not a JSON object (null, a number, a string, an array) as invalid, never a TypeError', () => {
     for (const text of ['null', '1', '"text"', '[]', 'true']) {
       const cert = { claims: Buffer.from(text).toString('base64url'), signature: 'sig' };
-      expect(fault(() => readClaims(cert)), text).toBe('invalid');
-      expect(fault(() => verifyCertificate(cert, issuer.publicKey, now)), text).toBe('invalid');
+      expect(
+        fault(() => readClaims(cert)),
+        text,
+      ).toBe('invalid');
+      expect(
+        fault(() => verifyCertificate(cert, issuer.publicKey, now)),
+        text,
+      ).toBe('invalid');
     }
   });
 });

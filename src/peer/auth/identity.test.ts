@@ -6,7 +6,12 @@ const handler: AuthenticationHandler = { authenticationRequired: () => {}, authe
 
 describe('identities', () => {
   it('are built by their helpers with their type', () => {
-    expect(onlinePlayground({ appID: 'a', token: 't', bigPeerURL: 'https://x' })).toEqual({ type: 'onlinePlayground', appID: 'a', token: 't', bigPeerURL: 'https://x' });
+    expect(onlinePlayground({ appID: 'a', token: 't', bigPeerURL: 'https://x' })).toEqual({
+      type: 'onlinePlayground',
+      appID: 'a',
+      token: 't',
+      bigPeerURL: 'https://x',
+    });
     expect(onlineWithAuthentication({ appID: 'a', bigPeerURL: 'https://x', provider: 'p', authHandler: handler }).type).toBe('onlineWithAuthentication');
   });
 

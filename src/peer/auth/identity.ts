@@ -8,9 +8,7 @@ import type { ErrorValue } from '../../shared/error-codes.ts';
 import { SyncError } from '../errors.ts';
 
 /** What `auth.login` resolves to: the new status, or why no certificate was obtained. */
-export type LoginOutcome =
-  | { readonly ok: true; readonly userID: string; readonly expiresAt: number }
-  | { readonly ok: false; readonly error: ErrorValue };
+export type LoginOutcome = { readonly ok: true; readonly userID: string; readonly expiresAt: number } | { readonly ok: false; readonly error: ErrorValue };
 
 /** The part of `sync.auth` a handler is given. */
 export interface AuthLogin {

@@ -32,14 +32,19 @@ describe.skipIf(!OPENSSL)('a login over TLS that the client refuses', () => {
     const lines = kit.authLines();
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(`[INFO] AuthClient: starting; app_id = ${APP}`);
-    expect(lines[1]).toMatch(/^\[ERROR\] TLS connect failure: UnknownIssuer: self-signed certificate\b.*\(DEPTH_ZERO_SELF_SIGNED_CERT\); url = https:\/\/127\.0\.0\.1:\d+\/_sync\/auth\/login; /);
+    expect(lines[1]).toMatch(
+      /^\[ERROR\] TLS connect failure: UnknownIssuer: self-signed certificate\b.*\(DEPTH_ZERO_SELF_SIGNED_CERT\); url = https:\/\/127\.0\.0\.1:\d+\/_sync\/auth\/login; /,
+    );
     expect(lines[1]).toContain('sync.auth.logout()');
     expect(lines[1]).toContain('proxy');
     expect(lines[1]).toContain('NODE_EXTRA_CA_CERTS');
     expect(lines[2]).toBe('[ERROR] failed to obtain a certificate');
     const entry = kit.hub.recentEntries().find((e) => e.event === 'tls.connect-failed');
     expect(entry?.fields).toMatchObject({ name: 'UnknownIssuer', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
-    expect(sync.auth.status.lastError).toMatchObject({ code: 'auth/unreachable', message: expect.stringMatching(/^TLS connect failure: UnknownIssuer: self-signed certificate/) });
+    expect(sync.auth.status.lastError).toMatchObject({
+      code: 'auth/unreachable',
+      message: expect.stringMatching(/^TLS connect failure: UnknownIssuer: self-signed certificate/),
+    });
   });
 
   it('logs `webpki error: UnsupportedCriticalExtension` with the fix and Node’s words for a certificate with an unknown critical extension', async () => {
@@ -48,10 +53,15 @@ describe.skipIf(!OPENSSL)('a login over TLS that the client refuses', () => {
     await sync.auth.start();
     const lines = kit.authLines();
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^\[ERROR\] TLS error: webpki error: UnsupportedCriticalExtension: unhandled critical extension; url = https:\/\/127\.0\.0\.1:\d+\/_sync\/auth\/login; /);
+    expect(lines[1]).toMatch(
+      /^\[ERROR\] TLS error: webpki error: UnsupportedCriticalExtension: unhandled critical extension; url = https:\/\/127\.0\.0\.1:\d+\/_sync\/auth\/login; /,
+    );
     expect(lines[1]).toContain('reset the certificate chain');
     expect(lines[1]).toContain('keychains');
     expect(lines[2]).toBe('[ERROR] failed to obtain a certificate');
-    expect(sync.auth.status.lastError).toMatchObject({ code: 'auth/unreachable', message: expect.stringMatching(/^TLS error: webpki error: UnsupportedCriticalExtension: unhandled critical extension/) });
+    expect(sync.auth.status.lastError).toMatchObject({
+      code: 'auth/unreachable',
+      message: expect.stringMatching(/^TLS error: webpki error: UnsupportedCriticalExtension: unhandled critical extension/),
+    });
   });
 });

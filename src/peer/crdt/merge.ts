@@ -49,7 +49,6 @@ function parseKey(key: string): Path {
   return JSON.parse(key) as Path;
 }
 
-
 /** The operations a state stands for. */
 function operations(state: DocumentState): Op[] {
   const { meta, value } = state;
@@ -245,4 +244,3 @@ export function mergeDocumentStates(a: DocumentState, b: DocumentState): Documen
   const value = live && id !== undefined ? { _id: id, ...replay.root } : null;
   return { value, meta: metaOf(replay, c, d) };
 }
-

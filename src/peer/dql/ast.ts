@@ -16,19 +16,7 @@ export type ComparisonOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export type ArithmeticOp = '+' | '-' | '*' | '/' | '%';
 export type BinaryOp = ComparisonOp | ArithmeticOp | 'AND' | 'OR' | '||';
 
-export type Expr =
-  | LiteralExpr
-  | ParamExpr
-  | PathExpr
-  | ArrayExpr
-  | ObjectExpr
-  | UnaryExpr
-  | BinaryExpr
-  | InExpr
-  | LikeExpr
-  | BetweenExpr
-  | IsExpr
-  | CallExpr;
+export type Expr = LiteralExpr | ParamExpr | PathExpr | ArrayExpr | ObjectExpr | UnaryExpr | BinaryExpr | InExpr | LikeExpr | BetweenExpr | IsExpr | CallExpr;
 
 /** `1`, `2.5e3`, `'text'`, `"text"`, `true`, `false`, `null`. */
 export interface LiteralExpr {

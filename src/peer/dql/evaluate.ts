@@ -121,7 +121,11 @@ function or(a: boolean | null, b: boolean | null): boolean | null {
 export function inList(needle: Value, haystack: Value): boolean | null {
   if (needle === null || needle === MISSING || !Array.isArray(haystack)) return null;
   const inIndexes = activeInIndexes;
-  if (inIndexes !== undefined && haystack.length >= IN_INDEX_MIN_LENGTH && (typeof needle === 'string' || typeof needle === 'number' || typeof needle === 'boolean')) {
+  if (
+    inIndexes !== undefined &&
+    haystack.length >= IN_INDEX_MIN_LENGTH &&
+    (typeof needle === 'string' || typeof needle === 'number' || typeof needle === 'boolean')
+  ) {
     // A scalar equals only a scalar of its own type with the same value (10 = 10.0 in JS too),
     // so a Set answers it; the same list (a bound argument) is indexed once, not per document.
     let index = inIndexes.get(haystack);

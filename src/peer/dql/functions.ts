@@ -91,7 +91,7 @@ export const SCALAR_FUNCTIONS: Readonly<Record<string, ScalarFunction>> = {
       const digits = d === undefined ? 0 : d;
       if (typeof v !== 'number' || typeof digits !== 'number' || !Number.isInteger(digits)) return null;
       const f = 10 ** digits;
-      return normalise(Math.sign(v) * Math.round(Math.abs(v) * f) / f);
+      return normalise((Math.sign(v) * Math.round(Math.abs(v) * f)) / f);
     },
   },
   type: { minArgs: 1, maxArgs: 1, fn: ([v]) => typeName(v as Value) },

@@ -46,9 +46,7 @@ describe('the DQL lexer', () => {
   });
 
   it('reads integers, decimals and exponents as written', () => {
-    expect(kinds('0 42 3.25 1e3 2.5E-2 7e+1')).toEqual([
-      'number:0', 'number:42', 'number:3.25', 'number:1e3', 'number:2.5E-2', 'number:7e+1',
-    ]);
+    expect(kinds('0 42 3.25 1e3 2.5E-2 7e+1')).toEqual(['number:0', 'number:42', 'number:3.25', 'number:1e3', 'number:2.5E-2', 'number:7e+1']);
   });
 
   it('stops a number before a dot that is not followed by a digit', () => {
@@ -61,11 +59,7 @@ describe('the DQL lexer', () => {
   });
 
   it('decodes single- and double-quoted strings with doubled quotes and backslash escapes', () => {
-    expect(kinds(String.raw`'it''s' "say ""hi""" 'a\'b\"c\\d\/e'`)).toEqual([
-      "string:it's",
-      'string:say "hi"',
-      'string:a\'b"c\\d/e',
-    ]);
+    expect(kinds(String.raw`'it''s' "say ""hi""" 'a\'b\"c\\d\/e'`)).toEqual(["string:it's", 'string:say "hi"', 'string:a\'b"c\\d/e']);
     expect(tokenize(String.raw`'\n\r\t\b\f\u00e9\uD83D\uDE00'`)[0]?.value).toBe('\n\r\t\b\f\u00e9\u{1F600}');
   });
 
@@ -134,9 +128,7 @@ describe('the DQL lexer', () => {
     expect(lexError(String.raw`'ab\q'`).message).toBe(
       String.raw`Syntax error at line 1 column 4: expected an escape sequence (\\, \', \", \n, \r, \t, \b, \f, \/ or \uXXXX), found \q`,
     );
-    expect(lexError(String.raw`'\u12G4'`).message).toBe(
-      String.raw`Syntax error at line 1 column 2: expected \u followed by four hex digits, found \u12G4`,
-    );
+    expect(lexError(String.raw`'\u12G4'`).message).toBe(String.raw`Syntax error at line 1 column 2: expected \u followed by four hex digits, found \u12G4`);
   });
 
   it('reports an unexpected character, naming invisible ones by code point', () => {

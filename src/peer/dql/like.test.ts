@@ -67,7 +67,13 @@ describe('likeMatches', () => {
 
   it('stays within (n + 1) · (m + 2) steps on the worst inputs for a wildcard matcher', () => {
     const text = 'a'.repeat(20_000);
-    const cases = ['%' + 'a'.repeat(500) + 'b', '%' + 'a_'.repeat(250) + 'b', '%a'.repeat(499) + '%b', ('%' + 'a'.repeat(20)).repeat(25) + 'b', '_'.repeat(998) + '%b'];
+    const cases = [
+      '%' + 'a'.repeat(500) + 'b',
+      '%' + 'a_'.repeat(250) + 'b',
+      '%a'.repeat(499) + '%b',
+      ('%' + 'a'.repeat(20)).repeat(25) + 'b',
+      '_'.repeat(998) + '%b',
+    ];
     for (const pattern of cases) {
       const { matched, steps } = stepsOf(text, pattern, false);
       expect(matched).toBe(false);

@@ -21,7 +21,14 @@ export const MAX_EXPRESSION_HEIGHT = 1000;
 export { RESERVED_WORDS };
 
 const COMPARISONS: Readonly<Record<string, ComparisonOp>> = {
-  '=': '=', '==': '=', '!=': '!=', '<>': '!=', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
+  '=': '=',
+  '==': '=',
+  '!=': '!=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
 };
 const PREDICATE_WORDS = new Set(['IN', 'LIKE', 'ILIKE', 'BETWEEN', 'IS', 'NOT']);
 
@@ -351,7 +358,11 @@ export class ExpressionParser {
       } while (this.#continueList('}'));
     }
     this.#leave();
-    return this.#node({ kind: 'object', entries, pos: open.pos }, open, entries.map((entry) => entry.value));
+    return this.#node(
+      { kind: 'object', entries, pos: open.pos },
+      open,
+      entries.map((entry) => entry.value),
+    );
   }
 
   // Path : Name PathStep*

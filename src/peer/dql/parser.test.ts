@@ -7,7 +7,11 @@ import { MAX_EXPRESSION_HEIGHT, MAX_NESTING_DEPTH, MAX_STATEMENT_LENGTH, parseSt
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'pos').map(([key, v]) => [key, strip(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== 'pos')
+      .map(([key, v]) => [key, strip(v)]),
+  );
 }
 
 const ast = (text: string): unknown => strip(parseStatement(text));
@@ -32,18 +36,39 @@ const param = (name: string) => ({ kind: 'param', name });
 const bin = (op: string, left: unknown, right: unknown) => ({ kind: 'binary', op, left, right });
 const unary = (op: string, operand: unknown) => ({ kind: 'unary', op, operand });
 const call = (name: string, args: unknown[], extra: { star?: boolean; distinct?: boolean } = {}) => ({
-  kind: 'call', name, args, star: extra.star ?? false, distinct: extra.distinct ?? false,
+  kind: 'call',
+  name,
+  args,
+  star: extra.star ?? false,
+  distinct: extra.distinct ?? false,
 });
 const select = (fields: Record<string, unknown>) => ({
-  kind: 'select', distinct: false, projections: [{ kind: 'star' }], collection: 't', alias: undefined, where: undefined,
-  groupBy: [], orderBy: [], limit: undefined, offset: undefined, ...fields,
+  kind: 'select',
+  distinct: false,
+  projections: [{ kind: 'star' }],
+  collection: 't',
+  alias: undefined,
+  where: undefined,
+  groupBy: [],
+  orderBy: [],
+  limit: undefined,
+  offset: undefined,
+  ...fields,
 });
 
 describe('SELECT', () => {
   it('parses the smallest SELECT with positions', () => {
     expect(parseStatement('SELECT * FROM orders')).toEqual({
-      kind: 'select', distinct: false, projections: [{ kind: 'star', pos: { line: 1, column: 8, offset: 7 } }],
-      collection: 'orders', alias: undefined, where: undefined, groupBy: [], orderBy: [], limit: undefined, offset: undefined,
+      kind: 'select',
+      distinct: false,
+      projections: [{ kind: 'star', pos: { line: 1, column: 8, offset: 7 } }],
+      collection: 'orders',
+      alias: undefined,
+      where: undefined,
+      groupBy: [],
+      orderBy: [],
+      limit: undefined,
+      offset: undefined,
       pos: { line: 1, column: 1, offset: 0 },
     });
   });
@@ -52,10 +77,17 @@ describe('SELECT', () => {
     expect(ast('SELECT DISTINCT a, b AS total FROM COLLECTION t WHERE a > 1 GROUP BY a, b ORDER BY a DESC, b ASC, c LIMIT 10 OFFSET :skip')).toEqual(
       select({
         distinct: true,
-        projections: [{ kind: 'expr', expr: path('a'), alias: undefined }, { kind: 'expr', expr: path('b'), alias: 'total' }],
+        projections: [
+          { kind: 'expr', expr: path('a'), alias: undefined },
+          { kind: 'expr', expr: path('b'), alias: 'total' },
+        ],
         where: bin('>', path('a'), lit(1)),
         groupBy: [path('a'), path('b')],
-        orderBy: [{ expr: path('a'), direction: 'DESC' }, { expr: path('b'), direction: 'ASC' }, { expr: path('c'), direction: 'ASC' }],
+        orderBy: [
+          { expr: path('a'), direction: 'DESC' },
+          { expr: path('b'), direction: 'ASC' },
+          { expr: path('c'), direction: 'ASC' },
+        ],
         limit: lit(10),
         offset: param('skip'),
       }),
@@ -80,15 +112,21 @@ describe('SELECT', () => {
   it('parses a call without arguments and positions the projection at its expression', () => {
     const statement = parseStatement('SELECT  now() FROM t') as SelectStatement;
     expect(statement.projections[0]).toEqual({
-      kind: 'expr', alias: undefined, pos: { line: 1, column: 9, offset: 8 },
+      kind: 'expr',
+      alias: undefined,
+      pos: { line: 1, column: 9, offset: 8 },
       expr: { kind: 'call', name: 'now', args: [], star: false, distinct: false, pos: { line: 1, column: 9, offset: 8 } },
     });
   });
 
   it('reads a collection alias with or without AS and removes it from the front of paths', () => {
     const expected = select({
-      projections: [{ kind: 'expr', expr: path('total'), alias: undefined }, { kind: 'expr', expr: path('o'), alias: undefined }],
-      collection: 'orders', alias: 'o',
+      projections: [
+        { kind: 'expr', expr: path('total'), alias: undefined },
+        { kind: 'expr', expr: path('o'), alias: undefined },
+      ],
+      collection: 'orders',
+      alias: 'o',
       where: bin('AND', bin('=', path('status'), lit('open')), bin('>', call('length', [path('items', 0, 'sku')]), lit(0))),
       orderBy: [{ expr: path('x'), direction: 'ASC' }],
     });
@@ -119,9 +157,7 @@ describe('SELECT', () => {
         projections: ['id', 'count', 'status', 'values', 'set', 'desc'].map((f) => ({ kind: 'expr', expr: path(f), alias: undefined })),
       }),
     );
-    expect(ast('SELECT * FROM update WHERE insert = delete')).toEqual(
-      select({ collection: 'update', where: bin('=', path('insert'), path('delete')) }),
-    );
+    expect(ast('SELECT * FROM update WHERE insert = delete')).toEqual(select({ collection: 'update', where: bin('=', path('insert'), path('delete')) }));
   });
 
   it('accepts contextual keywords as projection and collection aliases', () => {
@@ -137,7 +173,10 @@ describe('SELECT', () => {
     expect(ast('SELECT `order`, `from`.`select` FROM `group`')).toEqual(
       select({
         collection: 'group',
-        projections: [{ kind: 'expr', expr: path('order'), alias: undefined }, { kind: 'expr', expr: path('from', 'select'), alias: undefined }],
+        projections: [
+          { kind: 'expr', expr: path('order'), alias: undefined },
+          { kind: 'expr', expr: path('from', 'select'), alias: undefined },
+        ],
       }),
     );
   });
@@ -151,19 +190,34 @@ describe('SELECT', () => {
 describe('INSERT', () => {
   it('parses documents with positions and the default conflict policy', () => {
     expect(parseStatement('INSERT INTO t DOCUMENTS ({_id: 1})')).toEqual({
-      kind: 'insert', collection: 't', onConflict: 'FAIL', pos: { line: 1, column: 1, offset: 0 },
-      documents: [{
-        kind: 'object', pos: { line: 1, column: 26, offset: 25 },
-        entries: [{ key: '_id', value: { kind: 'literal', value: 1, pos: { line: 1, column: 32, offset: 31 } } }],
-      }],
+      kind: 'insert',
+      collection: 't',
+      onConflict: 'FAIL',
+      pos: { line: 1, column: 1, offset: 0 },
+      documents: [
+        {
+          kind: 'object',
+          pos: { line: 1, column: 26, offset: 25 },
+          entries: [{ key: '_id', value: { kind: 'literal', value: 1, pos: { line: 1, column: 32, offset: 31 } } }],
+        },
+      ],
     });
   });
 
   it('parses several tuples, VALUES, parameters and COLLECTION', () => {
-    expect(ast("insert into collection orders values ({'a b': 1, \"c\": [1, 2], `d`: {}}), (:doc)")).toEqual({
-      kind: 'insert', collection: 'orders', onConflict: 'FAIL',
+    expect(ast('insert into collection orders values ({\'a b\': 1, "c": [1, 2], `d`: {}}), (:doc)')).toEqual({
+      kind: 'insert',
+      collection: 'orders',
+      onConflict: 'FAIL',
       documents: [
-        { kind: 'object', entries: [{ key: 'a b', value: lit(1) }, { key: 'c', value: { kind: 'array', items: [lit(1), lit(2)] } }, { key: 'd', value: { kind: 'object', entries: [] } }] },
+        {
+          kind: 'object',
+          entries: [
+            { key: 'a b', value: lit(1) },
+            { key: 'c', value: { kind: 'array', items: [lit(1), lit(2)] } },
+            { key: 'd', value: { kind: 'object', entries: [] } },
+          ],
+        },
         param('doc'),
       ],
     });
@@ -191,7 +245,10 @@ describe('INSERT', () => {
 describe('UPDATE', () => {
   it('parses SET, UNSET and APPLY clauses in any order, repeated, with positions', () => {
     expect(parseStatement("UPDATE t SET a = 1 UNSET b\nAPPLY c PN_INCREMENT BY 2 SET d.e = 'x' WHERE _id = :id")).toEqual({
-      kind: 'update', collection: 't', alias: undefined, pos: { line: 1, column: 1, offset: 0 },
+      kind: 'update',
+      collection: 't',
+      alias: undefined,
+      pos: { line: 1, column: 1, offset: 0 },
       set: [
         { path: ['a'], value: { kind: 'literal', value: 1, pos: { line: 1, column: 18, offset: 17 } }, pos: { line: 1, column: 14, offset: 13 } },
         { path: ['d', 'e'], value: { kind: 'literal', value: 'x', pos: { line: 2, column: 37, offset: 63 } }, pos: { line: 2, column: 31, offset: 57 } },
@@ -199,7 +256,9 @@ describe('UPDATE', () => {
       unset: [{ path: ['b'], pos: { line: 1, column: 26, offset: 25 } }],
       increments: [{ path: ['c'], by: { kind: 'literal', value: 2, pos: { line: 2, column: 25, offset: 51 } }, pos: { line: 2, column: 7, offset: 33 } }],
       where: {
-        kind: 'binary', op: '=', pos: { line: 2, column: 47, offset: 73 },
+        kind: 'binary',
+        op: '=',
+        pos: { line: 2, column: 47, offset: 73 },
         left: { kind: 'path', segments: ['_id'], pos: { line: 2, column: 47, offset: 73 } },
         right: { kind: 'param', name: 'id', pos: { line: 2, column: 53, offset: 79 } },
       },
@@ -208,10 +267,19 @@ describe('UPDATE', () => {
 
   it('parses comma lists in each clause and strips the alias from clause paths', () => {
     expect(ast('UPDATE COLLECTION orders AS o SET o.a = o.b + 1, o.c[0] = -1 UNSET o.x, y APPLY o.n PN_INCREMENT BY :k, m PN_INCREMENT BY 1.5')).toEqual({
-      kind: 'update', collection: 'orders', alias: 'o', where: undefined,
-      set: [{ path: ['a'], value: bin('+', path('b'), lit(1)) }, { path: ['c', 0], value: lit(-1) }],
+      kind: 'update',
+      collection: 'orders',
+      alias: 'o',
+      where: undefined,
+      set: [
+        { path: ['a'], value: bin('+', path('b'), lit(1)) },
+        { path: ['c', 0], value: lit(-1) },
+      ],
       unset: [{ path: ['x'] }, { path: ['y'] }],
-      increments: [{ path: ['n'], by: param('k') }, { path: ['m'], by: lit(1.5) }],
+      increments: [
+        { path: ['n'], by: param('k') },
+        { path: ['m'], by: lit(1.5) },
+      ],
     });
   });
 
@@ -236,15 +304,23 @@ describe('UPDATE', () => {
 describe('DELETE and EVICT', () => {
   it('parses DELETE with an alias and a condition', () => {
     expect(ast('DELETE FROM COLLECTION t AS x WHERE x.a IS NULL')).toEqual({
-      kind: 'delete', collection: 't', alias: 'x', where: { kind: 'is', negated: false, test: 'NULL', value: path('a') },
+      kind: 'delete',
+      collection: 't',
+      alias: 'x',
+      where: { kind: 'is', negated: false, test: 'NULL', value: path('a') },
     });
     expect(ast('delete from t')).toEqual({ kind: 'delete', collection: 't', alias: undefined, where: undefined });
   });
 
   it('parses EVICT with WHERE, ORDER BY, LIMIT and OFFSET', () => {
-    expect(ast("EVICT FROM logs WHERE createdAt < :cutoff ORDER BY createdAt LIMIT 100 OFFSET 5")).toEqual({
-      kind: 'evict', collection: 'logs', alias: undefined, where: bin('<', path('createdAt'), param('cutoff')),
-      orderBy: [{ expr: path('createdAt'), direction: 'ASC' }], limit: lit(100), offset: lit(5),
+    expect(ast('EVICT FROM logs WHERE createdAt < :cutoff ORDER BY createdAt LIMIT 100 OFFSET 5')).toEqual({
+      kind: 'evict',
+      collection: 'logs',
+      alias: undefined,
+      where: bin('<', path('createdAt'), param('cutoff')),
+      orderBy: [{ expr: path('createdAt'), direction: 'ASC' }],
+      limit: lit(100),
+      offset: lit(5),
     });
   });
 
@@ -268,9 +344,7 @@ describe('expressions', () => {
   });
 
   it('binds * / % tighter than + -, and + - tighter than ||, and || tighter than comparison', () => {
-    expect(where("a || b + c * d = 'x'")).toEqual(
-      bin('=', bin('||', path('a'), bin('+', path('b'), bin('*', path('c'), path('d')))), lit('x')),
-    );
+    expect(where("a || b + c * d = 'x'")).toEqual(bin('=', bin('||', path('a'), bin('+', path('b'), bin('*', path('c'), path('d')))), lit('x')));
     expect(where('(a + b) * c = 1')).toEqual(bin('=', bin('*', bin('+', path('a'), path('b')), path('c')), lit(1)));
   });
 
@@ -292,7 +366,9 @@ describe('expressions', () => {
 
   it('positions a folded negative literal at its minus sign and a binary node at its left operand', () => {
     expect((parseStatement('SELECT * FROM t WHERE a < -1') as SelectStatement).where).toEqual({
-      kind: 'binary', op: '<', pos: { line: 1, column: 23, offset: 22 },
+      kind: 'binary',
+      op: '<',
+      pos: { line: 1, column: 23, offset: 22 },
       left: { kind: 'path', segments: ['a'], pos: { line: 1, column: 23, offset: 22 } },
       right: { kind: 'literal', value: -1, pos: { line: 1, column: 27, offset: 26 } },
     });
@@ -325,7 +401,11 @@ describe('expressions', () => {
     expect(where('x BETWEEN 1 AND 2 AND y')).toEqual(bin('AND', between(false), path('y')));
     expect(where('x NOT BETWEEN 1 AND 2 OR y')).toEqual(bin('OR', between(true), path('y')));
     expect(where('x BETWEEN a + 1 AND b * 2')).toEqual({
-      kind: 'between', negated: false, value: path('x'), low: bin('+', path('a'), lit(1)), high: bin('*', path('b'), lit(2)),
+      kind: 'between',
+      negated: false,
+      value: path('x'),
+      low: bin('+', path('a'), lit(1)),
+      high: bin('*', path('b'), lit(2)),
     });
   });
 
@@ -389,7 +469,10 @@ describe('literals', () => {
     const entries = (text: string) => (where(`x = ${text}`) as { right: { entries: unknown } }).right.entries;
     expect(entries('{a:b}')).toEqual([{ key: 'a', value: path('b') }]);
     expect(entries('{a:1}')).toEqual([{ key: 'a', value: lit(1) }]);
-    expect(entries('{a:true, "b":c.d}')).toEqual([{ key: 'a', value: lit(true) }, { key: 'b', value: path('c', 'd') }]);
+    expect(entries('{a:true, "b":c.d}')).toEqual([
+      { key: 'a', value: lit(true) },
+      { key: 'b', value: path('c', 'd') },
+    ]);
     expect(entries('{a: :p}')).toEqual([{ key: 'a', value: param('p') }]);
     expect(entries('{a::p}')).toEqual([{ key: 'a', value: param('p') }]);
     expect(entries('{a :f(1)}')).toEqual([{ key: 'a', value: call('f', [lit(1)]) }]);
@@ -397,7 +480,13 @@ describe('literals', () => {
 
   it('accepts any identifier, reserved or not, as an object key', () => {
     expect(where('a = {order: 1, select: 2}')).toEqual(
-      bin('=', path('a'), { kind: 'object', entries: [{ key: 'order', value: lit(1) }, { key: 'select', value: lit(2) }] }),
+      bin('=', path('a'), {
+        kind: 'object',
+        entries: [
+          { key: 'order', value: lit(1) },
+          { key: 'select', value: lit(2) },
+        ],
+      }),
     );
   });
 
@@ -417,7 +506,7 @@ describe('literals', () => {
 
 describe('paths', () => {
   it('parses dots, backticks, indexes and quoted keys', () => {
-    expect(where("a.b[0].`c d`['e f'][\"g\"][12] = 1")).toEqual(bin('=', path('a', 'b', 0, 'c d', 'e f', 'g', 12), lit(1)));
+    expect(where('a.b[0].`c d`[\'e f\']["g"][12] = 1')).toEqual(bin('=', path('a', 'b', 0, 'c d', 'e f', 'g', 12), lit(1)));
     expect(where('_id = 1')).toEqual(bin('=', path('_id'), lit(1)));
   });
 
@@ -515,9 +604,7 @@ describe('malformed statements', () => {
   });
 
   it('shortens a long string or name in an error message', () => {
-    expect(messageOf(`SELECT * FROM t '${'x'.repeat(60)}'`)).toBe(
-      `Syntax error at line 1 column 17: expected end of statement, found '${'x'.repeat(40)}…'`,
-    );
+    expect(messageOf(`SELECT * FROM t '${'x'.repeat(60)}'`)).toBe(`Syntax error at line 1 column 17: expected end of statement, found '${'x'.repeat(40)}…'`);
   });
 });
 

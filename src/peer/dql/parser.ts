@@ -36,10 +36,14 @@ export const MAX_STATEMENT_LENGTH = 1_000_000;
  */
 export function parseStatement(text: string): Statement {
   if (text.length > MAX_STATEMENT_LENGTH) {
-    throw new ParseError(`statement is longer than ${MAX_STATEMENT_LENGTH} characters`, { line: 1, column: 1, offset: 0 }, {
-      expected: `at most ${MAX_STATEMENT_LENGTH} characters`,
-      found: `${text.length} characters`,
-    });
+    throw new ParseError(
+      `statement is longer than ${MAX_STATEMENT_LENGTH} characters`,
+      { line: 1, column: 1, offset: 0 },
+      {
+        expected: `at most ${MAX_STATEMENT_LENGTH} characters`,
+        found: `${text.length} characters`,
+      },
+    );
   }
   return withoutAlias(new StatementParser(text).parseDocument());
 }
@@ -257,8 +261,7 @@ class StatementParser extends ExpressionParser {
 function withoutAlias(statement: Statement): Statement {
   if (statement.kind === 'insert' || statement.alias === undefined) return statement;
   const alias = statement.alias;
-  const path = (segments: readonly PathSegment[]): readonly PathSegment[] =>
-    segments.length > 1 && segments[0] === alias ? segments.slice(1) : segments;
+  const path = (segments: readonly PathSegment[]): readonly PathSegment[] => (segments.length > 1 && segments[0] === alias ? segments.slice(1) : segments);
   const expr = (e: Expr): Expr => stripExpr(e, path);
   const optional = (e: Expr | undefined): Expr | undefined => (e === undefined ? undefined : expr(e));
   const order = (terms: readonly OrderTerm[]): OrderTerm[] => terms.map((t) => ({ ...t, expr: expr(t.expr) }));

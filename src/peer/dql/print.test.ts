@@ -7,7 +7,7 @@ const strip = (e: Expr): unknown => JSON.parse(JSON.stringify(e, (k, v: unknown)
 
 describe('printing expressions as DQL', () => {
   it.each([
-    "createdAt <= :ttl AND evictionFlag = false",
+    'createdAt <= :ttl AND evictionFlag = false',
     'NOT (a OR b) AND c IS NOT MISSING',
     "name ILIKE 'o''brien%' OR tags IN ['x', 'y'] OR n NOT BETWEEN 1 AND 2.5",
     '`order`.`select` = -3 AND coalesce(x, {a: [1, null]}) != "q\\nz"',

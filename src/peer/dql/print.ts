@@ -15,7 +15,9 @@ function literal(value: unknown): string {
   if (typeof value === 'string') return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''").replaceAll('\n', '\\n').replaceAll('\r', '\\r')}'`;
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
-    return `{${Object.entries(value).map(([k, v]) => `${literal(k)}: ${literal(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${literal(k)}: ${literal(v)}`)
+      .join(', ')}}`;
   }
   return JSON.stringify(value);
 }

@@ -4,7 +4,6 @@ import { seededRandom as prng } from '../../testing/seeded-random.ts';
 import { sortKey } from './sort-key.ts';
 import { MISSING, compareForPredicate, compareStrings, compareTotal, valuesEqual, type Value } from './values.ts';
 
-
 const STRINGS = ['', 'a', 'a\u0000', 'a\u0000b', 'ab', 'B', '\uffff', '\u{1F600}', '\u{10FFFF}', 'é', 'e\u0301'];
 
 function randomValue(r: () => number, depth = 0): JsonValue {

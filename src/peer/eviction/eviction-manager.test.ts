@@ -41,9 +41,19 @@ async function seed(peer: MeshPeer): Promise<void> {
 
 function manager(peer: MeshPeer, timers: ManualTimers, options?: EvictionOptions, keepProgress = true): EvictionManager {
   const saved = new ReplicationProgress(peer.store.internalSettings);
-  const progress: ProgressPort = { remotes: () => peer.replicator.sessions().map((s) => s.remote.peerKey), load: (r) => saved.load(r), setting: progressSetting };
+  const progress: ProgressPort = {
+    remotes: () => peer.replicator.sessions().map((s) => s.remote.peerKey),
+    load: (r) => saved.load(r),
+    setting: progressSetting,
+  };
   return new EvictionManager(
-    { store: peer.store, timers, logger: peer.hub.logger('eviction'), bigPeerHolds: () => peer.replicator.bigPeerHolds(), ...(keepProgress ? { progress } : {}) },
+    {
+      store: peer.store,
+      timers,
+      logger: peer.hub.logger('eviction'),
+      bigPeerHolds: () => peer.replicator.bigPeerHolds(),
+      ...(keepProgress ? { progress } : {}),
+    },
     options,
   );
 }
@@ -92,7 +102,12 @@ describe('the local strategy, the cycle of spec 3.2 as one operation', () => {
   it('keeps what the peer holds of the Big Peer across the cycle: the Big Peer sends nothing again', async () => {
     for (const keepProgress of [true, false]) {
       const { small } = await syncedPair();
-      const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], scheduled: false }, keepProgress);
+      const eviction = manager(
+        small,
+        new ManualTimers(NOW),
+        { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], scheduled: false },
+        keepProgress,
+      );
       const before = small.logs.length;
       await eviction.runNow('orders');
       await mesh.settle();
@@ -142,9 +157,14 @@ describe('the local strategy, the cycle of spec 3.2 as one operation', () => {
     expect(run.reason).toContain('both select documents with createdAt > "2026-11-01T00:00:00.000Z" and createdAt <= "2026-11-18T12:00:00.000Z"');
     expect(await ids(small, 'orders')).toHaveLength(10);
     expect(appSubscriptions(small)).toEqual(['SELECT * FROM orders']);
-    expect(messages(small, 'eviction.refused')[0]).toMatch(/^Eviction refused; collection = orders; strategy = local; trigger = manual; code = eviction\/overlap; reason = the EVICT/);
+    expect(messages(small, 'eviction.refused')[0]).toMatch(
+      /^Eviction refused; collection = orders; strategy = local; trigger = manual; code = eviction\/overlap; reason = the EVICT/,
+    );
     // Touching at one point is an overlap too: the documents at exactly the TTL.
-    const touching = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72, subscribeWhere: 'createdAt >= :ttl' }], scheduled: false });
+    const touching = manager(small, new ManualTimers(NOW), {
+      strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72, subscribeWhere: 'createdAt >= :ttl' }],
+      scheduled: false,
+    });
     expect((await touching.runNow('orders')).code).toBe('eviction/overlap');
   });
 
@@ -207,7 +227,9 @@ describe('the Big Peer strategy', () => {
     await mesh.settle(); // …and synced to the Big Peer.
     expect(await ids(big, 'orders')).toHaveLength(10);
     // The Big Peer's TTL job flags the old ones; the flag replicates.
-    await big.store.internalWrites.execute('Internal', 'ttl', 'UPDATE orders SET evictionFlag = true WHERE createdAt <= :ttl AND evictionFlag = false', { ttl: iso(NOW - 72 * HOUR) });
+    await big.store.internalWrites.execute('Internal', 'ttl', 'UPDATE orders SET evictionFlag = true WHERE createdAt <= :ttl AND evictionFlag = false', {
+      ttl: iso(NOW - 72 * HOUR),
+    });
     await mesh.settle();
     expect((await small.store.execute('SELECT _id FROM orders WHERE evictionFlag = true')).items).toHaveLength(6);
     // Offline, the device changes a flagged order: that change has not reached the Big Peer.
@@ -245,7 +267,9 @@ describe('the Big Peer strategy', () => {
     const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false });
     const run = await eviction.runNow('orders');
     expect(run.code).toBe('eviction/overlap');
-    expect(run.reason).toContain('SELECT * FROM orders of orders selects flagged documents, which would come back after the EVICT; add AND evictionFlag == false');
+    expect(run.reason).toContain(
+      'SELECT * FROM orders of orders selects flagged documents, which would come back after the EVICT; add AND evictionFlag == false',
+    );
   });
 });
 
@@ -263,7 +287,9 @@ describe('the schedule, on an injected clock', () => {
     ]);
     const forced = await eviction.runNow('orders', { force: true });
     expect(forced).toMatchObject({ outcome: 'evicted', forced: true });
-    expect(messages(small, 'eviction.forced')[0]).toMatch(/^Eviction forced, overriding a rule; collection = orders; overriding = eviction\/too-soon: it ran 23 hours ago/);
+    expect(messages(small, 'eviction.forced')[0]).toMatch(
+      /^Eviction forced, overriding a rule; collection = orders; overriding = eviction\/too-soon: it ran 23 hours ago/,
+    );
     timers.advance(24 * HOUR);
     expect((await eviction.runNow('orders')).outcome).toBe('evicted');
   });
@@ -317,7 +343,12 @@ describe('the schedule, on an injected clock', () => {
       { strategies: [{ kind: 'sometimes', collection: 'orders' }] },
       { strategies: [{ kind: 'big-peer', collection: '' }] },
       { strategies: [{ kind: 'big-peer', collection: '__presence' }] },
-      { strategies: [{ kind: 'big-peer', collection: 'a' }, { kind: 'local', collection: 'a', ttlHours: 1 }] },
+      {
+        strategies: [
+          { kind: 'big-peer', collection: 'a' },
+          { kind: 'local', collection: 'a', ttlHours: 1 },
+        ],
+      },
       { strategies: [], window: '2am-5am' },
       { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 1, evictWhere: 'createdAt <=' }] },
     ];
@@ -356,7 +387,10 @@ describe('a quiet store', () => {
     const store = new Store({ storage: new MemoryStorage(), peerKey: 'peer', timers, logger: hub.logger('store') });
     await store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'a', createdAt: '2026-01-01T00:00:00.000Z' })");
     const runs: EvictionRun[] = [];
-    const eviction = new EvictionManager({ store, timers, logger: hub.logger('eviction'), bigPeerHolds: () => undefined }, { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }] });
+    const eviction = new EvictionManager(
+      { store, timers, logger: hub.logger('eviction'), bigPeerHolds: () => undefined },
+      { strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }] },
+    );
     eviction.onRun((r) => runs.push(r));
     // A write blocked for 2 s at 01:55.
     timers.advance(5 * 60_000);

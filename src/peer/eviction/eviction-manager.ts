@@ -103,15 +103,18 @@ interface CollectionState {
 
 function validate(config: EvictionStrategyConfig): void {
   const c = config as Partial<EvictionStrategyConfig> & { kind?: unknown };
-  if (c.kind !== 'big-peer' && c.kind !== 'local') throw new SyncError('eviction/invalid', `an eviction strategy's kind is 'big-peer' or 'local', not ${JSON.stringify(c.kind)}`);
+  if (c.kind !== 'big-peer' && c.kind !== 'local')
+    throw new SyncError('eviction/invalid', `an eviction strategy's kind is 'big-peer' or 'local', not ${JSON.stringify(c.kind)}`);
   if (typeof c.collection !== 'string' || c.collection === '') throw new SyncError('eviction/invalid', 'an eviction strategy needs a collection');
-  if (c.collection.startsWith('__')) throw new SyncError('eviction/invalid', `${c.collection} is an internal collection; strategies evict application collections`);
+  if (c.collection.startsWith('__'))
+    throw new SyncError('eviction/invalid', `${c.collection} is an internal collection; strategies evict application collections`);
   if (c.kind === 'local') {
     const l = c as Partial<LocalStrategyConfig>;
     if (!(typeof l.ttlHours === 'number' && Number.isFinite(l.ttlHours) && l.ttlHours > 0)) {
       throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} needs ttlHours > 0, not ${JSON.stringify(l.ttlHours)}`);
     }
-    if (l.field !== undefined && (typeof l.field !== 'string' || l.field === '')) throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} has an empty field`);
+    if (l.field !== undefined && (typeof l.field !== 'string' || l.field === ''))
+      throw new SyncError('eviction/invalid', `the local strategy of ${c.collection} has an empty field`);
     const { evictWhere, subscribeWhere } = localConditions(l as LocalStrategyConfig);
     for (const [name, statement] of [
       ['evictWhere', `EVICT FROM ${quoteName(c.collection)} WHERE ${evictWhere}`],
@@ -167,8 +170,10 @@ export class EvictionManager {
       seen.add(s.collection);
     }
     const quiet = options.quietAfterBlockedMs ?? DEFAULT_QUIET_AFTER_BLOCKED_MS;
-    if (!(Number.isFinite(quiet) && quiet >= 0)) throw new SyncError('eviction/invalid', `quietAfterBlockedMs is a number of ms >= 0, not ${JSON.stringify(quiet)}`);
-    for (const state of this.#collections.values()) if (state.running) throw new SyncError('eviction/busy', `a run of ${state.config.collection} is under way; configure after it ends`);
+    if (!(Number.isFinite(quiet) && quiet >= 0))
+      throw new SyncError('eviction/invalid', `quietAfterBlockedMs is a number of ms >= 0, not ${JSON.stringify(quiet)}`);
+    for (const state of this.#collections.values())
+      if (state.running) throw new SyncError('eviction/busy', `a run of ${state.config.collection} is under way; configure after it ends`);
     // What a collection's strategy registered stays: a Big Peer strategy's own subscription
     // while the collection keeps that strategy, and a local strategy's narrowed subscriptions
     // always (they replaced the application's; without the strategy they stay as the
@@ -218,7 +223,8 @@ export class EvictionManager {
     }
     this.#collections = next;
     this.#log.info(LOG_EVENTS.evictionConfigured, {
-      strategies: strategies.length === 0 ? 'none' : strategies.map((s) => `${s.kind}:${s.collection}${s.kind === 'local' ? `:${s.ttlHours}h` : ''}`).join(', '),
+      strategies:
+        strategies.length === 0 ? 'none' : strategies.map((s) => `${s.kind}:${s.collection}${s.kind === 'local' ? `:${s.ttlHours}h` : ''}`).join(', '),
       window: window.text,
       scheduled: this.#scheduled,
     });
@@ -308,7 +314,10 @@ export class EvictionManager {
     const state = this.#collections.get(collection);
     if (state === undefined) {
       const configured = [...this.#collections.keys()];
-      throw new SyncError('eviction/not-configured', `no eviction strategy is configured for ${collection}${configured.length === 0 ? '' : `; configured: ${configured.join(', ')}`}`);
+      throw new SyncError(
+        'eviction/not-configured',
+        `no eviction strategy is configured for ${collection}${configured.length === 0 ? '' : `; configured: ${configured.join(', ')}`}`,
+      );
     }
     return state;
   }
@@ -319,12 +328,23 @@ export class EvictionManager {
     const subscriptions = store.subscriptions.filter((s) => !s.isInternal && !s.isCancelled);
     const holds = state.config.kind === 'big-peer' ? this.#host.bigPeerHolds() : undefined;
     return store.readNow((reader) =>
-      planEviction(reader, { config: state.config, now: this.#host.timers.now(), ...(ttl === undefined ? {} : { ttl }), subscriptions, owned, bigPeerHolds: holds }),
+      planEviction(reader, {
+        config: state.config,
+        now: this.#host.timers.now(),
+        ...(ttl === undefined ? {} : { ttl }),
+        subscriptions,
+        owned,
+        bigPeerHolds: holds,
+      }),
     );
   }
 
   /** The once-a-day and quiet-store rules: what refuses a run now, and what `force` would override. */
-  #ruleRefusal(state: CollectionState, now: number, force: boolean): { refusal: { code: EvictionRefusalCode; message: string }; overridden: boolean } | undefined {
+  #ruleRefusal(
+    state: CollectionState,
+    now: number,
+    force: boolean,
+  ): { refusal: { code: EvictionRefusalCode; message: string }; overridden: boolean } | undefined {
     const soon = tooSoon(now, state.lastRunAt);
     if (soon !== undefined) return { refusal: { code: 'eviction/too-soon', message: soon }, overridden: force };
     const blocked = this.#blocked(now);
@@ -350,21 +370,29 @@ export class EvictionManager {
     const due = state.nextRunAt !== undefined && state.nextRunAt > now ? state.nextRunAt : nextRunAt(this.#window, now, state.lastRunAt);
     if (state.nextRunAt !== due) {
       state.nextRunAt = due;
-      this.#log.debug(LOG_EVENTS.evictionScheduled, { collection: state.config.collection, strategy: state.config.kind, next_run: new Date(due).toISOString(), window: this.#window.text });
+      this.#log.debug(LOG_EVENTS.evictionScheduled, {
+        collection: state.config.collection,
+        strategy: state.config.kind,
+        next_run: new Date(due).toISOString(),
+        window: this.#window.text,
+      });
     }
-    state.timer = this.#host.timers.setTimeout(() => {
-      state.timer = undefined;
-      if (this.#closed || this.#host.store.isClosed) return;
-      if (this.#host.timers.now() < due) return this.#schedule(state); // woke early (a long wait is cut in hours)
-      void this.#run(state, 'schedule', {})
-        .then((run) => {
-          // A refusal the schedule cannot wait out (an overlapping pair) is tried again the next
-          // day, a failure in an hour: never again at once.
-          if (run.outcome === 'refused') state.nextRunAt = nextInWindow(this.#window, run.at + DAY_MS);
-          if (run.outcome === 'failed') state.nextRunAt = nextInWindow(this.#window, run.at + RETRY_FAILED_MS);
-        })
-        .finally(() => this.#schedule(state));
-    }, Math.min(Math.max(0, due - now), MAX_TIMER_MS));
+    state.timer = this.#host.timers.setTimeout(
+      () => {
+        state.timer = undefined;
+        if (this.#closed || this.#host.store.isClosed) return;
+        if (this.#host.timers.now() < due) return this.#schedule(state); // woke early (a long wait is cut in hours)
+        void this.#run(state, 'schedule', {})
+          .then((run) => {
+            // A refusal the schedule cannot wait out (an overlapping pair) is tried again the next
+            // day, a failure in an hour: never again at once.
+            if (run.outcome === 'refused') state.nextRunAt = nextInWindow(this.#window, run.at + DAY_MS);
+            if (run.outcome === 'failed') state.nextRunAt = nextInWindow(this.#window, run.at + RETRY_FAILED_MS);
+          })
+          .finally(() => this.#schedule(state));
+      },
+      Math.min(Math.max(0, due - now), MAX_TIMER_MS),
+    );
   }
 
   async #run(state: CollectionState, trigger: 'schedule' | 'manual', options: ManagerRunOptions): Promise<EvictionRun> {
@@ -373,7 +401,12 @@ export class EvictionManager {
     const at = timers.now();
     const base = { collection, strategy: kind, trigger, forced: false, at, cancelled: [], registered: [], evicted: 0, bytesFreed: 0, kept: 0 } as const;
     if (state.running) {
-      return this.#refused(state, { ...base, evictStatement: '', durationMs: 0, storeBytesBefore: 0, storeBytesAfter: 0 }, 'eviction/busy', `a run of ${collection} is under way`);
+      return this.#refused(
+        state,
+        { ...base, evictStatement: '', durationMs: 0, storeBytesBefore: 0, storeBytesAfter: 0 },
+        'eviction/busy',
+        `a run of ${collection} is under way`,
+      );
     }
     state.running = true;
     try {
@@ -388,7 +421,16 @@ export class EvictionManager {
             : nextInWindow(this.#window, Math.max(at + RETRY_AFTER_MS, (this.#lastBlockedAt ?? at) + this.#quietMs));
         state.nextRunAt = retry;
         this.#log.info(LOG_EVENTS.evictionPostponed, { collection, reason: rules.refusal.message, next_run: new Date(retry).toISOString() });
-        return this.#record(state, { ...base, evictStatement: '', durationMs: 0, outcome: 'postponed', code: rules.refusal.code, reason: rules.refusal.message, storeBytesBefore, storeBytesAfter: storeBytesBefore });
+        return this.#record(state, {
+          ...base,
+          evictStatement: '',
+          durationMs: 0,
+          outcome: 'postponed',
+          code: rules.refusal.code,
+          reason: rules.refusal.message,
+          storeBytesBefore,
+          storeBytesAfter: storeBytesBefore,
+        });
       }
       let plan: EvictionPlan;
       try {
@@ -396,7 +438,14 @@ export class EvictionManager {
       } catch (error) {
         return this.#failed(state, { ...base, evictStatement: '', storeBytesBefore }, error);
       }
-      const planned = { ...base, ...(plan.ttl === undefined ? {} : { ttl: plan.ttl }), evictStatement: plan.evictStatement, storeBytesBefore, storeBytesAfter: storeBytesBefore, durationMs: 0 };
+      const planned = {
+        ...base,
+        ...(plan.ttl === undefined ? {} : { ttl: plan.ttl }),
+        evictStatement: plan.evictStatement,
+        storeBytesBefore,
+        storeBytesAfter: storeBytesBefore,
+        durationMs: 0,
+      };
       if (plan.refusal !== undefined) return this.#refused(state, planned, plan.refusal.code, plan.refusal.message);
       if (rules !== undefined && !rules.overridden) return this.#refused(state, planned, rules.refusal.code, rules.refusal.message);
       if (rules !== undefined) this.#log.warn(LOG_EVENTS.evictionForced, { collection, overriding: `${rules.refusal.code}: ${rules.refusal.message}` });
@@ -470,7 +519,10 @@ export class EvictionManager {
   }
 
   /** The EVICT, as one `Internal` transaction: documents chosen again inside it, the Big Peer's watermark read again too. */
-  async #evict(plan: EvictionPlan, progress: ReadonlyMap<string, Record<string, number>>): Promise<{ count: number; bytes: number; kept: number; txnId: number }> {
+  async #evict(
+    plan: EvictionPlan,
+    progress: ReadonlyMap<string, Record<string, number>>,
+  ): Promise<{ count: number; bytes: number; kept: number; txnId: number }> {
     const { collection } = plan.config;
     const holds = plan.config.kind === 'big-peer' ? (this.#host.bigPeerHolds() ?? 0) : undefined;
     const port = this.#host.progress;
@@ -490,7 +542,13 @@ export class EvictionManager {
       let count = 0;
       for (let i = 0; i < chosen.length; i += EVICT_BATCH) {
         const ids = chosen.slice(i, i + EVICT_BATCH).map((d) => d.id);
-        count += w.writer.evict({ ...plan.query, where: idsCondition(plan.query.where), params: { ...plan.query.params, [IDS_PARAM]: ids }, limit: undefined, offset: 0 }).length;
+        count += w.writer.evict({
+          ...plan.query,
+          where: idsCondition(plan.query.where),
+          params: { ...plan.query.params, [IDS_PARAM]: ids },
+          limit: undefined,
+          offset: 0,
+        }).length;
       }
       return { count, bytes, kept: docs.length - chosen.length };
     });
@@ -523,12 +581,21 @@ export class EvictionManager {
     return out;
   }
 
-  #refused(state: CollectionState, run: Omit<EvictionRun, 'outcome' | 'code' | 'reason' | 'forced'> & { forced?: boolean }, code: EvictionRefusalCode, reason: string): EvictionRun {
+  #refused(
+    state: CollectionState,
+    run: Omit<EvictionRun, 'outcome' | 'code' | 'reason' | 'forced'> & { forced?: boolean },
+    code: EvictionRefusalCode,
+    reason: string,
+  ): EvictionRun {
     this.#log.warn(LOG_EVENTS.evictionRefused, { collection: run.collection, strategy: run.strategy, trigger: run.trigger, code, reason });
     return this.#record(state, { ...run, forced: run.forced ?? false, outcome: 'refused', code, reason, durationMs: this.#host.timers.now() - run.at });
   }
 
-  #failed(state: CollectionState, run: Omit<EvictionRun, 'outcome' | 'code' | 'reason' | 'durationMs' | 'storeBytesAfter' | 'forced'> & { forced?: boolean }, error: unknown): EvictionRun {
+  #failed(
+    state: CollectionState,
+    run: Omit<EvictionRun, 'outcome' | 'code' | 'reason' | 'durationMs' | 'storeBytesAfter' | 'forced'> & { forced?: boolean },
+    error: unknown,
+  ): EvictionRun {
     const message = errorMessage(error);
     this.#log.error(LOG_EVENTS.evictionFailed, { collection: run.collection, error: message });
     let after = run.storeBytesBefore;
@@ -537,7 +604,15 @@ export class EvictionManager {
     } catch {
       // closed
     }
-    return this.#record(state, { ...run, forced: run.forced ?? false, outcome: 'failed', code: 'eviction/failed', reason: message, durationMs: this.#host.timers.now() - run.at, storeBytesAfter: after });
+    return this.#record(state, {
+      ...run,
+      forced: run.forced ?? false,
+      outcome: 'failed',
+      code: 'eviction/failed',
+      reason: message,
+      durationMs: this.#host.timers.now() - run.at,
+      storeBytesAfter: after,
+    });
   }
 
   #record(state: CollectionState, run: EvictionRun): EvictionRun {
@@ -568,4 +643,3 @@ function idsCondition(where: Expr | undefined): Expr {
 function storedBytes(doc: StoredDocument): number {
   return Buffer.byteLength(JSON.stringify(doc.value)) + Buffer.byteLength(JSON.stringify(doc.meta));
 }
-

@@ -150,7 +150,11 @@ function planBigPeer(reader: StorageReader, input: PlanInput): EvictionPlan {
   // flagged documents: with them the evicted documents come back, run after run.
   const others = input.subscriptions.filter((s) => s.collection === collection && !input.owned.has(s.id));
   const verdicts = others.map((s) => ({ sub: s, kind: conditionsOverlap(whereOf(s.statement), s.args, evictAst.where, {}).kind }));
-  const comeBack = countComeBack(reader, verdicts.filter((v) => v.kind !== 'disjoint').map((v) => v.sub), evictedKeys);
+  const comeBack = countComeBack(
+    reader,
+    verdicts.filter((v) => v.kind !== 'disjoint').map((v) => v.sub),
+    evictedKeys,
+  );
   const statically = verdicts.filter((v) => v.kind === 'overlap').map((v) => v.sub);
   const culprits = [...new Set([...statically.map((s) => s.statement), ...comeBack.map((o) => o.statement)])];
   const refusal =
@@ -217,7 +221,10 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
   const subscribeAst = prepare(narrowed(collection, undefined, subscribeWhere)).ast;
   const verdict = conditionsOverlap(evictAst.where, params, subscribeAst.kind === 'select' ? subscribeAst.where : undefined, params);
   if (verdict.kind === 'overlap') {
-    refusal = { code: 'eviction/overlap', message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) overlap with ttl = ${ttl}: ${verdict.explanation}; those documents would be evicted and come straight back. Make the subscription the opposite of the EVICT, such as <field> <= :ttl against <field> > :ttl` };
+    refusal = {
+      code: 'eviction/overlap',
+      message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) overlap with ttl = ${ttl}: ${verdict.explanation}; those documents would be evicted and come straight back. Make the subscription the opposite of the EVICT, such as <field> <= :ttl against <field> > :ttl`,
+    };
   }
   const left = mine.filter((s) => !cancel.includes(s));
   const afterRun = [...left, ...register.map((r, i) => ({ id: -1 - i, statement: r.statement, args: toParams(r.args) }))];
@@ -225,7 +232,10 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
   if (refusal === undefined && verdict.kind === 'unknown') {
     const fromNew = comeBack.filter((o) => o.subscriptionId < 0);
     if (fromNew.length > 0) {
-      refusal = { code: 'eviction/overlap', message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) both select ${fromNew[0]?.comeBack ?? 0} stored document(s) with ttl = ${ttl}; they would be evicted and come straight back` };
+      refusal = {
+        code: 'eviction/overlap',
+        message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) both select ${fromNew[0]?.comeBack ?? 0} stored document(s) with ttl = ${ttl}; they would be evicted and come straight back`,
+      };
     }
   }
   return {

@@ -80,7 +80,11 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
   const resultBudget = new ResultBudget(options.resultLimits);
   const coalesced = coalescer(ctx, () => sessions.size > 0);
   const eviction: EvictionPort = sync.eviction;
-  const sampler = new EvictionSampler(ctx, { onRun: (listener) => eviction.onRun(listener), configured: () => eviction.snapshot().collections.length > 0 }, options.evictionSampler);
+  const sampler = new EvictionSampler(
+    ctx,
+    { onRun: (listener) => eviction.onRun(listener), configured: () => eviction.snapshot().collections.length > 0 },
+    options.evictionSampler,
+  );
   const scenarios = new ScenarioSlot(ctx, options.evictionScenario ?? runEvictLoopScenario);
   const off = [
     sync.onConnectionsChange(() => coalesced.mesh()),

@@ -10,7 +10,13 @@ function handlers(fn: (input: unknown) => Promise<unknown>): InspectorHandlers {
 
 describe('serveCall', () => {
   it('answers a handler’s value as ok', async () => {
-    expect(await serveCall(handlers(async (input) => ({ echo: input })), 'overview:get', { a: 1 })).toEqual({ ok: true, value: { echo: { a: 1 } } });
+    expect(
+      await serveCall(
+        handlers(async (input) => ({ echo: input })),
+        'overview:get',
+        { a: 1 },
+      ),
+    ).toEqual({ ok: true, value: { echo: { a: 1 } } });
   });
 
   it('refuses an unknown channel with inspector/bad-request naming it, without calling anything', async () => {
@@ -30,13 +36,35 @@ describe('serveCall', () => {
   });
 
   it('keeps the code of a typed error and its details', async () => {
-    const result = await serveCall(handlers(async () => { throw new SyncError('query/invalid', 'bad', { details: { line: 1 } }); }), 'documents:query', {});
+    const result = await serveCall(
+      handlers(async () => {
+        throw new SyncError('query/invalid', 'bad', { details: { line: 1 } });
+      }),
+      'documents:query',
+      {},
+    );
     expect(result).toEqual({ ok: false, error: { code: 'query/invalid', message: 'bad', details: { line: 1 } } });
   });
 
   it('turns anything else thrown into internal/unexpected, and never rejects', async () => {
-    expect(await serveCall(handlers(async () => { throw new TypeError('boom'); }), 'mesh:get', {})).toEqual({ ok: false, error: { code: 'internal/unexpected', message: 'boom' } });
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a non-Error thrown on purpose
-    expect(await serveCall(handlers(() => { throw 'plain'; }), 'mesh:get', {})).toEqual({ ok: false, error: { code: 'internal/unexpected', message: 'plain' } });
+    expect(
+      await serveCall(
+        handlers(async () => {
+          throw new TypeError('boom');
+        }),
+        'mesh:get',
+        {},
+      ),
+    ).toEqual({ ok: false, error: { code: 'internal/unexpected', message: 'boom' } });
+    expect(
+      await serveCall(
+        handlers(() => {
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- a non-Error thrown on purpose
+          throw 'plain';
+        }),
+        'mesh:get',
+        {},
+      ),
+    ).toEqual({ ok: false, error: { code: 'internal/unexpected', message: 'plain' } });
   });
 });

@@ -71,7 +71,8 @@ export class BonjourDiscovery implements LanDiscovery {
     const iface = this.#options.interface;
     if (iface !== undefined) {
       const local = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === 'IPv4').map((a) => a.address));
-      if (!local.includes(iface)) throw new Error(`${iface} is not an IPv4 address of this host (it has ${local.join(', ') || 'none'}): give lan.interface one of them`);
+      if (!local.includes(iface))
+        throw new Error(`${iface} is not an IPv4 address of this host (it has ${local.join(', ') || 'none'}): give lan.interface one of them`);
     }
     const warn = (error: Error): void => {
       if (error.message === this.lastWarning) return;

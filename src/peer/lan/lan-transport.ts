@@ -85,7 +85,9 @@ export class LanTransport {
     try {
       listener = await WebSocketListener.start(listen, options.replicator, options.logger, { transport: 'LAN' });
     } catch (error) {
-      throw new LanStartError('TcpListenFailure', `the LAN transport cannot listen on ${listen.host}:${listen.port}: ${(error as Error).message}`, { cause: error });
+      throw new LanStartError('TcpListenFailure', `the LAN transport cannot listen on ${listen.host}:${listen.port}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const transport = new LanTransport(options, listener);
     try {
@@ -147,7 +149,15 @@ export class LanTransport {
     if (this.#stopped || sighting.peerKey === peerKey) return; // Its own advertisement.
     const url = `ws://${sighting.address}:${sighting.port}/_sync/ws`;
     const reason = incompatibility(sighting, appID);
-    tracker.lanSeen({ name: sighting.name, peerKey: sighting.peerKey, appID: sighting.appID, protocolVersion: sighting.protocolVersion, url, compatible: reason === undefined, reason });
+    tracker.lanSeen({
+      name: sighting.name,
+      peerKey: sighting.peerKey,
+      appID: sighting.appID,
+      protocolVersion: sighting.protocolVersion,
+      url,
+      compatible: reason === undefined,
+      reason,
+    });
     const existing = this.#dialers.get(sighting.name);
     this.#left.delete(sighting.name);
     if (reason !== undefined) {

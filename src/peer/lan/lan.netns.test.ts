@@ -52,9 +52,19 @@ const TOLD_ON_FAILURE = /^(peer|lan|replication\.(phy-started|connection-elected
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail') {
     for (const agent of agents) {
-      const lines = await agent.logs().catch((error: unknown) => [{ timestamp: '', level: 'ERROR', message: `no logs: ${String(error)}`, event: 'peer' }] as Pick<LogEntry, 'timestamp' | 'level' | 'message' | 'event'>[]);
+      const lines = await agent
+        .logs()
+        .catch(
+          (error: unknown) =>
+            [{ timestamp: '', level: 'ERROR', message: `no logs: ${String(error)}`, event: 'peer' }] as Pick<
+              LogEntry,
+              'timestamp' | 'level' | 'message' | 'event'
+            >[],
+        );
       const told = lines.filter((e) => TOLD_ON_FAILURE.test(e.event)).slice(-60);
-      console.error(`--- agent ${agent.name} (${agent.namespace}), last ${told.length} connection log lines ---\n${told.map((e) => `[${e.level}] ${e.timestamp}: ${e.message}`).join('\n')}`);
+      console.error(
+        `--- agent ${agent.name} (${agent.namespace}), last ${told.length} connection log lines ---\n${told.map((e) => `[${e.level}] ${e.timestamp}: ${e.message}`).join('\n')}`,
+      );
     }
   }
   await Promise.all(agents.splice(0).map((a) => a.stop()));
@@ -79,13 +89,23 @@ async function lanPeers(net: TestNetwork, roles: readonly string[], big: (role: 
     roles.map((role) => {
       const dir = mkdtempSync(join(tmpdir(), `lan-netns-${role}-`));
       dirs.push(dir);
-      return { network: net, role, persistenceDirectory: dir, appID: APP_ID, playgroundToken: TOKEN, bigPeerURL: big(role).url, serviceType, subscriptions: [NOTES] };
+      return {
+        network: net,
+        role,
+        persistenceDirectory: dir,
+        appID: APP_ID,
+        playgroundToken: TOKEN,
+        bigPeerURL: big(role).url,
+        serviceType,
+        subscriptions: [NOTES],
+      };
     }),
     agents,
   );
 }
 
-const insert = (peer: LanPeer, doc: Record<string, unknown>): Promise<unknown> => peer.agent.call('execute', { dql: 'INSERT INTO notes DOCUMENTS (:doc)', args: { doc } });
+const insert = (peer: LanPeer, doc: Record<string, unknown>): Promise<unknown> =>
+  peer.agent.call('execute', { dql: 'INSERT INTO notes DOCUMENTS (:doc)', args: { doc } });
 
 const idsOf = (items: readonly unknown[]): string[] => items.map((d) => String((d as { _id: unknown })._id)).sort();
 
@@ -121,10 +141,15 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     for (const p of peers) {
       const discovered = messages(await p.agent.logs(), 'peer.discovered');
       for (const other of peers.filter((o) => o !== p)) {
-        const line = new RegExp(`^Discovered; peer = LanPeer; connect_address = ws://${escape(net.addressOf(other.role))}:\\d+/_sync/ws; remote = ${escape(other.peerKey)}$`);
+        const line = new RegExp(
+          `^Discovered; peer = LanPeer; connect_address = ws://${escape(net.addressOf(other.role))}:\\d+/_sync/ws; remote = ${escape(other.peerKey)}$`,
+        );
         expect(discovered, `${p.role} discovered ${other.role}`).toContainEqual(expect.stringMatching(line));
       }
-      expect(discovered.every((m) => m.includes('connect_address = ws://10.')), `every address ${p.role} dials is on the test network`).toBe(true);
+      expect(
+        discovered.every((m) => m.includes('connect_address = ws://10.')),
+        `every address ${p.role} dials is on the test network`,
+      ).toBe(true);
     }
 
     for (const p of peers) await insert(p, { _id: `first-${p.role}`, by: p.role });
@@ -143,7 +168,12 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     const sessions = await smallPeerSessions(peers);
     for (const p of peers) {
       const mine = sessions.get(p.role) ?? [];
-      expect(mine.map((s) => s.remote).sort(), `${p.role}'s sessions`).toEqual(peers.filter((o) => o !== p).map((o) => o.peerKey).sort());
+      expect(mine.map((s) => s.remote).sort(), `${p.role}'s sessions`).toEqual(
+        peers
+          .filter((o) => o !== p)
+          .map((o) => o.peerKey)
+          .sort(),
+      );
       for (const s of mine) {
         const other = peers.find((o) => o.peerKey === s.remote) as LanPeer;
         const theirs = (sessions.get(other.role) ?? []).find((t) => t.remote === p.peerKey);
@@ -189,7 +219,9 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     await untilEveryoneHas(peers, ['cut-a', 'cut-b', 'cut-c', 'shared']);
     let values: unknown[] = [];
     await until('one value of shared.v on every peer', SYNC_MS, async () => {
-      values = await Promise.all(peers.map(async (p) => ((await p.agent.call('execute', { dql: "SELECT * FROM notes WHERE _id = 'shared'" })).items[0] as { v?: unknown })?.v));
+      values = await Promise.all(
+        peers.map(async (p) => ((await p.agent.call('execute', { dql: "SELECT * FROM notes WHERE _id = 'shared'" })).items[0] as { v?: unknown })?.v),
+      );
       return { done: new Set(values).size === 1, state: values };
     });
     expect(['from-a', 'from-c']).toContain(values[0]);
@@ -203,19 +235,31 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
   it('loses nothing when a cut outlasts the keepalive, so that the sessions end and are dialed again once the link is back, and converges concurrent edits', async () => {
     await cutAndRestore(7103, async (peers) => {
       // Each side's keepalive (a ping every 15 s, cut after two intervals with nothing heard) ends its sessions across the cut.
-      await until('the sessions across the cut have ended on both sides', 75_000, async () => {
-        const sessions = await smallPeerSessions(peers);
-        const c = peers[2] as LanPeer;
-        const across = [...sessions].flatMap(([role, list]) => list.filter((s) => role === 'c' || s.remote === c.peerKey).map((s) => `${role}→${s.remote.slice(0, 6)}`));
-        return { done: across.length === 0, state: across };
-      }, 500);
+      await until(
+        'the sessions across the cut have ended on both sides',
+        75_000,
+        async () => {
+          const sessions = await smallPeerSessions(peers);
+          const c = peers[2] as LanPeer;
+          const across = [...sessions].flatMap(([role, list]) =>
+            list.filter((s) => role === 'c' || s.remote === c.peerKey).map((s) => `${role}→${s.remote.slice(0, 6)}`),
+          );
+          return { done: across.length === 0, state: across };
+        },
+        500,
+      );
       // c answers no query across the cut: the others count it gone (no 8-hour mDNS TTL), and stop dialing it.
       const [a, , c] = peers as [LanPeer, LanPeer, LanPeer];
-      await until('a counts c gone from the LAN', 60_000, async () => {
-        const { lanPeers } = await a.agent.call('lanPeers', {});
-        const seen = lanPeers.find((p) => p.peerKey === c.peerKey);
-        return { done: seen?.present === false, state: seen };
-      }, 500);
+      await until(
+        'a counts c gone from the LAN',
+        60_000,
+        async () => {
+          const { lanPeers } = await a.agent.call('lanPeers', {});
+          const seen = lanPeers.find((p) => p.peerKey === c.peerKey);
+          return { done: seen?.present === false, state: seen };
+        },
+        500,
+      );
     });
   }, 240_000);
 
@@ -235,12 +279,19 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     await until('c and both of its neighbours have refused and been refused for UnknownIssuer', SYNC_MS, async () => {
       const seen = await Promise.all(peers.map(refusals));
       const state = seen.map((lines, i) => `${peers[i]?.role}: ${lines.filter((l) => l.includes('UnknownIssuer')).length}`);
-      const done = seen.every((lines) => lines.some((l) => /^Session refused; .*code = 4401; reason = .*UnknownIssuer/.test(l)) && lines.some((l) => /^Session refused by the remote peer; .*code = 4401; reason = .*UnknownIssuer/.test(l)));
+      const done = seen.every(
+        (lines) =>
+          lines.some((l) => /^Session refused; .*code = 4401; reason = .*UnknownIssuer/.test(l)) &&
+          lines.some((l) => /^Session refused by the remote peer; .*code = 4401; reason = .*UnknownIssuer/.test(l)),
+      );
       return { done, state };
     });
 
     const sessions = await smallPeerSessions(peers);
-    expect((sessions.get('c') ?? []).map((s) => s.remote), 'c’s sessions with small peers').toEqual([]);
+    expect(
+      (sessions.get('c') ?? []).map((s) => s.remote),
+      'c’s sessions with small peers',
+    ).toEqual([]);
     expect((sessions.get('a') ?? []).map((s) => s.remote)).toEqual([b.peerKey]);
     expect((sessions.get('b') ?? []).map((s) => s.remote)).toEqual([a.peerKey]);
     for (const p of peers) {
@@ -260,7 +311,18 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lan-netns-a-'));
     dirs.push(dir);
     const [a] = await startLanPeers(
-      [{ network: net, role: 'a', persistenceDirectory: dir, appID: APP_ID, playgroundToken: TOKEN, bigPeerURL: big.url, serviceType: LAN_SERVICE_TYPE, subscriptions: [NOTES] }],
+      [
+        {
+          network: net,
+          role: 'a',
+          persistenceDirectory: dir,
+          appID: APP_ID,
+          playgroundToken: TOKEN,
+          bigPeerURL: big.url,
+          serviceType: LAN_SERVICE_TYPE,
+          subscriptions: [NOTES],
+        },
+      ],
       agents,
     );
     if (a === undefined) throw new Error('no agent');
@@ -270,15 +332,22 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
       NODE,
       `${PROJECT_DIR}bin/syncmesh.js`,
       'peer',
-      '--store', store,
-      '--app-id', APP_ID,
-      '--playground-token', TOKEN,
-      '--big-peer', big.url,
-      '--subscribe', NOTES,
+      '--store',
+      store,
+      '--app-id',
+      APP_ID,
+      '--playground-token',
+      TOKEN,
+      '--big-peer',
+      big.url,
+      '--subscribe',
+      NOTES,
       '--lan',
-      '--lan-interface', net.addressOf('b'),
+      '--lan-interface',
+      net.addressOf('b'),
       // The Big Peer is killed below: at the end of its input the command waits this long for it.
-      '--drain-timeout', '1s',
+      '--drain-timeout',
+      '1s',
     ]);
     let answers = '';
     cli.child.stdout.setEncoding('utf8').on('data', (chunk: string) => (answers += chunk));
@@ -302,7 +371,9 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
       cli.child.stdin.end();
       // What it wrote while the Big Peer was gone reached its neighbour, not the Big Peer: it says so and exits 1.
       expect(await exitWithin(cli, 10_000)).toBe(1);
-      expect(cli.stderrTail()).toMatch(/Deallocating\n\{"error":\{"code":"cli\/drain-timeout","message":"the Big Peer did not acknowledge \d+ commits? of this store within 1s .*; no session with the Big Peer is open\./);
+      expect(cli.stderrTail()).toMatch(
+        /Deallocating\n\{"error":\{"code":"cli\/drain-timeout","message":"the Big Peer did not acknowledge \d+ commits? of this store within 1s .*; no session with the Big Peer is open\./,
+      );
     } finally {
       if (!cli.hasExited()) cli.child.kill('SIGKILL');
     }

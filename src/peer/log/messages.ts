@@ -29,7 +29,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.observerFailed]: (f) => `Observer failed; id = ${f.id}; error = ${f.error}`,
   [LOG_EVENTS.listenerFailed]: (f) => `Listener failed; listener = ${f.listener}; error = ${f.error}`,
   [LOG_EVENTS.localSubscriptionChanged]: () => 'Application: notifying a local subscription change',
-  [LOG_EVENTS.ttlJobRan]: (f) => `TTL job flagged ${f.flagged} documents; collection = ${f.collection}; field = ${f.field}; ttl = ${f.ttl}; txn_id = ${f.txn_id}`,
+  [LOG_EVENTS.ttlJobRan]: (f) =>
+    `TTL job flagged ${f.flagged} documents; collection = ${f.collection}; field = ${f.field}; ttl = ${f.ttl}; txn_id = ${f.txn_id}`,
   [LOG_EVENTS.ttlJobFailed]: (f) => `TTL job failed; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.ttlJobScheduled]: (f) => `TTL job scheduled; collection = ${f.collection}; next_run = ${f.next_run}`,
   [LOG_EVENTS.ttlJobSkipped]: (f) => `TTL job already ran for this schedule on another node; collection = ${f.collection}; slot = ${f.slot}`,
@@ -95,8 +96,10 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.permissionsRefreshed]: (f) =>
     `refreshPermissions: no platform permission to request on ${f.platform}: the transports of this platform (${f.transports}) need none; ` +
     'the Bluetooth permission it requests on Android has no counterpart here, where Bluetooth LE is not available',
-  [LOG_EVENTS.peerDiscovered]: (f) => `Discovered; peer = ${f.peer}; connect_address = ${f.connect_address}${f.remote === undefined || f.remote === '' ? '' : `; remote = ${f.remote}`}`,
-  [LOG_EVENTS.connectionEstablished]: (f) => `ConnectionEstablished; connection_type = ${f.connection_type}; connection = ${f.connection}; remote_address = ${f.remote_address}`,
+  [LOG_EVENTS.peerDiscovered]: (f) =>
+    `Discovered; peer = ${f.peer}; connect_address = ${f.connect_address}${f.remote === undefined || f.remote === '' ? '' : `; remote = ${f.remote}`}`,
+  [LOG_EVENTS.connectionEstablished]: (f) =>
+    `ConnectionEstablished; connection_type = ${f.connection_type}; connection = ${f.connection}; remote_address = ${f.remote_address}`,
   [LOG_EVENTS.streamFailed]: (f) => `StreamFailed; connection = ${f.connection}; remote_address = ${f.remote_address}; error = ${f.error}`,
   [LOG_EVENTS.connectionEnded]: (f) => `ConnectionEnded; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.reconnectScheduled]: (f) => `Reconnecting in ${f.seconds} seconds; connect_address = ${f.connect_address}`,
@@ -104,7 +107,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.sessionRefused]: (f) =>
     `Session ${f.by === 'remote' ? 'refused by the remote peer' : 'refused'}; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.phyStarted]: (f) => `phy started; remote = ${f.remote}`,
-  [LOG_EVENTS.connectionElected]: (f) => `VirtConnElectedNewConn; remote = ${f.remote}; new_conn = ${f.new_conn}; old_conn = ${f.old_conn === '' ? 'none' : f.old_conn}`,
+  [LOG_EVENTS.connectionElected]: (f) =>
+    `VirtConnElectedNewConn; remote = ${f.remote}; new_conn = ${f.new_conn}; old_conn = ${f.old_conn === '' ? 'none' : f.old_conn}`,
   [LOG_EVENTS.sessionEnded]: (f) => `Replication session ended; remote = ${f.remote}; connection = ${f.connection}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.subscriptionsPrinted]: (f) => `Active subscriptions; peer = ${f.peer}; subscriptions = ${f.subscriptions}`,
   [LOG_EVENTS.permissionsPrinted]: (f) => `Permissions; peer = ${f.peer}; permissions = ${f.permissions}`,
@@ -131,15 +135,19 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
     `Evicted documents came back by replication (evict/re-sync loop); collection = ${f.collection}; count = ${f.count}; seconds_after_evict = ${f.seconds_after}; subscriptions = ${f.subscriptions}`,
   [LOG_EVENTS.evictionRan]: (f) =>
     `Eviction ran; collection = ${f.collection}; strategy = ${f.strategy}; trigger = ${f.trigger}; cancelled = ${f.cancelled}; evicted = ${f.evicted}; bytes_freed = ${f.bytes_freed}; store_bytes = ${f.store_bytes_before} -> ${f.store_bytes_after}; registered = ${f.registered}; kept_not_at_big_peer = ${f.kept}; txn_id = ${f.txn_id}`,
-  [LOG_EVENTS.evictionRefused]: (f) => `Eviction refused; collection = ${f.collection}; strategy = ${f.strategy}; trigger = ${f.trigger}; code = ${f.code}; reason = ${f.reason}`,
+  [LOG_EVENTS.evictionRefused]: (f) =>
+    `Eviction refused; collection = ${f.collection}; strategy = ${f.strategy}; trigger = ${f.trigger}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.evictionForced]: (f) => `Eviction forced, overriding a rule; collection = ${f.collection}; overriding = ${f.overriding}`,
   [LOG_EVENTS.evictionPostponed]: (f) => `Eviction postponed; collection = ${f.collection}; reason = ${f.reason}; next_run = ${f.next_run}`,
-  [LOG_EVENTS.evictionScheduled]: (f) => `Eviction scheduled; collection = ${f.collection}; strategy = ${f.strategy}; next_run = ${f.next_run}; window = ${f.window}`,
-  [LOG_EVENTS.evictionFailed]: (f) => `Eviction failed, nothing evicted, cancelled subscriptions registered again; collection = ${f.collection}; error = ${f.error}`,
+  [LOG_EVENTS.evictionScheduled]: (f) =>
+    `Eviction scheduled; collection = ${f.collection}; strategy = ${f.strategy}; next_run = ${f.next_run}; window = ${f.window}`,
+  [LOG_EVENTS.evictionFailed]: (f) =>
+    `Eviction failed, nothing evicted, cancelled subscriptions registered again; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.evictionConfigured]: (f) => `Eviction configured; strategies = ${f.strategies}; window = ${f.window}; scheduled = ${f.scheduled}`,
   // LAN and the other peer-to-peer transports (issue 7; not in the spec's tables).
   [LOG_EVENTS.lanStarted]: (f) => `LAN transport started; listen_address = ${f.listen_address}; service = ${f.service}; name = ${f.name}`,
-  [LOG_EVENTS.lanPeerIgnored]: (f) => `Not syncing with a LAN peer; name = ${f.name}; connect_address = ${f.connect_address}; remote = ${f.remote === '' ? 'unknown' : f.remote}; reason = ${f.reason}`,
+  [LOG_EVENTS.lanPeerIgnored]: (f) =>
+    `Not syncing with a LAN peer; name = ${f.name}; connect_address = ${f.connect_address}; remote = ${f.remote === '' ? 'unknown' : f.remote}; reason = ${f.reason}`,
   [LOG_EVENTS.lanFailed]: (f) => `LAN transport failed; condition = ${f.condition}; reason = ${f.reason}`,
   [LOG_EVENTS.lanWarning]: (f) => `LAN discovery warning; reason = ${f.reason}`,
   [LOG_EVENTS.transportUnavailable]: (f) => `Transport unavailable; transport = ${f.transport}; condition = ${f.condition}; reason = ${f.reason}`,

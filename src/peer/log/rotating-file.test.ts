@@ -46,7 +46,11 @@ describe('RotatingFile', () => {
     for (const l of lines(1, 5)) file.append(l);
     expect(read(path)).toBe('');
     file.close();
-    expect(read(path)).toBe(lines(1, 5).map((l) => `${l}\n`).join(''));
+    expect(read(path)).toBe(
+      lines(1, 5)
+        .map((l) => `${l}\n`)
+        .join(''),
+    );
   });
 
   it('writes on its own once 64 KiB are buffered, without waiting for a flush', () => {

@@ -130,7 +130,9 @@ export class ObserverRegistry {
         if (entry.dirty) continue;
         if (entry.sources !== undefined) {
           key ??= sortKey(change.id).toString('latin1');
-          const touches = entry.sources.has(key) || (change.after !== null && matches(entry.prepared.ast.kind === 'select' ? entry.prepared.ast.where : undefined, change.after, entry.args));
+          const touches =
+            entry.sources.has(key) ||
+            (change.after !== null && matches(entry.prepared.ast.kind === 'select' ? entry.prepared.ast.where : undefined, change.after, entry.args));
           if (!touches) continue;
         }
         entry.dirty = true;

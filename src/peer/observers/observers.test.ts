@@ -133,7 +133,10 @@ describe.each(STORAGES)('observers on %s storage', (_kind, openStorage) => {
 
   it('works through the older form: find(query).observeLocal, stopped with stop()', async () => {
     const seen: JsonObject[][] = [];
-    const live = peer().store.collection('cars').find('km > :min', { min: 10 }).observeLocal((docs) => seen.push(docs));
+    const live = peer()
+      .store.collection('cars')
+      .find('km > :min', { min: 10 })
+      .observeLocal((docs) => seen.push(docs));
     await settle();
     await run("INSERT INTO cars DOCUMENTS ({_id: 'a', km: 20}), ({_id: 'b', km: 5})");
     await settle();

@@ -43,7 +43,10 @@ describe.each(STORAGES)('argument names on %s storage', (_kind, open) => {
   });
 
   it('binds constructor, prototype and toString as ordinary argument names, and leaves Object.prototype alone', async () => {
-    await seed(peer(), 'orders', [{ _id: 'a', n: 1 }, { _id: 'b', n: 2 }]);
+    await seed(peer(), 'orders', [
+      { _id: 'a', n: 1 },
+      { _id: 'b', n: 2 },
+    ]);
     const args = JSON.parse('{"constructor": 1, "prototype": 2, "toString": 2}') as Record<string, unknown>;
     const result = await run('SELECT * FROM orders WHERE n = :constructor OR (n = :prototype AND n = :toString) ORDER BY _id', args);
     expect(result.items).toEqual([

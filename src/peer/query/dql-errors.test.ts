@@ -188,7 +188,12 @@ describe.each(STORAGES)('errors on %s storage', (_kind, open) => {
     });
 
     it('keeps a string with a surrogate pair apart from U+FFFD', async () => {
-      await run('INSERT INTO t DOCUMENTS (:docs)', { docs: [{ _id: '\u{1F600}', v: 1 }, { _id: '\uFFFD', v: 2 }] });
+      await run('INSERT INTO t DOCUMENTS (:docs)', {
+        docs: [
+          { _id: '\u{1F600}', v: 1 },
+          { _id: '\uFFFD', v: 2 },
+        ],
+      });
       expect((await run("SELECT v FROM t WHERE _id = '\\uD83D\\uDE00'")).items).toEqual([{ v: 1 }]);
       expect((await run('SELECT v FROM t WHERE _id = :id', { id: '\uFFFD' })).items).toEqual([{ v: 2 }]);
     });

@@ -103,23 +103,39 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
       await seed(peer(), 't', [{ _id: 1, v: 'old', keep: true }]);
       const result = await run("INSERT INTO t DOCUMENTS ({_id: 1, v: 'new'}), ({_id: 2, v: 'new'}) ON ID CONFLICT DO NOTHING");
       expect(result).toEqual({ items: [], mutatedDocumentIds: [2], commitId: 2 });
-      expect(await all('t')).toEqual([{ _id: 1, v: 'old', keep: true }, { _id: 2, v: 'new' }]);
+      expect(await all('t')).toEqual([
+        { _id: 1, v: 'old', keep: true },
+        { _id: 2, v: 'new' },
+      ]);
     });
 
     it('sets the given top-level fields under DO UPDATE, keeps the others, and reports the id even when nothing changed', async () => {
-      await seed(peer(), 't', [{ _id: 1, a: { x: 1, y: 2 }, b: 'kept', c: 'old' }, { _id: 2, v: 1 }]);
+      await seed(peer(), 't', [
+        { _id: 1, a: { x: 1, y: 2 }, b: 'kept', c: 'old' },
+        { _id: 2, v: 1 },
+      ]);
       const result = await run("INSERT INTO t DOCUMENTS ({_id: 1, a: {x: 5}, c: 'new', d: null}), ({_id: 2, v: 1}) ON ID CONFLICT DO UPDATE");
       expect(result.mutatedDocumentIds).toEqual([1, 2]);
-      expect(await all('t')).toEqual([{ _id: 1, a: { x: 5 }, b: 'kept', c: 'new', d: null }, { _id: 2, v: 1 }]);
+      expect(await all('t')).toEqual([
+        { _id: 1, a: { x: 5 }, b: 'kept', c: 'new', d: null },
+        { _id: 2, v: 1 },
+      ]);
     });
 
     it('reports only documents whose values really changed under DO UPDATE_LOCAL_DIFF', async () => {
-      await seed(peer(), 't', [{ _id: 'a', v: 1, o: { p: 1, q: 2 }, w: 'kept' }, { _id: 'b', v: 1 }]);
+      await seed(peer(), 't', [
+        { _id: 'a', v: 1, o: { p: 1, q: 2 }, w: 'kept' },
+        { _id: 'b', v: 1 },
+      ]);
       const result = await run(
         "INSERT INTO t DOCUMENTS ({_id: 'a', v: 1.0, o: {q: 2, p: 1}}), ({_id: 'b', v: 2}), ({_id: 'c', v: 3}) ON ID CONFLICT DO UPDATE_LOCAL_DIFF",
       );
       expect(result.mutatedDocumentIds).toEqual(['b', 'c']);
-      expect(await all('t')).toEqual([{ _id: 'a', v: 1, o: { p: 1, q: 2 }, w: 'kept' }, { _id: 'b', v: 2 }, { _id: 'c', v: 3 }]);
+      expect(await all('t')).toEqual([
+        { _id: 'a', v: 1, o: { p: 1, q: 2 }, w: 'kept' },
+        { _id: 'b', v: 2 },
+        { _id: 'c', v: 3 },
+      ]);
     });
 
     it('merges nested objects key by key under DO MERGE and replaces what is not an object on both sides', async () => {
@@ -130,7 +146,11 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     });
 
     it('rejects ids repeated inside one INSERT, also as 10 and 10.0 or with object keys in another order, writing nothing', async () => {
-      for (const docs of [[{ _id: 'a' }, { _id: 'a' }], [{ _id: 10 }, { _id: 10.0 }], [{ _id: { a: 1, b: 2 } }, { _id: { b: 2, a: 1 } }]]) {
+      for (const docs of [
+        [{ _id: 'a' }, { _id: 'a' }],
+        [{ _id: 10 }, { _id: 10.0 }],
+        [{ _id: { a: 1, b: 2 } }, { _id: { b: 2, a: 1 } }],
+      ]) {
         const error = await failureOf(run('INSERT INTO t DOCUMENTS (:docs) ON ID CONFLICT DO UPDATE', { docs: [{ _id: 'first' }, ...docs] }));
         expect(error.code).toBe('query/invalid');
       }
@@ -167,13 +187,20 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
 
     it('keeps a string id and a number id apart', async () => {
       await run("INSERT INTO t DOCUMENTS ({_id: 10, v: 'number'}), ({_id: '10', v: 'string'})");
-      expect(await all('t')).toEqual([{ _id: 10, v: 'number' }, { _id: '10', v: 'string' }]);
+      expect(await all('t')).toEqual([
+        { _id: 10, v: 'number' },
+        { _id: '10', v: 'string' },
+      ]);
     });
   });
 
   describe('UPDATE', () => {
     it('sets fields of every matching document, keeps the others, and reports the ids in _id order', async () => {
-      await seed(peer(), 'cars', [{ _id: 'b', color: 'red', km: 1 }, { _id: 2, color: 'red' }, { _id: 'a', color: 'blue' }]);
+      await seed(peer(), 'cars', [
+        { _id: 'b', color: 'red', km: 1 },
+        { _id: 2, color: 'red' },
+        { _id: 'a', color: 'blue' },
+      ]);
       expect(await run("UPDATE cars SET color = 'green', checked = true WHERE color = 'red'")).toEqual({
         items: [],
         mutatedDocumentIds: [2, 'b'],
@@ -187,9 +214,15 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     });
 
     it('reports every matched document, also when SET wrote the value it already had', async () => {
-      await seed(peer(), 'cars', [{ _id: 1, color: 'red' }, { _id: 2, color: 'blue' }]);
+      await seed(peer(), 'cars', [
+        { _id: 1, color: 'red' },
+        { _id: 2, color: 'blue' },
+      ]);
       expect((await run("UPDATE cars SET color = 'red' WHERE _id IN [1, 2]")).mutatedDocumentIds).toEqual([1, 2]);
-      expect(await all('cars')).toEqual([{ _id: 1, color: 'red' }, { _id: 2, color: 'red' }]);
+      expect(await all('cars')).toEqual([
+        { _id: 1, color: 'red' },
+        { _id: 2, color: 'red' },
+      ]);
     });
 
     it('creates the objects along a nested SET path and replaces a scalar in the way', async () => {
@@ -231,10 +264,16 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     });
 
     it('undoes the documents already updated when a later one fails', async () => {
-      await seed(peer(), 't', [{ _id: 1, arr: [1, 2, 3] }, { _id: 2, arr: [1] }]);
+      await seed(peer(), 't', [
+        { _id: 1, arr: [1, 2, 3] },
+        { _id: 2, arr: [1] },
+      ]);
       const before = peer().store.lastTxnId;
       expect((await failureOf(run('UPDATE t SET arr[2] = 0, touched = true'))).code).toBe('query/evaluation');
-      expect(await all('t')).toEqual([{ _id: 1, arr: [1, 2, 3] }, { _id: 2, arr: [1] }]);
+      expect(await all('t')).toEqual([
+        { _id: 1, arr: [1, 2, 3] },
+        { _id: 2, arr: [1] },
+      ]);
       expect(peer().store.lastTxnId).toBe(before);
     });
 
@@ -257,9 +296,15 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     });
 
     it('reads paths through the collection alias', async () => {
-      await seed(peer(), 't', [{ _id: 1, v: 1 }, { _id: 2, v: 2 }]);
+      await seed(peer(), 't', [
+        { _id: 1, v: 1 },
+        { _id: 2, v: 2 },
+      ]);
       await run('UPDATE t AS d SET d.w = d.v * 2 WHERE d.v > 1');
-      expect(await all('t')).toEqual([{ _id: 1, v: 1 }, { _id: 2, v: 2, w: 4 }]);
+      expect(await all('t')).toEqual([
+        { _id: 1, v: 1 },
+        { _id: 2, v: 2, w: 4 },
+      ]);
     });
   });
 
@@ -288,7 +333,11 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
       await seed(peer(), 'cars', [{ _id: 1 }, { _id: 2 }, { _id: 3, n: 'plain' }]);
       await run('UPDATE cars APPLY n PN_INCREMENT BY 4 WHERE _id IN [1, 2]');
       await run('UPDATE cars APPLY n PN_INCREMENT BY 1 WHERE _id = 1');
-      expect((await run('SELECT _id, n FROM cars WHERE n >= 4 ORDER BY n DESC')).items).toEqual([{ _id: 3, n: 'plain' }, { _id: 1, n: 5 }, { _id: 2, n: 4 }]);
+      expect((await run('SELECT _id, n FROM cars WHERE n >= 4 ORDER BY n DESC')).items).toEqual([
+        { _id: 3, n: 'plain' },
+        { _id: 1, n: 5 },
+        { _id: 2, n: 4 },
+      ]);
       expect((await run('SELECT _id FROM cars WHERE n = 5')).items).toEqual([{ _id: 1 }]);
     });
 
@@ -319,11 +368,14 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
 
   describe('DELETE', () => {
     it('removes the document from every query', async () => {
-      await seed(peer(), 'cars', [{ _id: 1, color: 'red' }, { _id: 2, color: 'red' }]);
+      await seed(peer(), 'cars', [
+        { _id: 1, color: 'red' },
+        { _id: 2, color: 'red' },
+      ]);
       expect(await run('DELETE FROM cars WHERE _id = 1')).toEqual({ items: [], mutatedDocumentIds: [1], commitId: 2 });
       expect(await all('cars')).toEqual([{ _id: 2, color: 'red' }]);
       expect((await run('SELECT * FROM cars WHERE _id = 1')).items).toEqual([]);
-      expect((await run("SELECT color, COUNT(*) AS n FROM cars GROUP BY color")).items).toEqual([{ color: 'red', n: 1 }]);
+      expect((await run('SELECT color, COUNT(*) AS n FROM cars GROUP BY color')).items).toEqual([{ color: 'red', n: 1 }]);
       expect((await run('SELECT COUNT(*) AS n FROM cars')).items).toEqual([{ n: 1 }]);
       expect(await peer().store.collection('cars').findByID(1).exec()).toBeUndefined();
     });
@@ -336,11 +388,17 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     });
 
     it('lets DO MERGE and DO NOTHING over a deleted document start a fresh one too', async () => {
-      await seed(peer(), 'cars', [{ _id: 1, a: { x: 1 } }, { _id: 2, old: true }]);
+      await seed(peer(), 'cars', [
+        { _id: 1, a: { x: 1 } },
+        { _id: 2, old: true },
+      ]);
       await run('DELETE FROM cars');
       await run('INSERT INTO cars DOCUMENTS ({_id: 1, a: {y: 2}}) ON ID CONFLICT DO MERGE');
       expect((await run('INSERT INTO cars DOCUMENTS ({_id: 2, fresh: true}) ON ID CONFLICT DO NOTHING')).mutatedDocumentIds).toEqual([2]);
-      expect(await all('cars')).toEqual([{ _id: 1, a: { y: 2 } }, { _id: 2, fresh: true }]);
+      expect(await all('cars')).toEqual([
+        { _id: 1, a: { y: 2 } },
+        { _id: 2, fresh: true },
+      ]);
     });
 
     it('does not let UPDATE see a deleted document', async () => {
@@ -360,7 +418,11 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     it('keeps a tombstone that collections() counts apart from live documents', async () => {
       await seed(peer(), 'cars', [{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
       await run('DELETE FROM cars WHERE _id = 2');
-      expect(peer().store.collections().find((c) => c.name === 'cars')).toEqual({ name: 'cars', documents: 2, tombstones: 1 });
+      expect(
+        peer()
+          .store.collections()
+          .find((c) => c.name === 'cars'),
+      ).toEqual({ name: 'cars', documents: 2, tombstones: 1 });
     });
   });
 
@@ -374,7 +436,7 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
 
     it('removes the matching documents and reports their ids', async () => {
       await seed(peer(), 'events', EVENTS);
-      expect(await run("EVICT FROM events WHERE createdAt < :ttl", { ttl: '2024-01-03T00:00:00.000Z' })).toEqual({
+      expect(await run('EVICT FROM events WHERE createdAt < :ttl', { ttl: '2024-01-03T00:00:00.000Z' })).toEqual({
         items: [],
         mutatedDocumentIds: ['e2', 'e4'],
         commitId: 2,
@@ -403,7 +465,11 @@ describe.each(STORAGES)('mutations on %s storage', (_kind, open) => {
     it('leaves no tombstone, so collections() shows none and an INSERT of the same _id needs no conflict policy', async () => {
       await seed(peer(), 'events', EVENTS);
       await run('EVICT FROM events');
-      expect(peer().store.collections().some((c) => c.name === 'events')).toBe(false);
+      expect(
+        peer()
+          .store.collections()
+          .some((c) => c.name === 'events'),
+      ).toBe(false);
       await run("INSERT INTO events DOCUMENTS ({_id: 'e1', again: true})");
       expect(await all('events')).toEqual([{ _id: 'e1', again: true }]);
     });

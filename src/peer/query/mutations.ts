@@ -57,7 +57,8 @@ function documentsOf(ast: InsertStatement, params: Params): JsonObject[] {
     for (const item of items) {
       // Arguments were checked on the way in; a document written as a literal is checked here.
       const fault = expr.kind === 'param' ? undefined : findJsonFault(item);
-      if (fault !== undefined) throw new ParseError(`the INSERT document at line ${expr.pos.line} column ${expr.pos.column}${fault.path} is ${fault.problem}`, expr.pos);
+      if (fault !== undefined)
+        throw new ParseError(`the INSERT document at line ${expr.pos.line} column ${expr.pos.column}${fault.path} is ${fault.problem}`, expr.pos);
       if (!isObject(item)) {
         throw new ParseError(`INSERT takes objects as documents, found ${typeName(item)} at line ${expr.pos.line} column ${expr.pos.column}`, expr.pos);
       }
@@ -191,7 +192,12 @@ function runEvict(ctx: WriteContext, ast: EvictStatement, params: Params): JsonV
   if (targets !== undefined) {
     const bounded = query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
     // A window (ORDER BY, LIMIT, OFFSET) may move with any write: the targets hold only if none came since.
-    if (!bounded) query = idsQuery(ast.collection, selectedNow(ctx.writer, ast.collection, ast.where, params, targets, ctx.budget).map((d) => d.id), ctx.budget);
+    if (!bounded)
+      query = idsQuery(
+        ast.collection,
+        selectedNow(ctx.writer, ast.collection, ast.where, params, targets, ctx.budget).map((d) => d.id),
+        ctx.budget,
+      );
     else if (!changedSince(ctx.writer, ast.collection, targets)) query = idsQuery(ast.collection, targets.ids, ctx.budget);
   }
   ctx.beforeEvict?.(query);

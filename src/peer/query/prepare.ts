@@ -156,7 +156,8 @@ function checkUnicode(ast: Statement, exprs: readonly Expr[]): void {
   const segments = (path: readonly PathSegment[], pos: SourcePosition): void => {
     if (path.some((s) => typeof s === 'string' && hasLoneSurrogate(s))) throw loneSurrogateError('the path', pos);
     if (path.includes(FORBIDDEN_KEY)) throw forbiddenKeyError('the path', pos);
-    if (path.length > MAX_JSON_DEPTH) throw new ParseError(`the path ${at(pos)} is ${path.length} steps long; documents nest at most ${MAX_JSON_DEPTH} deep`, pos);
+    if (path.length > MAX_JSON_DEPTH)
+      throw new ParseError(`the path ${at(pos)} is ${path.length} steps long; documents nest at most ${MAX_JSON_DEPTH} deep`, pos);
   };
   if (ast.kind === 'select') {
     for (const p of ast.projections) {
@@ -193,7 +194,9 @@ function analyse(text: string, ast: Statement): PreparedStatement {
         if (star !== undefined) throw new ParseError(`SELECT * cannot be used with GROUP BY or aggregate functions ${at(star.pos)}`, star.pos);
         for (const e of outputs) checkGrouped(e, ast.groupBy);
         // ORDER BY may also name a projection (its alias or field name).
-        const names = new Set(ast.projections.flatMap((p) => (p.kind !== 'expr' ? [] : p.alias !== undefined ? [p.alias] : p.expr.kind === 'path' ? [p.expr.segments.at(-1)] : [])));
+        const names = new Set(
+          ast.projections.flatMap((p) => (p.kind !== 'expr' ? [] : p.alias !== undefined ? [p.alias] : p.expr.kind === 'path' ? [p.expr.segments.at(-1)] : [])),
+        );
         for (const { expr } of ast.orderBy) {
           if (expr.kind === 'path' && expr.segments.length === 1 && names.has(expr.segments[0])) continue;
           checkGrouped(expr, ast.groupBy);

@@ -17,7 +17,8 @@ import { QueryThreads, QueryThreadsUnavailable } from './query-threads.ts';
 
 /** 499 comparisons of a 200-object array, each a call into the evaluator: about 50 ms a document in SQLite. */
 const COSTLY = Array.from({ length: 499 }, (_, i) => `items = [${i}]`).join(' OR ');
-const costly = (count: number): object[] => Array.from({ length: count }, (_, i) => ({ _id: `c${i}`, items: Array.from({ length: 200 }, (_, j) => ({ k: j, v: `v${j}` })) }));
+const costly = (count: number): object[] =>
+  Array.from({ length: count }, (_, i) => ({ _id: `c${i}`, items: Array.from({ length: 200 }, (_, j) => ({ k: j, v: `v${j}` })) }));
 
 describe('query threads over a SQLite store', () => {
   let dir: string;
@@ -67,8 +68,14 @@ describe('query threads over a SQLite store', () => {
     const queries = open({ threads: 1 });
     await sync.store.execute("INSERT INTO t DOCUMENTS ({_id: 'a', n: 1}), ({_id: 'b', n: 2}), ({_id: 'c', n: 3})");
     const before = sync.store.lastTxnId;
-    expect(await queries.findTargets('UPDATE t SET x = 1 WHERE n >= 2', undefined, new Budget(10_000), before)).toEqual({ ids: ['b', 'c'], snapshotTxnId: before });
-    expect(await queries.findTargets('EVICT FROM t WHERE n >= 1 ORDER BY n DESC LIMIT 1', undefined, new Budget(10_000), before)).toEqual({ ids: ['c'], snapshotTxnId: before });
+    expect(await queries.findTargets('UPDATE t SET x = 1 WHERE n >= 2', undefined, new Budget(10_000), before)).toEqual({
+      ids: ['b', 'c'],
+      snapshotTxnId: before,
+    });
+    expect(await queries.findTargets('EVICT FROM t WHERE n >= 1 ORDER BY n DESC LIMIT 1', undefined, new Budget(10_000), before)).toEqual({
+      ids: ['c'],
+      snapshotTxnId: before,
+    });
     expect(sync.store.lastTxnId).toBe(before);
   });
 
@@ -115,7 +122,12 @@ describe('query threads over a SQLite store', () => {
   });
 
   it('tell that they cannot start where the code of the thread is missing (a bundle), once, so that statements run elsewhere', async () => {
-    const queries = new QueryThreads({ directory: dir, threads: 2, logger: hub.logger('store'), threadUrl: new URL('./no-such-query-thread.ts', import.meta.url) });
+    const queries = new QueryThreads({
+      directory: dir,
+      threads: 2,
+      logger: hub.logger('store'),
+      threadUrl: new URL('./no-such-query-thread.ts', import.meta.url),
+    });
     threads.push(queries);
     await queries.warm();
     for (let i = 0; i < 3; i++) {

@@ -257,7 +257,11 @@ export class QueryThreads {
       for (const pending of this.#queue.splice(0)) pending.reject(new QueryThreadsUnavailable(this.#unavailable));
       return;
     }
-    running?.reject(thread.ready ? new StoreError('store/io', `the query thread failed: ${reason}`) : new QueryThreadsUnavailable(`a query thread could not start: ${reason}`));
+    running?.reject(
+      thread.ready
+        ? new StoreError('store/io', `the query thread failed: ${reason}`)
+        : new QueryThreadsUnavailable(`a query thread could not start: ${reason}`),
+    );
     this.#pump();
   }
 }

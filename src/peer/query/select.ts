@@ -26,7 +26,13 @@ export function countOf(expr: Expr | undefined, clause: string, params: Params):
 
 /** The documents a statement selects (an EVICT's, a subscription's SELECT), as a storage query with its LIMIT and OFFSET evaluated. */
 export function documentQueryOf(
-  ast: { readonly collection: string; readonly where: Expr | undefined; readonly orderBy: readonly OrderTerm[]; readonly limit: Expr | undefined; readonly offset: Expr | undefined },
+  ast: {
+    readonly collection: string;
+    readonly where: Expr | undefined;
+    readonly orderBy: readonly OrderTerm[];
+    readonly limit: Expr | undefined;
+    readonly offset: Expr | undefined;
+  },
   params: Params,
 ): DocumentQuery {
   return {

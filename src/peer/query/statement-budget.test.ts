@@ -10,7 +10,8 @@ import { STORAGES, failureOf, freshPeer } from '../../testing/dql-test-peers.ts'
 
 /** About a millisecond or more a document, whatever the storage. */
 const COSTLY = Array.from({ length: 150 }, (_, i) => `array_contains(items, {k: ${i}, v: 'none'})`).join(' OR ');
-const docs = (count: number): object[] => Array.from({ length: count }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, n: i, items: Array.from({ length: 100 }, (_, j) => ({ k: j })) }));
+const docs = (count: number): object[] =>
+  Array.from({ length: count }, (_, i) => ({ _id: `d${String(i).padStart(3, '0')}`, n: i, items: Array.from({ length: 100 }, (_, j) => ({ k: j })) }));
 
 describe.each(STORAGES)('a statement budget on %s storage', (_kind, open) => {
   const { peer } = freshPeer(open);
@@ -47,7 +48,10 @@ describe.each(STORAGES)('a statement budget on %s storage', (_kind, open) => {
   it('leaves statements within their budget as they were', async () => {
     await peer().store.execute('INSERT INTO t DOCUMENTS (:docs)', { docs: docs(5) });
     const budget = (): { budget: Budget } => ({ budget: new Budget(60_000) });
-    expect((await peer().store.execute('SELECT _id FROM t WHERE n >= 3 ORDER BY n DESC', undefined, budget())).items).toEqual([{ _id: 'd004' }, { _id: 'd003' }]);
+    expect((await peer().store.execute('SELECT _id FROM t WHERE n >= 3 ORDER BY n DESC', undefined, budget())).items).toEqual([
+      { _id: 'd004' },
+      { _id: 'd003' },
+    ]);
     expect((await peer().store.execute('SELECT COUNT(*) AS c FROM t', undefined, budget())).items).toEqual([{ c: 5 }]);
     expect((await peer().store.execute('DELETE FROM t WHERE n < 2', undefined, budget())).mutatedDocumentIds).toEqual(['d000', 'd001']);
     expect((await peer().store.execute('EVICT FROM t WHERE n = 4', undefined, budget())).mutatedDocumentIds).toEqual(['d004']);
@@ -92,8 +96,13 @@ describe.each(STORAGES)('targets found in an older snapshot, on %s storage', (_k
     const ids = (await peer().store.execute('SELECT _id FROM t ORDER BY n DESC LIMIT 2')).items.map((i) => i._id as string);
     const targets = { ids, snapshotTxnId: peer().store.lastTxnId };
     await peer().store.execute("UPDATE t SET n = 50 WHERE _id = 'd000'");
-    expect((await peer().store.execute('EVICT FROM t WHERE n >= 0 ORDER BY n DESC LIMIT 2', undefined, { targets })).mutatedDocumentIds).toEqual(['d000', 'd005']);
+    expect((await peer().store.execute('EVICT FROM t WHERE n >= 0 ORDER BY n DESC LIMIT 2', undefined, { targets })).mutatedDocumentIds).toEqual([
+      'd000',
+      'd005',
+    ]);
     const unchanged = { ids: ['d003'], snapshotTxnId: peer().store.lastTxnId };
-    expect((await peer().store.execute('EVICT FROM t WHERE n >= 0 ORDER BY n DESC LIMIT 1', undefined, { targets: unchanged })).mutatedDocumentIds).toEqual(['d003']);
+    expect((await peer().store.execute('EVICT FROM t WHERE n >= 0 ORDER BY n DESC LIMIT 1', undefined, { targets: unchanged })).mutatedDocumentIds).toEqual([
+      'd003',
+    ]);
   });
 });

@@ -61,7 +61,13 @@ export function selectedNow(
   }
   const changed = changedAfter(reader, collection, targets.snapshotTxnId, budget).filter((doc) => doc.value !== null);
   const query: DocumentQuery = { collection, where, params, orderBy: [], limit: undefined, offset: 0, budget };
-  for (const doc of runQuery(changed, (d) => d.value as NonNullable<StoredDocument['value']>, (d) => sortKey(d.id), query)) byKey.set(keyOf(doc.id), doc);
+  for (const doc of runQuery(
+    changed,
+    (d) => d.value as NonNullable<StoredDocument['value']>,
+    (d) => sortKey(d.id),
+    query,
+  ))
+    byKey.set(keyOf(doc.id), doc);
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, doc]) => doc);
 }
 

@@ -32,7 +32,12 @@ async function randomWrite(peer: MeshPeer, random: () => number): Promise<void> 
 /** Documents as sorted-key JSON: field order is not part of a document's state. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
   return value;
 }
 
@@ -45,7 +50,17 @@ async function run(seed: number, shape: 'line' | 'triangle'): Promise<void> {
   const peers = ['a', 'b', 'c'].map((name) => mesh.peer(name));
   for (const p of peers) p.store.registerSubscription('SELECT * FROM docs');
   const [a, b, c] = peers as [MeshPeer, MeshPeer, MeshPeer];
-  const links: [MeshPeer, MeshPeer][] = shape === 'line' ? [[a, b], [b, c]] : [[a, b], [b, c], [c, a]];
+  const links: [MeshPeer, MeshPeer][] =
+    shape === 'line'
+      ? [
+          [a, b],
+          [b, c],
+        ]
+      : [
+          [a, b],
+          [b, c],
+          [c, a],
+        ];
   let sessions: Session[] = [];
   const connectAll = async (): Promise<void> => {
     for (const [x, y] of links) sessions.push((await mesh.connect(x, y)).dialer);
@@ -68,7 +83,10 @@ async function run(seed: number, shape: 'line' | 'triangle'): Promise<void> {
     const txns = peers.map((p) => p.store.lastTxnId);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await mesh.settle();
-    expect(peers.map((p) => p.store.lastTxnId), `seed ${seed}: an echo after convergence`).toEqual(txns);
+    expect(
+      peers.map((p) => p.store.lastTxnId),
+      `seed ${seed}: an echo after convergence`,
+    ).toEqual(txns);
     await cut();
   }
 }

@@ -74,11 +74,23 @@ describe('the refusal of a certificate in the announcement', () => {
     other,
   );
   const cases: [string, SignedCertificate, string][] = [
-    ['claims that are not base64url JSON', { claims: 'not*base64url*json', signature: 'x' }, 'bad certificate (invalid): its claims are not base64url-encoded JSON'],
+    [
+      'claims that are not base64url JSON',
+      { claims: 'not*base64url*json', signature: 'x' },
+      'bad certificate (invalid): its claims are not base64url-encoded JSON',
+    ],
     ['claims that are not an object', { claims: claims([1, 2]), signature: 'x' }, 'bad certificate (invalid): its claims are not a JSON object'],
     ['claims without an issuer', { claims: claims({ v: 1, appID: APP }), signature: 'x' }, 'bad certificate (invalid): it names no issuer'],
-    ['an issuer that is not a key id', { claims: claims({ v: 1, issuer: 42 }), signature: 'x' }, 'bad certificate (invalid): its issuer is not a key id (43 characters of base64url)'],
-    ['an issuer that is a long string', { claims: claims({ v: 1, issuer: 'k'.repeat(5000) }), signature: 'x' }, 'bad certificate (invalid): its issuer is not a key id (43 characters of base64url)'],
+    [
+      'an issuer that is not a key id',
+      { claims: claims({ v: 1, issuer: 42 }), signature: 'x' },
+      'bad certificate (invalid): its issuer is not a key id (43 characters of base64url)',
+    ],
+    [
+      'an issuer that is a long string',
+      { claims: claims({ v: 1, issuer: 'k'.repeat(5000) }), signature: 'x' },
+      'bad certificate (invalid): its issuer is not a key id (43 characters of base64url)',
+    ],
     ['another issuer', foreign, `bad certificate (UnknownIssuer): issued by ${other.publicKey}, not by the issuer this peer trusts`],
   ];
 

@@ -110,7 +110,8 @@ async function guarded(options: HandshakeOptions, frames: FrameQueue, exchange: 
     // The transport closed it for what the remote sent before it was accepted: our refusal.
     const own = options.connection.refusal;
     if (error instanceof ConnectionClosed && own !== undefined) throw new SessionRefused(own.code, own.reason, false);
-    if (error instanceof ConnectionClosed) throw new SessionRefused(error.code, error.reason === '' ? 'the connection closed during the announcement' : error.reason, true);
+    if (error instanceof ConnectionClosed)
+      throw new SessionRefused(error.code, error.reason === '' ? 'the connection closed during the announcement' : error.reason, true);
     if (error instanceof SessionRefused) {
       options.connection.close(error.code, error.reason);
       throw error;
@@ -155,10 +156,14 @@ function verifySmallPeer(local: LocalCredentials, now: number, peerKey: string, 
   try {
     claims = verifyCertificate(certificate, local.issuerKey, now, local.appID);
   } catch (error) {
-    return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, error instanceof CertificateError ? `bad certificate (${error.fault}): ${error.message}` : 'bad certificate: it cannot be read');
+    return refuse(
+      ANNOUNCE_CLOSE_CODES.unauthorized,
+      error instanceof CertificateError ? `bad certificate (${error.fault}): ${error.message}` : 'bad certificate: it cannot be read',
+    );
   }
   if (claims.peerKey !== peerKey) return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, 'bad certificate: it was issued to another peer key');
-  if (!verifyProof(peerKey, text, proof)) return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, 'bad proof: not the signature of the challenge with the private key of peerKey');
+  if (!verifyProof(peerKey, text, proof))
+    return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, 'bad proof: not the signature of the challenge with the private key of peerKey');
   return { peerKey, role: 'small-peer', appID: claims.appID, permissions: claims.permissions, userID: claims.userID, expiresAt: claims.expiresAt };
 }
 

@@ -20,7 +20,10 @@ it('logs commit, database change, subscriptions and permissions, the sending upd
   const from = small.logs.length;
   const { commitId } = await small.store.execute('INSERT INTO orders DOCUMENTS (:d)', { d: { _id: 'o1', isDeleted: false } });
   await mesh.settle();
-  const lines = small.logs.slice(from).filter((e) => e.component === 'txn' || e.component === 'replication').map((e) => `[${e.level}] ${e.message}`);
+  const lines = small.logs
+    .slice(from)
+    .filter((e) => e.component === 'txn' || e.component === 'replication')
+    .map((e) => `[${e.level}] ${e.message}`);
   const pkA = small.peerKey;
   const pkB = big.peerKey;
   const everything = '{"read":{"everything":true,"queries_by_collection":{}},"write":{"everything":true,"queries_by_collection":{}}}';
@@ -33,7 +36,9 @@ it('logs commit, database change, subscriptions and permissions, the sending upd
     `[DEBUG] Permissions; peer = ${pkB}; permissions = ${everything}`,
   ]);
   expect(lines[6]).toBe(`[DEBUG] Creating a sending update, sending_update_path = ${pkA}/${pkB}/sending_update`);
-  expect(lines[7]).toMatch(new RegExp(`^\\[DEBUG\\] update creation done; since_index = ${commitId}; new_update_created = true; num_docs = 1; elapsed = \\d+\\.\\d{3}ms$`));
+  expect(lines[7]).toMatch(
+    new RegExp(`^\\[DEBUG\\] update creation done; since_index = ${commitId}; new_update_created = true; num_docs = 1; elapsed = \\d+\\.\\d{3}ms$`),
+  );
   expect(lines.slice(8)).toEqual(['[DEBUG] No next update chunk to send - setting is_ready to false', '[DEBUG] No message to send']);
 });
 

@@ -74,7 +74,9 @@ function plan(reader: StorageReader, doc: WireDocument, writeRules: CompiledRule
   // a merge that only normalizes changes nothing.
   if (local !== undefined && (sameState(merged, local) || sameState(merged, mergeDocumentStates(local, local)))) return { kind: 'same' };
   // A change: the remote must be allowed to write the document as it is here and as it sends it.
-  const allowed = allowsDocument(writeRules, doc.collection, doc.value) && (local === undefined || local.value === null || allowsDocument(writeRules, doc.collection, local.value));
+  const allowed =
+    allowsDocument(writeRules, doc.collection, doc.value) &&
+    (local === undefined || local.value === null || allowsDocument(writeRules, doc.collection, local.value));
   if (!allowed) return { kind: 'refused' };
   const arrived = (local === undefined || local.value === null) && merged.value !== null;
   return { kind: 'write', state: merged, echo: sameState(merged, incoming), arrived };

@@ -9,7 +9,14 @@ import type { RemotePeer } from './handshake.ts';
 import { CLOSED_ACCEPTED_KEPT, MeshTracker } from './mesh-tracker.ts';
 
 const URL_ = 'ws://127.0.0.1:1/_sync/ws';
-const remote = (peerKey: string, role: RemotePeer['role'] = 'small-peer'): RemotePeer => ({ peerKey, role, appID: 'app', permissions: EVERYTHING, userID: undefined, expiresAt: undefined });
+const remote = (peerKey: string, role: RemotePeer['role'] = 'small-peer'): RemotePeer => ({
+  peerKey,
+  role,
+  appID: 'app',
+  permissions: EVERYTHING,
+  userID: undefined,
+  expiresAt: undefined,
+});
 const dialed = (id: string) => ({ id, type: 'WsClient', dialed: true, remoteAddress: URL_ });
 const accepted = (id: string) => ({ id, type: 'WsServer', dialed: false, remoteAddress: '127.0.0.1:5000' });
 
@@ -21,7 +28,19 @@ describe('the mesh tracker', () => {
     tracker.onChange(() => changes++);
     tracker.dialWaiting(URL_, 'WsClient', true);
     expect(tracker.connections()).toEqual([
-      { id: `WsClient ${URL_}`, type: 'WsClient', direction: 'dialed', address: URL_, state: 'connecting', since: clock.now(), remotePeerKey: undefined, reason: 'waiting for a certificate to dial', retryAt: undefined, bigPeer: true, transport: 'WebSocket' },
+      {
+        id: `WsClient ${URL_}`,
+        type: 'WsClient',
+        direction: 'dialed',
+        address: URL_,
+        state: 'connecting',
+        since: clock.now(),
+        remotePeerKey: undefined,
+        reason: 'waiting for a certificate to dial',
+        retryAt: undefined,
+        bigPeer: true,
+        transport: 'WebSocket',
+      },
     ]);
     tracker.dialing(dialed('WsClient#7'), true);
     tracker.handshaking(dialed('WsClient#7'));
@@ -29,7 +48,9 @@ describe('the mesh tracker', () => {
     clock.advance(5);
     tracker.sessionStarted(dialed('WsClient#7'), remote('big', 'big-peer'), true);
     expect(tracker.connections()[0]).toMatchObject({ state: 'elected', remotePeerKey: 'big', since: clock.now() });
-    expect(tracker.peers()).toEqual([{ peerKey: 'big', role: 'big-peer', appID: 'app', lastSessionAt: clock.now(), userID: undefined, certificateExpiresAt: undefined }]);
+    expect(tracker.peers()).toEqual([
+      { peerKey: 'big', role: 'big-peer', appID: 'app', lastSessionAt: clock.now(), userID: undefined, certificateExpiresAt: undefined },
+    ]);
     tracker.closed('WsClient#7', 'session ended (1006)');
     tracker.closed('WsClient#7', 'ConnectionEnded (1006)');
     tracker.retryScheduled(URL_, 500);

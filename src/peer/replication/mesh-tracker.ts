@@ -147,13 +147,26 @@ export class MeshTracker {
   dialWaiting(address: string, type: string, bigPeer: boolean, transport: TransportKind = 'WebSocket'): void {
     const existing = this.#dialed.get(address);
     if (existing !== undefined && existing.state !== 'closed') return;
-    this.#dialed.set(address, this.#record(existing?.id ?? `${type} ${address}`, type, 'dialed', address, 'connecting', { reason: 'waiting for a certificate to dial', bigPeer, transport }));
+    this.#dialed.set(
+      address,
+      this.#record(existing?.id ?? `${type} ${address}`, type, 'dialed', address, 'connecting', {
+        reason: 'waiting for a certificate to dial',
+        bigPeer,
+        transport,
+      }),
+    );
     this.#changed();
   }
 
   /** A new attempt to dial the address, over this connection. */
   dialing(connection: ConnectionFacts, bigPeer: boolean): void {
-    this.#dialed.set(connection.remoteAddress, this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', { bigPeer, transport: connection.transport ?? 'WebSocket' }));
+    this.#dialed.set(
+      connection.remoteAddress,
+      this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', {
+        bigPeer,
+        transport: connection.transport ?? 'WebSocket',
+      }),
+    );
     this.#changed();
   }
 
@@ -229,7 +242,13 @@ export class MeshTracker {
       if (record === undefined) this.dialing(connection, false);
       return;
     }
-    this.#accepted.set(connection.id, this.#record(connection.id, connection.type, 'accepted', connection.remoteAddress, 'connecting', { bigPeer: false, transport: connection.transport ?? 'WebSocket' }));
+    this.#accepted.set(
+      connection.id,
+      this.#record(connection.id, connection.type, 'accepted', connection.remoteAddress, 'connecting', {
+        bigPeer: false,
+        transport: connection.transport ?? 'WebSocket',
+      }),
+    );
     this.#trim();
     this.#changed();
   }
@@ -268,7 +287,8 @@ export class MeshTracker {
     let any = false;
     for (const [name, peer] of this.#lan) if (peer.present) this.#lan.set(name, { ...peer, present: false });
     for (const [transport, condition] of this.#conditions) {
-      if (condition.condition === 'Ok') this.#conditions.set(transport, { ...condition, condition: 'Stopped', reason: 'sync is stopped', since: this.#timers.now() });
+      if (condition.condition === 'Ok')
+        this.#conditions.set(transport, { ...condition, condition: 'Stopped', reason: 'sync is stopped', since: this.#timers.now() });
     }
     for (const record of [...this.#dialed.values(), ...this.#accepted.values()]) {
       if (record.state === 'closed' && record.retryAt === undefined) continue;

@@ -63,9 +63,12 @@ export class PeerCredentials {
       const read = permissions.read;
       const names = Object.keys(read.queries_by_collection);
       const allowed = read.everything ? 'everything' : names.length === 0 ? 'no collection' : names.join(', ');
-      throw new PermissionDeniedError(`this peer may not read the collection ${collection}, so it cannot subscribe to it; its certificate allows reading ${allowed}`, {
-        collection,
-      });
+      throw new PermissionDeniedError(
+        `this peer may not read the collection ${collection}, so it cannot subscribe to it; its certificate allows reading ${allowed}`,
+        {
+          collection,
+        },
+      );
     }
   }
 }

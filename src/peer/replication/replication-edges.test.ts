@@ -14,7 +14,6 @@ beforeEach(() => {
 });
 afterEach(() => mesh.dispose());
 
-
 async function insertMany(peer: MeshPeer, count: number): Promise<void> {
   const args: Record<string, unknown> = {};
   const names: string[] = [];
@@ -35,7 +34,8 @@ describe('a merge that fails', () => {
     const real = writes.write.bind(writes);
     let replicationWrites = 0;
     writes.write = ((originator: string, hint: string, fn: never) => {
-      if (originator === 'Replication' && ++replicationWrites === 2) return new Promise((_, reject) => setTimeout(() => reject(new Error('disk I/O error (injected)')), 20));
+      if (originator === 'Replication' && ++replicationWrites === 2)
+        return new Promise((_, reject) => setTimeout(() => reject(new Error('disk I/O error (injected)')), 20));
       return real(originator as never, hint as never, fn);
     }) as never;
     await mesh.connect(small, big);
@@ -68,7 +68,10 @@ describe('eviction racing replication', () => {
     const big = mesh.peer('big', { bigPeer: true });
     const small = mesh.peer('small');
     const sub = small.store.registerSubscription('SELECT * FROM orders WHERE createdAt > :ttl', { ttl: '2026-01-01' });
-    await big.store.execute('INSERT INTO orders DOCUMENTS (:a), (:b)', { a: { _id: 'a', createdAt: '2026-01-10', n: 0 }, b: { _id: 'b', createdAt: '2026-03-01', n: 0 } });
+    await big.store.execute('INSERT INTO orders DOCUMENTS (:a), (:b)', {
+      a: { _id: 'a', createdAt: '2026-01-10', n: 0 },
+      b: { _id: 'b', createdAt: '2026-03-01', n: 0 },
+    });
     await mesh.connect(small, big);
     await mesh.settle();
     await big.store.execute('UPDATE orders SET n = 1 WHERE _id = :id', { id: 'a' });
@@ -115,8 +118,7 @@ describe('LIMIT subscriptions', () => {
 });
 
 describe('hostile frames', () => {
-  const sendFromSmall = (session: { connection: unknown }, text: string): void =>
-    (session.connection as { other: { send(t: string): void } }).other.send(text);
+  const sendFromSmall = (session: { connection: unknown }, text: string): void => (session.connection as { other: { send(t: string): void } }).other.send(text);
 
   it('closes the session on a document id nested 20,000 levels deep, and keeps the peer running', async () => {
     const big = mesh.peer('big', { bigPeer: true });
@@ -175,7 +177,10 @@ describe('certificates that expire during a session', () => {
     // b holds a's certificate, which just expired: b ends the session.
     expect(acceptor.isEnding).toBe(true);
     await mesh.settle();
-    expect(b.logs.find((e) => e.event === 'replication.session-ended')?.fields).toMatchObject({ code: ANNOUNCE_CLOSE_CODES.unauthorized, reason: 'certificate expired' });
+    expect(b.logs.find((e) => e.event === 'replication.session-ended')?.fields).toMatchObject({
+      code: ANNOUNCE_CLOSE_CODES.unauthorized,
+      reason: 'certificate expired',
+    });
   });
 
   it('refuse a small peer whose certificate already expired (4401), as the Big Peer does', async () => {

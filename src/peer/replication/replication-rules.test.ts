@@ -15,7 +15,6 @@ beforeEach(() => {
 });
 afterEach(() => mesh.dispose());
 
-
 const LOCATION_1 = {
   read: { everything: false, queries_by_collection: { orders: ['locationId = 1'] } },
   write: { everything: false, queries_by_collection: { orders: ['locationId = 1'] } },
@@ -174,9 +173,25 @@ describe('sessions', () => {
     const big = mesh.peer('big', { bigPeer: true });
     const { dialer, acceptor } = memoryConnectionPair();
     const accepted = big.replicator.accept(acceptor).catch((e: unknown) => e);
-    const closed = new Promise<[number, string]>((resolve) => dialer.listen({ message: (t) => {
-      if (JSON.parse(t).type === 'challenge') dialer.send(JSON.stringify({ type: 'announce', peerKey: 'k'.repeat(43), appID: 'mesh-app', outer_protocol_version: 1, certificate: { claims: 'x', signature: 'y' }, proof: 'p', nonce: 'n' }));
-    }, close: (code, reason) => resolve([code, reason]) }));
+    const closed = new Promise<[number, string]>((resolve) =>
+      dialer.listen({
+        message: (t) => {
+          if (JSON.parse(t).type === 'challenge')
+            dialer.send(
+              JSON.stringify({
+                type: 'announce',
+                peerKey: 'k'.repeat(43),
+                appID: 'mesh-app',
+                outer_protocol_version: 1,
+                certificate: { claims: 'x', signature: 'y' },
+                proof: 'p',
+                nonce: 'n',
+              }),
+            );
+        },
+        close: (code, reason) => resolve([code, reason]),
+      }),
+    );
     const [code, reason] = await closed;
     expect(code).toBe(ANNOUNCE_CLOSE_CODES.malformed);
     expect(reason).toBe('outer_protocol_version 1 is not supported (this peer speaks 2)');

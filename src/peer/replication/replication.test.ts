@@ -10,8 +10,6 @@ beforeEach(() => {
 });
 afterEach(() => mesh.dispose());
 
-
-
 describe('replication between a small peer and the Big Peer', () => {
   it('sends a small peer only the documents its subscriptions match', async () => {
     const big = mesh.peer('big', { bigPeer: true });

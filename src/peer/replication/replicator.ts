@@ -89,7 +89,11 @@ export class Replicator {
       loadProgress: (remote, read) => this.#progress.load(remote, read),
       saveProgress: (remote, progress, before, read) => this.#progress.save(remote, progress, before, read),
       lastTxnId: () => store.lastTxnId,
-      heldCollections: () => store.collections().filter((c) => c.documents > 0).map((c) => c.name),
+      heldCollections: () =>
+        store
+          .collections()
+          .filter((c) => c.documents > 0)
+          .map((c) => c.name),
       read: (fn) => store.readNow(fn),
       write: (fn, hint) => store.internalWrites.write('Replication', hint ?? 'replication', fn),
       // A stamp far ahead of this clock (a peer whose clock is wrong) is merged but not followed:
@@ -209,7 +213,12 @@ export class Replicator {
       }
       if (error instanceof SessionRefused && !this.#closed) {
         const level = error.byRemote ? 'WARN' : 'INFO';
-        this.#log.log(level, LOG_EVENTS.sessionRefused, { connection: connection.id, code: error.code, reason: error.reason, by: error.byRemote ? 'remote' : 'local' });
+        this.#log.log(level, LOG_EVENTS.sessionRefused, {
+          connection: connection.id,
+          code: error.code,
+          reason: error.reason,
+          by: error.byRemote ? 'remote' : 'local',
+        });
       }
       throw error;
     }
@@ -260,10 +269,17 @@ export class Replicator {
     this.#sessions.set(remote.peerKey, session);
     if (remote.expiresAt !== undefined) expiry.arm(remote.expiresAt, () => session.close(ANNOUNCE_CLOSE_CODES.unauthorized, 'certificate expired'));
     this.#options.tracker?.sessionStarted(connection, remote, true);
-    log.info(LOG_EVENTS.connectionElected, { remote: remote.peerKey, new_conn: connection.id, old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id });
+    log.info(LOG_EVENTS.connectionElected, {
+      remote: remote.peerKey,
+      new_conn: connection.id,
+      old_conn: existing === undefined || existing.isClosed ? '' : existing.connection.id,
+    });
     if (existing !== undefined && !existing.isClosed) {
       const reconnected = existing.connection.dialed === connection.dialed;
-      existing.close(ANNOUNCE_CLOSE_CODES.replaced, reconnected ? 'replaced by a newer session of the same peer key' : 'another connection to this peer was elected');
+      existing.close(
+        ANNOUNCE_CLOSE_CODES.replaced,
+        reconnected ? 'replaced by a newer session of the same peer key' : 'another connection to this peer was elected',
+      );
     }
     session.sendSubscriptions();
     session.localChanged();
@@ -352,10 +368,16 @@ export class Replicator {
     if (!log.isEnabled('DEBUG')) return;
     const permissions = this.#options.localPermissions();
     log.debug(LOG_EVENTS.subscriptionsPrinted, { peer: 'local', subscriptions: JSON.stringify(this.localSubscriptions()) });
-    log.debug(LOG_EVENTS.permissionsPrinted, { peer: 'local', permissions: permissions === undefined ? 'unknown (no certificate yet)' : JSON.stringify(permissions) });
+    log.debug(LOG_EVENTS.permissionsPrinted, {
+      peer: 'local',
+      permissions: permissions === undefined ? 'unknown (no certificate yet)' : JSON.stringify(permissions),
+    });
     for (const session of this.#sessions.values()) {
       const remote = session.remoteSubscriptions;
-      log.debug(LOG_EVENTS.subscriptionsPrinted, { peer: session.remote.peerKey, subscriptions: remote === undefined ? 'not received yet' : JSON.stringify(remote) });
+      log.debug(LOG_EVENTS.subscriptionsPrinted, {
+        peer: session.remote.peerKey,
+        subscriptions: remote === undefined ? 'not received yet' : JSON.stringify(remote),
+      });
       log.debug(LOG_EVENTS.permissionsPrinted, { peer: session.remote.peerKey, permissions: JSON.stringify(session.remote.permissions) });
     }
   }

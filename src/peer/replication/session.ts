@@ -439,7 +439,8 @@ export class Session {
     });
     if (this.#stopping) return;
     for (const collection of built.unreadable) this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection });
-    for (const [collection, id] of built.tooLarge) this.#log.error(LOG_EVENTS.documentTooLarge, { remote: this.remote.peerKey, collection, id: JSON.stringify(id) });
+    for (const [collection, id] of built.tooLarge)
+      this.#log.error(LOG_EVENTS.documentTooLarge, { remote: this.remote.peerKey, collection, id: JSON.stringify(id) });
     const created = built.chunks.length > 0;
     this.#log.debug(LOG_EVENTS.updateCreated, {
       since_index: upto,
@@ -454,7 +455,17 @@ export class Session {
       return;
     }
     const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
-    this.#current = { number: ++this.#updates, chunks: built.chunks, upto, sinceIndex, version, progress: built.progress, windows: built.windows, sent: 0, acked: 0 };
+    this.#current = {
+      number: ++this.#updates,
+      chunks: built.chunks,
+      upto,
+      sinceIndex,
+      version,
+      progress: built.progress,
+      windows: built.windows,
+      sent: 0,
+      acked: 0,
+    };
     this.#sendChunks();
   }
 
@@ -537,7 +548,8 @@ export class Session {
     const before = this.#host.lastTxnId();
     for (const doc of message.docs) {
       const fault = doc.value === null ? undefined : findJsonFault(doc.value);
-      if (fault !== undefined) return this.#malformed(`document ${JSON.stringify(doc.id)} of ${doc.collection}: ${fault.problem} at ${fault.path || 'the top'}`);
+      if (fault !== undefined)
+        return this.#malformed(`document ${JSON.stringify(doc.id)} of ${doc.collection}: ${fault.problem} at ${fault.path || 'the top'}`);
     }
     // Chunks come in order: 1, 2, … of one update, then the next update.
     const expected = this.#receiving;

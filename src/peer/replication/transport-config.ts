@@ -54,7 +54,13 @@ export class TransportConfig implements SyncTransportOptions {
   connect: string[] = [];
   listen: ListenOptions | undefined = undefined;
   reconnect: { minDelayMs?: number; maxDelayMs?: number } | undefined = undefined;
-  peerToPeer: { lan: { enabled: boolean; listen?: ListenOptions; interface?: string; serviceType?: string }; bluetoothLE: boolean; awdl: boolean; p2pWifi: boolean; wifiAware: boolean } = {
+  peerToPeer: {
+    lan: { enabled: boolean; listen?: ListenOptions; interface?: string; serviceType?: string };
+    bluetoothLE: boolean;
+    awdl: boolean;
+    p2pWifi: boolean;
+    wifiAware: boolean;
+  } = {
     lan: { enabled: false },
     bluetoothLE: false,
     awdl: false,
@@ -88,7 +94,6 @@ export function requestedPeerToPeer(options: PeerToPeerOptions | undefined): Pee
   };
   return PEER_TO_PEER_TRANSPORTS.filter((t) => on[t]);
 }
-
 
 /** Why a radio transport cannot run here: this implementation runs on Node and Electron desktops, which give it no access to these radios. */
 export function unavailableReason(transport: Exclude<PeerToPeerTransport, 'LAN'>, platform: string): string {

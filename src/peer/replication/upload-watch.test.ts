@@ -33,10 +33,18 @@ describe('UploadWatch', () => {
     holds = txnId;
     watch.holdsChanged();
   };
-  const settled = async <T>(promise: Promise<T>): Promise<T | 'pending'> => Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
+  const settled = async <T>(promise: Promise<T>): Promise<T | 'pending'> =>
+    Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
 
   it('reports nothing pending for an empty store the Big Peer never spoke of', () => {
-    expect(watch.state()).toEqual({ upTo: 0, acknowledgedUpTo: 0, pendingCommits: 0, pendingTxnIds: undefined, pendingSince: undefined, bigPeerSession: false });
+    expect(watch.state()).toEqual({
+      upTo: 0,
+      acknowledgedUpTo: 0,
+      pendingCommits: 0,
+      pendingTxnIds: undefined,
+      pendingSince: undefined,
+      bigPeerSession: false,
+    });
   });
 
   it('counts the commits above what the Big Peer holds, names their txn_ids and when the oldest was committed', () => {
@@ -48,7 +56,14 @@ describe('UploadWatch', () => {
     commit();
     acknowledge(1);
     session = true;
-    expect(watch.state()).toEqual({ upTo: 3, acknowledgedUpTo: 1, pendingCommits: 2, pendingTxnIds: { first: 2, last: 3 }, pendingSince: start + 1_000, bigPeerSession: true });
+    expect(watch.state()).toEqual({
+      upTo: 3,
+      acknowledgedUpTo: 1,
+      pendingCommits: 2,
+      pendingTxnIds: { first: 2, last: 3 },
+      pendingSince: start + 1_000,
+      bigPeerSession: true,
+    });
     acknowledge(3);
     expect(watch.state()).toMatchObject({ pendingCommits: 0, pendingTxnIds: undefined, pendingSince: undefined });
   });
@@ -77,7 +92,14 @@ describe('UploadWatch', () => {
     acknowledge(1);
     expect(await settled(waiting)).toBe('pending');
     acknowledge(2);
-    expect(await waiting).toEqual({ upTo: 2, acknowledgedUpTo: 2, pendingCommits: 0, pendingTxnIds: undefined, pendingSince: undefined, bigPeerSession: false });
+    expect(await waiting).toEqual({
+      upTo: 2,
+      acknowledgedUpTo: 2,
+      pendingCommits: 0,
+      pendingTxnIds: undefined,
+      pendingSince: undefined,
+      bigPeerSession: false,
+    });
     expect(clock.pending).toBe(0);
     expect(watch.state()).toMatchObject({ pendingCommits: 1, pendingTxnIds: { first: 3, last: 3 } });
   });
@@ -92,7 +114,14 @@ describe('UploadWatch', () => {
     expect(await settled(waiting)).toBe('pending');
     clock.advance(1);
     const state: UploadState = await waiting;
-    expect(state).toEqual({ upTo: 2, acknowledgedUpTo: 1, pendingCommits: 1, pendingTxnIds: { first: 2, last: 2 }, pendingSince: committedAt, bigPeerSession: false });
+    expect(state).toEqual({
+      upTo: 2,
+      acknowledgedUpTo: 1,
+      pendingCommits: 1,
+      pendingTxnIds: { first: 2, last: 2 },
+      pendingSince: committedAt,
+      bigPeerSession: false,
+    });
   });
 
   it('answers a wait of 0 at once with what is pending', async () => {

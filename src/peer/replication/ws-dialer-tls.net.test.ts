@@ -33,7 +33,15 @@ async function dialThreeTimes(kind: RefusedCertificate): Promise<{ logs: LogEntr
   const logs: LogEntry[] = [];
   hub.setCustomLogCallback((e) => logs.push(e));
   const url = server.wsUrl;
-  const dialer = new WebSocketDialer({ url, replicator: peer.replicator, logger: hub.logger('replication'), timers, minDelayMs: 100, maxDelayMs: 100, random: () => 1 });
+  const dialer = new WebSocketDialer({
+    url,
+    replicator: peer.replicator,
+    logger: hub.logger('replication'),
+    timers,
+    minDelayMs: 100,
+    maxDelayMs: 100,
+    random: () => 1,
+  });
   dialer.start();
   for (let attempt = 1; attempt <= 3; attempt++) {
     for (let i = 0; i < 500 && logs.filter((e) => e.event === 'peer.reconnect-scheduled').length < attempt; i++) await new Promise((r) => setTimeout(r, 5));

@@ -30,7 +30,15 @@ it('retries a refused connection with capped exponential backoff, logging Stream
   const logs: LogEntry[] = [];
   hub.setCustomLogCallback((e) => logs.push(e));
   const url = `ws://127.0.0.1:${await freePort()}/_sync/ws`;
-  const dialer = new WebSocketDialer({ url, replicator: peer.replicator, logger: hub.logger('replication'), timers, minDelayMs: 100, maxDelayMs: 1000, random: () => 1 });
+  const dialer = new WebSocketDialer({
+    url,
+    replicator: peer.replicator,
+    logger: hub.logger('replication'),
+    timers,
+    minDelayMs: 100,
+    maxDelayMs: 1000,
+    random: () => 1,
+  });
   dialer.start();
   const delays: number[] = [];
   for (let attempt = 0; attempt < 6; attempt++) {

@@ -234,7 +234,8 @@ export class WebSocketDialer {
           // Refused (logged by the replicator); the close schedules the retry. A peer that refused
           // this one's certificate, or whose certificate or protocol this peer refused, will not
           // change its mind soon: wait the longest backoff, or `refusedDelayMs`.
-          if (error instanceof SessionRefused && (error.code === ANNOUNCE_CLOSE_CODES.unauthorized || error.code === ANNOUNCE_CLOSE_CODES.malformed)) this.#refused = true;
+          if (error instanceof SessionRefused && (error.code === ANNOUNCE_CLOSE_CODES.unauthorized || error.code === ANNOUNCE_CLOSE_CODES.malformed))
+            this.#refused = true;
         },
       );
     });

@@ -33,10 +33,13 @@ async function challenged(url: string): Promise<WebSocket> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   clients.push(ws);
   ws.on('error', () => undefined);
-  await bounded(new Promise((resolve, reject) => {
-    ws.once('message', resolve);
-    ws.once('close', (code) => reject(new Error(`closed ${code}`)));
-  }), 'the challenge');
+  await bounded(
+    new Promise((resolve, reject) => {
+      ws.once('message', resolve);
+      ws.once('close', (code) => reject(new Error(`closed ${code}`)));
+    }),
+    'the challenge',
+  );
   return ws;
 }
 

@@ -91,7 +91,9 @@ describe('the evict-loop scenario', () => {
       loopDetected: true,
       rightWayClean: true,
     });
-    expect(report.verdict).toMatch(/^verdict: evict\/re-sync loop reproduced: the wrong way re-synced 60 of 60 evicted documents \([\d.]+ KB received\); the right way re-synced 0 of 40 .*\(spec 3\.2\)$/);
+    expect(report.verdict).toMatch(
+      /^verdict: evict\/re-sync loop reproduced: the wrong way re-synced 60 of 60 evicted documents \([\d.]+ KB received\); the right way re-synced 0 of 40 .*\(spec 3\.2\)$/,
+    );
     expect(report.fix).toContain('complementary subscription');
 
     // The peer said so, the wrong way only: one overlap warning per wrong EVICT, none after.

@@ -117,10 +117,13 @@ export async function runEvictLoopScenario(options: EvictLoopOptions): Promise<E
   const { sync, docs, cycles } = options;
   const collection = options.collection ?? EVICT_LOOP_COLLECTION;
   const settleMs = options.settleMs ?? EVICT_LOOP_SETTLE_MS;
-  if (!Number.isSafeInteger(docs) || docs < 1 || docs > EVICT_LOOP_MAX_DOCS) throw new RangeError(`docs must be a whole number from 1 to ${EVICT_LOOP_MAX_DOCS}, not ${docs}`);
-  if (!Number.isSafeInteger(cycles) || cycles < 1 || cycles > EVICT_LOOP_MAX_CYCLES) throw new RangeError(`cycles must be a whole number from 1 to ${EVICT_LOOP_MAX_CYCLES}, not ${cycles}`);
+  if (!Number.isSafeInteger(docs) || docs < 1 || docs > EVICT_LOOP_MAX_DOCS)
+    throw new RangeError(`docs must be a whole number from 1 to ${EVICT_LOOP_MAX_DOCS}, not ${docs}`);
+  if (!Number.isSafeInteger(cycles) || cycles < 1 || cycles > EVICT_LOOP_MAX_CYCLES)
+    throw new RangeError(`cycles must be a whole number from 1 to ${EVICT_LOOP_MAX_CYCLES}, not ${cycles}`);
   if (!Number.isFinite(settleMs) || settleMs < 0 || settleMs > 60_000) throw new RangeError(`settleMs must be from 0 to 60000, not ${settleMs}`);
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(collection)) throw new RangeError(`collection must be a plain name (letters, digits, _), not ${JSON.stringify(collection)}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(collection))
+    throw new RangeError(`collection must be a plain name (letters, digits, _), not ${JSON.stringify(collection)}`);
   options.signal?.throwIfAborted();
   if (running.has(sync)) throw new SyncError('scenario/busy', 'an evict-loop scenario is already running on this peer');
   if (!sync.sessions.some((s) => s.remote.role === 'big-peer')) {

@@ -21,7 +21,8 @@ describe('likeToGlob', () => {
   it('makes SQLite GLOB agree with likeMatches on 20,000 random texts and patterns', () => {
     const r = seededRandom(1801);
     const textPieces = PIECES.filter((p) => p !== '%' && p !== '_');
-    const pick = (pieces: readonly string[], max: number) => Array.from({ length: Math.floor(r() * (max + 1)) }, () => pieces[Math.floor(r() * pieces.length)]).join('');
+    const pick = (pieces: readonly string[], max: number) =>
+      Array.from({ length: Math.floor(r() * (max + 1)) }, () => pieces[Math.floor(r() * pieces.length)]).join('');
     for (let k = 0; k < 20_000; k++) {
       const text = pick(r() < 0.3 ? PIECES : textPieces, 8);
       const pattern = pick(PIECES.concat(['%', '_']), 6);
@@ -34,7 +35,10 @@ describe('likeToGlob', () => {
     const insert = db.prepare('INSERT INTO texts VALUES (?)');
     for (let i = 0; i < 2_000; i++) insert.run('a'.repeat(200));
     const started = performance.now();
-    const count = db.prepare('SELECT count(*) FROM texts WHERE s GLOB ?').pluck().get(likeToGlob('%a'.repeat(19) + '%b'));
+    const count = db
+      .prepare('SELECT count(*) FROM texts WHERE s GLOB ?')
+      .pluck()
+      .get(likeToGlob('%a'.repeat(19) + '%b'));
     expect(count).toBe(0);
     expect(performance.now() - started).toBeLessThan(1_000);
   });

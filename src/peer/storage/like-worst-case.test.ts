@@ -73,7 +73,10 @@ function runChild(): Promise<{ outcomes: Outcome[]; finished: boolean; stderr: s
     const guard = setTimeout(() => child.kill('SIGKILL'), GUARD_MS);
     child.on('close', (code) => {
       clearTimeout(guard);
-      const outcomes = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Outcome);
+      const outcomes = stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Outcome);
       resolve({ outcomes, finished: code === 0, stderr });
     });
   });
@@ -103,10 +106,18 @@ describe.each(STORAGES)('the LIKE pattern length cap on %s storage', (_kind, ope
 
   it(`refuses a pattern over ${MAX_LIKE_PATTERN_LENGTH} characters with query/evaluation, from a parameter or a field, with LIKE or ILIKE`, async () => {
     await seed(peer(), 't', [{ _id: 1, s: 'a'.repeat(2000), nul: 'a\0', p: tooLong }]);
-    for (const statement of ['SELECT * FROM t WHERE s LIKE :p', 'SELECT * FROM t WHERE s ILIKE :p', 'SELECT * FROM t WHERE nul LIKE :p', 'SELECT * FROM t WHERE :s LIKE :p', 'SELECT * FROM t WHERE s LIKE p']) {
+    for (const statement of [
+      'SELECT * FROM t WHERE s LIKE :p',
+      'SELECT * FROM t WHERE s ILIKE :p',
+      'SELECT * FROM t WHERE nul LIKE :p',
+      'SELECT * FROM t WHERE :s LIKE :p',
+      'SELECT * FROM t WHERE s LIKE p',
+    ]) {
       const error = await failureOf(peer().store.execute(statement, { p: tooLong, s: 'a' }));
       expect(error.code, statement).toBe('query/evaluation');
-      expect(error.message, statement).toBe(`${statement.includes('ILIKE') ? 'ILIKE' : 'LIKE'} pattern is ${MAX_LIKE_PATTERN_LENGTH + 1} characters long; patterns hold at most ${MAX_LIKE_PATTERN_LENGTH}`);
+      expect(error.message, statement).toBe(
+        `${statement.includes('ILIKE') ? 'ILIKE' : 'LIKE'} pattern is ${MAX_LIKE_PATTERN_LENGTH + 1} characters long; patterns hold at most ${MAX_LIKE_PATTERN_LENGTH}`,
+      );
     }
   });
 
@@ -118,7 +129,10 @@ describe.each(STORAGES)('the LIKE pattern length cap on %s storage', (_kind, ope
 
   it(`accepts a pattern of exactly ${MAX_LIKE_PATTERN_LENGTH} characters, astral or special to GLOB`, async () => {
     const emoji = '\u{1F600}';
-    await seed(peer(), 't', [{ _id: 1, s: emoji.repeat(MAX_LIKE_PATTERN_LENGTH) }, { _id: 2, s: '*?['.repeat(400) }]);
+    await seed(peer(), 't', [
+      { _id: 1, s: emoji.repeat(MAX_LIKE_PATTERN_LENGTH) },
+      { _id: 2, s: '*?['.repeat(400) },
+    ]);
     expect(await ids('SELECT * FROM t WHERE s LIKE :p', { p: emoji.repeat(MAX_LIKE_PATTERN_LENGTH - 1) + '_' })).toEqual([1]);
     expect(await ids('SELECT * FROM t WHERE s ILIKE :p', { p: emoji.repeat(MAX_LIKE_PATTERN_LENGTH - 1) + '%' })).toEqual([1]);
     expect(await ids('SELECT * FROM t WHERE s LIKE :p', { p: '*?['.repeat(333) + '%' })).toEqual([2]);

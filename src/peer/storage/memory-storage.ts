@@ -86,7 +86,12 @@ class MemoryReader implements StorageReader {
 
   protected find(query: DocumentQuery): Entry[] {
     const live = this.entries(query.collection).filter((e) => e.body !== null);
-    return runQuery(live, (e) => JSON.parse(e.body as string) as JsonObject, (e) => e.key, query);
+    return runQuery(
+      live,
+      (e) => JSON.parse(e.body as string) as JsonObject,
+      (e) => e.key,
+      query,
+    );
   }
 
   findValues(query: DocumentQuery): JsonObject[] {

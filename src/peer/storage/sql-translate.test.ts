@@ -17,7 +17,6 @@ import type { DocumentQuery } from './types.ts';
 
 const POS = { line: 1, column: 1, offset: 0 };
 
-
 const STRINGS = ['', 'a', 'A', 'ab', 'b', 'abc', 'é', 'z', '\uffff', '\u{1F600}', 'a%b', 'a_b', "it's", '10', 'true', 'null'];
 const FIELDS = ['x', 'y', 'z'];
 
@@ -61,12 +60,20 @@ function randomOperand(r: () => number): Expr {
   if (k < 0.56) return path('_id');
   if (k < 0.9) return lit(randomValue(r));
   if (k < 0.95) return { kind: 'binary', op: '+', left: path('x'), right: lit(1), pos: POS };
-  return { kind: 'call', name: ['upper', 'length', 'coalesce', 'type'][Math.floor(r() * 4)] as string, args: [path('y')], star: false, distinct: false, pos: POS };
+  return {
+    kind: 'call',
+    name: ['upper', 'length', 'coalesce', 'type'][Math.floor(r() * 4)] as string,
+    args: [path('y')],
+    star: false,
+    distinct: false,
+    pos: POS,
+  };
 }
 
 function randomCondition(r: () => number, depth = 0): Expr {
   const k = r();
-  if (depth < 2 && k < 0.12) return { kind: 'binary', op: r() < 0.5 ? 'AND' : 'OR', left: randomCondition(r, depth + 1), right: randomCondition(r, depth + 1), pos: POS };
+  if (depth < 2 && k < 0.12)
+    return { kind: 'binary', op: r() < 0.5 ? 'AND' : 'OR', left: randomCondition(r, depth + 1), right: randomCondition(r, depth + 1), pos: POS };
   if (depth < 2 && k < 0.17) return { kind: 'unary', op: 'NOT', operand: randomCondition(r, depth + 1), pos: POS };
   if (k < 0.55) {
     const ops: ComparisonOp[] = ['=', '!=', '<', '<=', '>', '>='];
@@ -79,7 +86,14 @@ function randomCondition(r: () => number, depth = 0): Expr {
   }
   if (k < 0.77) {
     const patterns = ['a%', '%b', 'a_b', '%', '_', 'A%', 'é', '%\u{1F600}%', 'a[b', '*'];
-    return { kind: 'like', negated: r() < 0.3, caseInsensitive: r() < 0.3, value: path(FIELDS[Math.floor(r() * 3)] as string), pattern: r() < 0.9 ? lit(patterns[Math.floor(r() * patterns.length)] as string) : lit(5), pos: POS };
+    return {
+      kind: 'like',
+      negated: r() < 0.3,
+      caseInsensitive: r() < 0.3,
+      value: path(FIELDS[Math.floor(r() * 3)] as string),
+      pattern: r() < 0.9 ? lit(patterns[Math.floor(r() * patterns.length)] as string) : lit(5),
+      pos: POS,
+    };
   }
   if (k < 0.85) return { kind: 'between', negated: r() < 0.3, value: randomOperand(r), low: lit(randomScalar(r)), high: lit(randomScalar(r)), pos: POS };
   if (k < 0.95) return { kind: 'is', negated: r() < 0.5, test: r() < 0.5 ? 'NULL' : 'MISSING', value: randomOperand(r), pos: POS };
@@ -113,7 +127,12 @@ describe('the SQLite translation of conditions and ORDER BY', () => {
   });
 
   function reference(q: DocumentQuery): JsonObject[] {
-    return runQuery(docs, (d) => d, (d) => sortKey(d._id as JsonValue), q);
+    return runQuery(
+      docs,
+      (d) => d,
+      (d) => sortKey(d._id as JsonValue),
+      q,
+    );
   }
 
   it.each(Array.from({ length: 40 }, (_, i) => i + 1))('agrees with the reference evaluator on random queries (seed %i)', (seed) => {
@@ -130,7 +149,10 @@ describe('the SQLite translation of conditions and ORDER BY', () => {
       // The translation must not give up: everything generated here is expressible in SQL.
       expect(() => new SqlTranslator({}).condition(q.where as Expr)).not.toThrow();
       const got = storage.read((reader) => reader.findValues(q));
-      expect(got, JSON.stringify({ where: q.where, orderBy: q.orderBy }, (k, v: unknown) => (k === 'pos' ? undefined : v))).toEqual(reference(q));
+      expect(
+        got,
+        JSON.stringify({ where: q.where, orderBy: q.orderBy }, (k, v: unknown) => (k === 'pos' ? undefined : v)),
+      ).toEqual(reference(q));
     }
   });
 

@@ -254,8 +254,14 @@ export class SqlTranslator {
           const value = rank === RANK.number ? 'CAST(value AS REAL)' : 'value';
           return `${extracted(needle.jp, rank)} IN (SELECT ${value} FROM json_each(${this.#bind(JSON.stringify(vs))}))`;
         };
-        const numbers = list(known.filter((v) => typeof v === 'number'), RANK.number);
-        const strings = list(known.filter((v) => typeof v === 'string'), RANK.string);
+        const numbers = list(
+          known.filter((v) => typeof v === 'number'),
+          RANK.number,
+        );
+        const strings = list(
+          known.filter((v) => typeof v === 'string'),
+          RANK.string,
+        );
         const sql =
           `(CASE json_type(body, ${needle.jp}) WHEN 'false' THEN ${known.includes(false) ? 1 : 0} WHEN 'true' THEN ${known.includes(true) ? 1 : 0} ` +
           `WHEN 'integer' THEN ${numbers} WHEN 'real' THEN ${numbers} WHEN 'text' THEN ${strings} WHEN 'array' THEN 0 WHEN 'object' THEN 0 END)`;

@@ -13,7 +13,6 @@ import { quietSync } from '../../testing/sync-fixtures.ts';
 
 const Database = createRequire(import.meta.url)('better-sqlite3') as new (path: string) => BetterSqlite3.Database;
 
-
 runStorageAcceptanceTests('SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-acc-'));
   return { storage: SqliteStorage.open(dir), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -168,9 +167,7 @@ describe('the SQLite store on disk', () => {
     try {
       const binds = { col: 'big', after: 3, upto: 12, ct: 5, ck: 100, lim: 11 };
       const plans = (): string[][] =>
-        Object.values(CHANGED_SINCE_SQL).map((sql) =>
-          (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(binds) as { detail: string }[]).map((row) => row.detail),
-        );
+        Object.values(CHANGED_SINCE_SQL).map((sql) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(binds) as { detail: string }[]).map((row) => row.detail));
       for (const round of ['before', 'after']) {
         if (round === 'after') db.exec('ANALYZE');
         for (const plan of plans()) {

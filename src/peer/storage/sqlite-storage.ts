@@ -138,7 +138,12 @@ class SqliteReader implements StorageReader {
 
   protected rowsInJs(query: DocumentQuery): Row[] {
     const rows = this.statement('SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND deleted = 0').all(query.collection) as Row[];
-    return runQuery(rows, (r) => JSON.parse(r.body) as JsonObject, (r) => r.id, query);
+    return runQuery(
+      rows,
+      (r) => JSON.parse(r.body) as JsonObject,
+      (r) => r.id,
+      query,
+    );
   }
 
   /**
@@ -176,7 +181,9 @@ class SqliteReader implements StorageReader {
 
   findDocuments(query: DocumentQuery): StoredDocument[] {
     const plan = this.translate(query);
-    const sql = plan && `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    const sql =
+      plan &&
+      `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
     if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map(toStored);
     return this.budgeted(query, () => stmt.all(plan.binds) as Row[]).map(toStored);
@@ -184,8 +191,7 @@ class SqliteReader implements StorageReader {
 
   get(collection: string, id: JsonValue): StoredDocument | undefined {
     const row = this.statement('SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND id = ?').get(collection, sortKey(id)) as
-      | Row
-      | undefined;
+      Row | undefined;
     return row === undefined ? undefined : toStored(row);
   }
 
@@ -237,9 +243,14 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
   }
 
   insertIfAbsent(collection: string, doc: StoredDocument): boolean {
-    const info = this.statement(
-      'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
-    ).run(collection, sortKey(doc.id), bodyOf(doc), this.#metaJson(doc.meta), doc.value === null ? 1 : 0, doc.txnId);
+    const info = this.statement('INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING').run(
+      collection,
+      sortKey(doc.id),
+      bodyOf(doc),
+      this.#metaJson(doc.meta),
+      doc.value === null ? 1 : 0,
+      doc.txnId,
+    );
     return info.changes === 1;
   }
 

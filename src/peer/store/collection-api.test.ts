@@ -55,7 +55,15 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
       await seed(peer(), 'cars', CARS);
       expect(await cars().find('km > :min AND make != :not', { min: 60, not: 'Fiat' }).exec()).toEqual([CARS[0]]);
       expect((await failureOf(cars().find('km > :min').exec())).code).toBe('query/invalid');
-      expect((await failureOf(cars().find('km > :min', { min: new Date(0) }).exec())).code).toBe('query/arguments-invalid');
+      expect(
+        (
+          await failureOf(
+            cars()
+              .find('km > :min', { min: new Date(0) })
+              .exec(),
+          )
+        ).code,
+      ).toBe('query/arguments-invalid');
     });
 
     it('sorts by a dotted path in either direction, then limits and offsets', async () => {
@@ -83,7 +91,10 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
     });
 
     it('finds an object _id whatever the key order, and a number _id written as 10.0', async () => {
-      await seed(peer(), 'ids', [{ _id: { a: 1, b: 2 }, v: 'object' }, { _id: 10, v: 'number' }]);
+      await seed(peer(), 'ids', [
+        { _id: { a: 1, b: 2 }, v: 'object' },
+        { _id: 10, v: 'number' },
+      ]);
       expect(await peer().store.collection('ids').findByID({ b: 2, a: 1 }).exec()).toEqual({ _id: { a: 1, b: 2 }, v: 'object' });
       expect(await peer().store.collection('ids').findByID(10.0).exec()).toEqual({ _id: 10, v: 'number' });
       expect(await peer().store.collection('ids').findByID('10').exec()).toBeUndefined();
@@ -101,7 +112,10 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
         });
       expect(result).toEqual({ items: [], mutatedDocumentIds: ['p'], commitId: 2 });
       expect(await all('people')).toEqual([{ _id: 'p', name: 'Ann', x: 1, ownedCars: 1 }]);
-      await peer().store.collection('people').findByID('p').update((_doc, h) => h.increment('ownedCars', 2));
+      await peer()
+        .store.collection('people')
+        .findByID('p')
+        .update((_doc, h) => h.increment('ownedCars', 2));
       expect(await all('people')).toEqual([{ _id: 'p', name: 'Ann', x: 1, ownedCars: 3 }]);
     });
 
@@ -162,7 +176,11 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
       await seed(peer(), 'cars', CARS);
       expect((await cars().findByID('a').remove()).mutatedDocumentIds).toEqual(['a']);
       expect((await cars().findByID('b').evict()).mutatedDocumentIds).toEqual(['b']);
-      expect(peer().store.collections().find((c) => c.name === 'cars')).toEqual({ name: 'cars', documents: 2, tombstones: 1 });
+      expect(
+        peer()
+          .store.collections()
+          .find((c) => c.name === 'cars'),
+      ).toEqual({ name: 'cars', documents: 2, tombstones: 1 });
       expect((await all()).map((c) => c._id)).toEqual(['c', 'd']);
     });
   });
@@ -173,7 +191,11 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
     await odd.upsert({ _id: 'b' });
     expect((await odd.findByID('a').remove()).mutatedDocumentIds).toEqual(['a']);
     expect((await odd.findByID('b').evict()).mutatedDocumentIds).toEqual(['b']);
-    expect(peer().store.collections().find((c) => c.name === 'odd `name` here')).toEqual({ name: 'odd `name` here', documents: 0, tombstones: 1 });
+    expect(
+      peer()
+        .store.collections()
+        .find((c) => c.name === 'odd `name` here'),
+    ).toEqual({ name: 'odd `name` here', documents: 0, tombstones: 1 });
   });
 
   describe('upsert', () => {
@@ -181,7 +203,10 @@ describe.each(STORAGES)('collection API on %s storage', (_kind, open) => {
       expect(await cars().upsert({ _id: 'x', make: 'Kia' })).toBe('x');
       const generated = await cars().upsert({ make: 'Seat' });
       expect(generated).toMatch(/^[0-9a-f]{32}$/);
-      expect(await all()).toEqual([{ _id: generated, make: 'Seat' }, { _id: 'x', make: 'Kia' }]);
+      expect(await all()).toEqual([
+        { _id: generated, make: 'Seat' },
+        { _id: 'x', make: 'Kia' },
+      ]);
     });
 
     it('sets the fields it names and keeps the fields it does not', async () => {

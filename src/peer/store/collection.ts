@@ -91,7 +91,13 @@ export class PendingCursorOperation {
   observeLocal(handler: (documents: JsonObject[], event: ObserverEvent) => void): LiveQuery {
     const { prepared, params } = this.#prepare();
     const observer = this.#store.observePrepared(prepared, params, (event) => handler(event.items, event), false);
-    return { cancel: () => observer.cancel(), stop: () => observer.cancel(), get isCancelled() { return observer.isCancelled; } };
+    return {
+      cancel: () => observer.cancel(),
+      stop: () => observer.cancel(),
+      get isCancelled() {
+        return observer.isCancelled;
+      },
+    };
   }
 
   /**
@@ -240,7 +246,10 @@ export class Collection {
   }
 
   findByID(id: JsonValue): PendingIdSpecificOperation {
-    const fault = typeof id === 'string' || typeof id === 'number' || isObject(id) ? findJsonFault(id) : { path: '', problem: `a ${id === null ? 'null' : Array.isArray(id) ? 'array' : typeof id}` };
+    const fault =
+      typeof id === 'string' || typeof id === 'number' || isObject(id)
+        ? findJsonFault(id)
+        : { path: '', problem: `a ${id === null ? 'null' : Array.isArray(id) ? 'array' : typeof id}` };
     if (fault !== undefined) throw new InvalidArgumentsError(`findByID takes a string, number or object _id; this one${fault.path} is ${fault.problem}`);
     return new PendingIdSpecificOperation(this.#store, this.name, id);
   }

@@ -80,7 +80,9 @@ describe('the loop detector', () => {
     expect((await ids(small, 'orders')).length).toBe(10); // All back: the loop.
     expect(events).toMatchObject([{ collection: 'orders', count: 6, subscriptions: ['SELECT * FROM orders'] }]);
     expect(warnings(small, 'eviction.resynced')).toEqual([
-      expect.stringMatching(/^Evicted documents came back by replication \(evict\/re-sync loop\); collection = orders; count = 6; seconds_after_evict = [\d.]+; subscriptions = SELECT \* FROM orders$/),
+      expect.stringMatching(
+        /^Evicted documents came back by replication \(evict\/re-sync loop\); collection = orders; count = 6; seconds_after_evict = [\d.]+; subscriptions = SELECT \* FROM orders$/,
+      ),
     ]);
   });
 

@@ -139,7 +139,8 @@ export class EvictionWatch {
       back.set(change.collection, { count: seen.count + 1, evictedAt: Math.min(seen.evictedAt, evictedAt) });
     }
     for (const [collection, { count, evictedAt }] of back) {
-      const subscriptions = this.#options.subscriptions()
+      const subscriptions = this.#options
+        .subscriptions()
         .filter((s) => !s.isInternal && !s.isCancelled && s.collection === collection)
         .map((s) => s.statement);
       const event: ResyncEvent = { collection, count, evictedAt, at: now, subscriptions };

@@ -149,7 +149,6 @@ describe.each(STORAGES)('robustness on %s storage', (_kind, openStorage) => {
     await run("INSERT INTO t DOCUMENTS ({_id: 1, address: {city: 'Oslo'}}), ({_id: 2, address: {city: 'Bergen'}})");
     expect((await run('SELECT DISTINCT address.city FROM t ORDER BY city DESC')).items).toEqual([{ city: 'Oslo' }, { city: 'Bergen' }]);
   });
-
 });
 
 describe.each(STORAGES)('queries past SQLite’s own limits on %s storage', (_kind, openStorage) => {

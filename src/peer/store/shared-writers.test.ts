@@ -32,7 +32,7 @@ class SharedStorage extends MemoryStorage {
   }
 }
 
-const FUTURE_HLC = `${(Date.UTC(2030, 0, 1)).toString(16).padStart(12, '0')}0000`;
+const FUTURE_HLC = `${Date.UTC(2030, 0, 1).toString(16).padStart(12, '0')}0000`;
 
 describe('a store whose database another process writes too', () => {
   it('takes the next txn_id after the other’s commit and stamps its write after the other’s stamp', async () => {

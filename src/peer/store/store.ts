@@ -295,7 +295,14 @@ export class Store {
     if (options.isReadOnly === true) {
       const read = this.#storage.beginRead();
       this.#readers++;
-      const tx = new TransactionHandle({ hint: options.hint, reader: read.reader, write: undefined, assertWritable, assertOpen: () => this.#assertOpen(), budget: options.budget });
+      const tx = new TransactionHandle({
+        hint: options.hint,
+        reader: read.reader,
+        write: undefined,
+        assertWritable,
+        assertOpen: () => this.#assertOpen(),
+        budget: options.budget,
+      });
       try {
         return await fn(tx);
       } finally {
@@ -309,7 +316,14 @@ export class Store {
       await this.#write('User', options.hint, async (w) => {
         // Spent while it waited for the write slot: it does not start.
         options.budget?.check();
-        const tx = new TransactionHandle({ hint: options.hint, reader: w.writer, write: w, assertWritable, assertOpen: () => this.#assertOpen(), budget: options.budget });
+        const tx = new TransactionHandle({
+          hint: options.hint,
+          reader: w.writer,
+          write: w,
+          assertWritable,
+          assertOpen: () => this.#assertOpen(),
+          budget: options.budget,
+        });
         try {
           outcome = await fn(tx);
           // The last check, right before the commit: an answer already given as a timeout never commits.
@@ -521,7 +535,12 @@ export class Store {
 
   // The one way to write: wait for the slot, run `fn` in a storage transaction, commit with the
   // slot's txn id, log the commit, wake observers. A throw (or RolledBack) rolls everything back.
-  async #write<T>(originator: Originator, hint: string | undefined, fn: (write: OpenWrite) => T | Promise<T>, budget?: Budget): Promise<{ result: T; txnId: number }> {
+  async #write<T>(
+    originator: Originator,
+    hint: string | undefined,
+    fn: (write: OpenWrite) => T | Promise<T>,
+    budget?: Budget,
+  ): Promise<{ result: T; txnId: number }> {
     const outer = this.#insideWrite.getStore();
     if (outer?.store === this && outer.open) {
       throw new UnsupportedQueryError(

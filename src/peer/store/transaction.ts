@@ -70,7 +70,8 @@ export class TransactionHandle implements Transaction {
     this.#assertOpen();
     this.#budget?.check();
     const { prepared, params } = prepareWithArgs(statement, args);
-    if (prepared.ast.kind === 'select') return { items: runSelect(this.#reader, prepared, params, undefined, this.#budget), mutatedDocumentIds: [], commitId: null };
+    if (prepared.ast.kind === 'select')
+      return { items: runSelect(this.#reader, prepared, params, undefined, this.#budget), mutatedDocumentIds: [], commitId: null };
     if (this.#write === undefined) {
       throw new UnsupportedQueryError(`a read-only transaction cannot run ${prepared.ast.kind.toUpperCase()}; open it without isReadOnly to write`);
     }

@@ -179,7 +179,12 @@ describe.each(STORAGES)('transactions on %s storage', (_kind, openStorage) => {
     const { sync, hub } = loggedPeer();
     await sync.store.internalWrites.write('Internal', 'presence', () => undefined);
     await sync.store.internalWrites.write('Replication', undefined, () => undefined);
-    expect(hub.recentEntries().filter((e) => e.event === 'txn.committed').map((e) => e.fields)).toEqual([
+    expect(
+      hub
+        .recentEntries()
+        .filter((e) => e.event === 'txn.committed')
+        .map((e) => e.fields),
+    ).toEqual([
       { txn_id: 1, originator: 'Internal' },
       { txn_id: 2, originator: 'Replication' },
     ]);
@@ -192,11 +197,14 @@ describe.each(STORAGES)('transactions on %s storage', (_kind, openStorage) => {
     sync.store.onCommit((c) => commits.push({ txnId: c.txnId, originator: c.originator, hint: c.hint, collections: c.collections }));
     sync.store.onBlockedWait((w) => waits.push(w));
     const long = gate();
-    const holder = sync.store.transaction(async (tx) => {
-      await tx.execute("INSERT INTO a DOCUMENTS ({_id: 1})");
-      await long.wait;
-    }, { hint: 'slow' });
-    const blocked = sync.store.execute("INSERT INTO b DOCUMENTS ({_id: 2})");
+    const holder = sync.store.transaction(
+      async (tx) => {
+        await tx.execute('INSERT INTO a DOCUMENTS ({_id: 1})');
+        await long.wait;
+      },
+      { hint: 'slow' },
+    );
+    const blocked = sync.store.execute('INSERT INTO b DOCUMENTS ({_id: 2})');
     await flush();
     timers.advance(35_000);
     long.open();

@@ -58,15 +58,29 @@ describe('the write slot', () => {
     for (let i = 0; i < 14; i++) timers.advance(BLOCKED_LOG_INTERVAL_MS);
     const lines = hub.recentEntries().map((e) => `${e.level} ${e.message}`);
     expect(lines).toEqual([
-      ...[10, 20, 30].map((s) => `DEBUG Write txn blocked; hint = save order; originator = User; blocked_by = Replication; blocking_txn_id = 1; blocked_for = ${s} s`),
+      ...[10, 20, 30].map(
+        (s) => `DEBUG Write txn blocked; hint = save order; originator = User; blocked_by = Replication; blocking_txn_id = 1; blocked_for = ${s} s`,
+      ),
       ...[40, 50, 60, 70, 80, 90, 100, 110, 120].map(
         (s) => `WARN Write txn blocked; hint = save order; originator = User; blocked_by = Replication; blocking_txn_id = 1; blocked_for = ${s} s`,
       ),
-      ...[130, 140].map((s) => `ERROR Write txn blocked; hint = save order; originator = User; blocked_by = Replication; blocking_txn_id = 1; blocked_for = ${s} s`),
+      ...[130, 140].map(
+        (s) => `ERROR Write txn blocked; hint = save order; originator = User; blocked_by = Replication; blocking_txn_id = 1; blocked_for = ${s} s`,
+      ),
     ]);
     holder.release();
     await blocked;
-    expect(waits).toEqual([{ originator: 'User', hint: 'save order', waitedMs: 140_000, blockedBy: 'Replication', blockingTxnId: 1, blockingHint: 'sync batch', lastLogLevel: 'ERROR' }]);
+    expect(waits).toEqual([
+      {
+        originator: 'User',
+        hint: 'save order',
+        waitedMs: 140_000,
+        blockedBy: 'Replication',
+        blockingTxnId: 1,
+        blockingHint: 'sync batch',
+        lastLogLevel: 'ERROR',
+      },
+    ]);
     timers.advance(60_000);
     expect(hub.recentEntries()).toHaveLength(14); // no more lines once it has the slot
     expect(timers.pending).toBe(0);
@@ -75,7 +89,11 @@ describe('the write slot', () => {
   it('takes each blocked line’s level from its number, not the measured wait: timers firing late keep the 30 s line DEBUG and the 120 s line WARN, as predicted', async () => {
     const manual = new ManualTimers();
     // A real clock's timers fire a few ms late; these fire 7 ms late, every time.
-    const late = { now: () => manual.now(), setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms + 7), clearTimeout: (h: object) => manual.clearTimeout(h) };
+    const late = {
+      now: () => manual.now(),
+      setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms + 7),
+      clearTimeout: (h: object) => manual.clearTimeout(h),
+    };
     const hub = new LogHub({ now: () => manual.now(), minimumLogLevel: 'VERBOSE' });
     const waits: BlockedWait[] = [];
     const slot = new WriteSlot({ timers: late, logger: hub.logger('txn'), nextTxnId: () => 1, onWaited: (w) => waits.push(w) });
@@ -99,7 +117,11 @@ describe('the write slot', () => {
 
   it('reports a wait released just after the 30 s line on a late clock at DEBUG', async () => {
     const manual = new ManualTimers();
-    const late = { now: () => manual.now(), setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms + 3), clearTimeout: (h: object) => manual.clearTimeout(h) };
+    const late = {
+      now: () => manual.now(),
+      setTimeout: (fn: () => void, ms: number) => manual.setTimeout(fn, ms + 3),
+      clearTimeout: (h: object) => manual.clearTimeout(h),
+    };
     const hub = new LogHub({ now: () => manual.now(), minimumLogLevel: 'VERBOSE' });
     const waits: BlockedWait[] = [];
     const slot = new WriteSlot({ timers: late, logger: hub.logger('txn'), nextTxnId: () => 1, onWaited: (w) => waits.push(w) });
@@ -189,7 +211,10 @@ describe('blame for a wait behind several holders', () => {
       ['replication from peerB', 45_000, 'User', 1, 'long import'],
       ['save order', 46_000, 'User', 1, 'long import'],
     ]);
-    const named = hub.recentEntries().filter((e) => e.fields?.hint === 'save order').map((e) => e.fields?.blocking_txn_id);
+    const named = hub
+      .recentEntries()
+      .filter((e) => e.fields?.hint === 'save order')
+      .map((e) => e.fields?.blocking_txn_id);
     expect(new Set(named)).toEqual(new Set([1]));
   });
 });

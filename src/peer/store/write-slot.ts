@@ -172,12 +172,15 @@ export class WriteSlot {
    */
   #schedule(waiter: Waiter): void {
     const due = waiter.since + (waiter.logged + 1) * BLOCKED_LOG_INTERVAL_MS;
-    waiter.timer = this.#timers.setTimeout(() => {
-      waiter.timer = undefined;
-      if (!this.#queue.includes(waiter)) return;
-      this.#logBlocked(waiter);
-      this.#schedule(waiter);
-    }, Math.max(0, due - this.#timers.now()));
+    waiter.timer = this.#timers.setTimeout(
+      () => {
+        waiter.timer = undefined;
+        if (!this.#queue.includes(waiter)) return;
+        this.#logBlocked(waiter);
+        this.#schedule(waiter);
+      },
+      Math.max(0, due - this.#timers.now()),
+    );
   }
 
   #logBlocked(waiter: Waiter): void {

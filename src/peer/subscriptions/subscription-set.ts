@@ -51,9 +51,12 @@ export class SubscriptionSet {
       throw new UnsupportedQueryError(`a subscription takes a SELECT, not ${ast.kind.toUpperCase()}`, { statement: prepared.text });
     }
     if (prepared.grouped || ast.distinct || ast.projections.length !== 1 || ast.projections[0]?.kind !== 'star') {
-      throw new UnsupportedQueryError('a subscription takes SELECT * FROM <collection> [WHERE …] [ORDER BY …] [LIMIT …]: documents, whole, not projections or aggregates', {
-        statement: prepared.text,
-      });
+      throw new UnsupportedQueryError(
+        'a subscription takes SELECT * FROM <collection> [WHERE …] [ORDER BY …] [LIMIT …]: documents, whole, not projections or aggregates',
+        {
+          statement: prepared.text,
+        },
+      );
     }
     checkLikePatterns(ast.where, params);
     const query = toQuery(ast, params);

@@ -28,8 +28,8 @@ describe.each(STORAGES)('sync subscriptions on %s storage', (_kind, openStorage)
 
   it('drops a subscription once cancelled or stopped, and keeps a query another subscription still holds', () => {
     const store = peer().store;
-    const a = store.registerSubscription("SELECT * FROM tasks WHERE done = false");
-    const b = store.registerSubscription("SELECT * FROM tasks WHERE done = false");
+    const a = store.registerSubscription('SELECT * FROM tasks WHERE done = false');
+    const b = store.registerSubscription('SELECT * FROM tasks WHERE done = false');
     const c = store.collection('people').find('age > 18').subscribe();
     a.cancel();
     expect(store.subscriptionSet().queries.tasks).toEqual([{ expr: '(done = false)', order_by: [] }]);

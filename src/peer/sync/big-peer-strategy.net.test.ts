@@ -64,7 +64,12 @@ describe('the Big Peer strategy over WebSocket and HTTP', () => {
     expect(small.store.subscriptions.filter((s) => !s.isInternal).map((s) => s.statement)).toEqual(['SELECT * FROM `orders` WHERE evictionFlag == false']);
     await small.startSync();
     const now = Date.now();
-    const orders = Array.from({ length: 20 }, (_, i) => ({ _id: `o${String(i).padStart(2, '0')}`, createdAt: iso(i < 12 ? now - 100 * HOUR : now - HOUR), evictionFlag: false, total: i }));
+    const orders = Array.from({ length: 20 }, (_, i) => ({
+      _id: `o${String(i).padStart(2, '0')}`,
+      createdAt: iso(i < 12 ? now - 100 * HOUR : now - HOUR),
+      evictionFlag: false,
+      total: i,
+    }));
     await small.store.execute('INSERT INTO orders DOCUMENTS (:orders)', { orders });
     await until('the Big Peer holds the orders', async () => (await bigIds()).length === 20);
     await until('the Big Peer acknowledged them', () => (small.eviction.bigPeerHolds() ?? 0) >= small.store.lastTxnId);
@@ -74,12 +79,22 @@ describe('the Big Peer strategy over WebSocket and HTTP', () => {
       `${big.url}/api/v4/store/write`,
       {
         args: { TTL: iso(now - 72 * HOUR) },
-        commands: [{ method: 'update', collection: 'orders', query: 'createdAt <= $args.TTL && evictionFlag == false', commands: [{ method: 'set', path: 'evictionFlag', value: true }] }],
+        commands: [
+          {
+            method: 'update',
+            collection: 'orders',
+            query: 'createdAt <= $args.TTL && evictionFlag == false',
+            commands: [{ method: 'set', path: 'evictionFlag', value: true }],
+          },
+        ],
       },
       { authorization: `Bearer ${TEST_KEY}` },
     );
     expect(res.status).toBe(200);
-    await until('the flags reach the device', async () => (await small.store.execute('SELECT COUNT(*) AS n FROM orders WHERE evictionFlag = true')).items[0]?.n === 12);
+    await until(
+      'the flags reach the device',
+      async () => (await small.store.execute('SELECT COUNT(*) AS n FROM orders WHERE evictionFlag = true')).items[0]?.n === 12,
+    );
     // The flagged orders came from the Big Peer: it holds them, and the device knows it.
     await until('the device knows the Big Peer holds the flags', () => (small.eviction.bigPeerHolds() ?? 0) >= small.store.lastTxnId);
 
@@ -90,11 +105,16 @@ describe('the Big Peer strategy over WebSocket and HTTP', () => {
     expect(run).toMatchObject({ outcome: 'evicted', evicted: 11, kept: 1, cancelled: [], registered: [] });
     expect(await idsOn(small)).toEqual(['o00', 'o12', 'o13', 'o14', 'o15', 'o16', 'o17', 'o18', 'o19']);
     expect(await bigIds()).toHaveLength(20); // Evicted on the device only.
-    expect(logs.find((e) => e.event === 'eviction.ran')?.message).toMatch(/evicted = 11; bytes_freed = \d+; store_bytes = \d+ -> \d+; registered = none; kept_not_at_big_peer = 1;/);
+    expect(logs.find((e) => e.event === 'eviction.ran')?.message).toMatch(
+      /evicted = 11; bytes_freed = \d+; store_bytes = \d+ -> \d+; registered = none; kept_not_at_big_peer = 1;/,
+    );
 
     // Back online, the correction reaches the Big Peer; the next run evicts that order too.
     await small.startSync();
-    await until('the correction reaches the Big Peer', async () => (await big.peer.sync.store.execute("SELECT total FROM orders WHERE _id = 'o00'")).items[0]?.total === 999);
+    await until(
+      'the correction reaches the Big Peer',
+      async () => (await big.peer.sync.store.execute("SELECT total FROM orders WHERE _id = 'o00'")).items[0]?.total === 999,
+    );
     await until('the Big Peer acknowledged the correction', () => (small.eviction.bigPeerHolds() ?? 0) >= small.store.lastTxnId);
     const next = await small.eviction.runNow('orders', { force: true });
     expect(next).toMatchObject({ outcome: 'evicted', evicted: 1, kept: 0, forced: true });

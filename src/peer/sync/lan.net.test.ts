@@ -87,7 +87,8 @@ function lanPeer(spec: PeerSpec): Peer {
   return { sync, logs, lines: (event) => logs.filter((e) => e.event === event).map((e) => e.message) };
 }
 
-const count = async (sync: Sync, collection: string): Promise<number> => Number((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n);
+const count = async (sync: Sync, collection: string): Promise<number> =>
+  Number((await sync.store.execute(`SELECT COUNT(*) AS n FROM ${collection}`)).items[0]?.n);
 const sessionKeys = (peer: Peer): string[] => peer.sync.sessions.map((s) => s.remote.peerKey).sort();
 
 describe('small peers on one LAN', () => {
@@ -117,7 +118,12 @@ describe('small peers on one LAN', () => {
   it('see a peer of another app or of another protocol version, and say why they do not sync with it', async () => {
     const network = new MemoryLanNetwork();
     const a = lanPeer({ network, label: 'a' });
-    const other = lanPeer({ network, label: 'other', appID: 'another-app', login: new FixtureLogin({ appID: 'another-app', playgroundToken: TOKEN, now: () => Date.now() }) });
+    const other = lanPeer({
+      network,
+      label: 'other',
+      appID: 'another-app',
+      login: new FixtureLogin({ appID: 'another-app', playgroundToken: TOKEN, now: () => Date.now() }),
+    });
     const future = lanPeer({ network, label: 'future', discovery: { txt: { protocolVersion: 99 } } });
     await a.sync.startSync();
     await other.sync.startSync();
@@ -129,10 +135,20 @@ describe('small peers on one LAN', () => {
     expect(a.lines('peer.discovered')).toEqual([]);
     expect(a.sync.sessions.map((s) => s.remote.peerKey)).not.toContain(other.sync.peerKey);
     const byKey = new Map(a.sync.lanPeers.map((p) => [p.peerKey, p]));
-    expect(byKey.get(other.sync.peerKey)).toMatchObject({ compatible: false, appID: 'another-app', reason: `another app (another-app): only peers of ${APP} sync with this one` });
-    expect(byKey.get(future.sync.peerKey)).toMatchObject({ compatible: false, protocolVersion: 99, reason: 'outer_protocol_version 99 is not supported (this peer speaks 2)' });
+    expect(byKey.get(other.sync.peerKey)).toMatchObject({
+      compatible: false,
+      appID: 'another-app',
+      reason: `another app (another-app): only peers of ${APP} sync with this one`,
+    });
+    expect(byKey.get(future.sync.peerKey)).toMatchObject({
+      compatible: false,
+      protocolVersion: 99,
+      reason: 'outer_protocol_version 99 is not supported (this peer speaks 2)',
+    });
     expect(a.lines('lan.peer-ignored')).toHaveLength(2);
-    expect(a.lines('lan.peer-ignored')[0]).toMatch(/^Not syncing with a LAN peer; name = syncmesh-.+; connect_address = ws:\/\/127\.0\.0\.1:\d+\/_sync\/ws; remote = .+; reason = another app/);
+    expect(a.lines('lan.peer-ignored')[0]).toMatch(
+      /^Not syncing with a LAN peer; name = syncmesh-.+; connect_address = ws:\/\/127\.0\.0\.1:\d+\/_sync\/ws; remote = .+; reason = another app/,
+    );
     // The other app's peer dialed `a` (it sees `a` as of another app too, so it does not): nothing came of it.
     expect(other.sync.sessions).toEqual([]);
   });
@@ -178,7 +194,11 @@ describe('small peers on one LAN', () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const address = (port: number): string => `ws://127.0.0.1:${port}/_sync/ws`;
     const peer = (label: string, listen: number, dial: number): Peer =>
-      lanPeer({ network, label, sync: { bigPeer: false, listen: { host: '127.0.0.1', port: listen }, connect: [address(dial)], reconnect: { minDelayMs: 20, maxDelayMs: 200 } } });
+      lanPeer({
+        network,
+        label,
+        sync: { bigPeer: false, listen: { host: '127.0.0.1', port: listen }, connect: [address(dial)], reconnect: { minDelayMs: 20, maxDelayMs: 200 } },
+      });
     const a = peer('a', portA, portB);
     const b = peer('b', portB, portA);
     await Promise.all([a.sync.startSync(), b.sync.startSync()]);
@@ -217,7 +237,9 @@ describe('transport configuration', () => {
     }
     const warnings = a.logs.filter((e) => e.event === 'transport.unavailable');
     expect(warnings.map((e) => e.level)).toEqual(['WARN', 'WARN', 'WARN', 'WARN']);
-    expect(warnings[0]?.message).toMatch(/^Transport unavailable; transport = BluetoothLE; condition = Unavailable; reason = Bluetooth LE needs a platform Bluetooth API; SyncMesh on linux/);
+    expect(warnings[0]?.message).toMatch(
+      /^Transport unavailable; transport = BluetoothLE; condition = Unavailable; reason = Bluetooth LE needs a platform Bluetooth API; SyncMesh on linux/,
+    );
     await a.sync.stopSync();
     expect(a.sync.transportConditions.find((c) => c.transport === 'LAN')).toMatchObject({ condition: 'Stopped' });
   });
@@ -278,7 +300,8 @@ describe('LAN peers coming and going', () => {
     await b.sync.startSync();
     await until('a session', () => a.sync.sessions.length === 1 && b.sync.sessions.length === 1);
     const name = a.sync.lanPeers[0]?.name as string;
-    const ended = (): number => a.logs.filter((e) => e.event === 'replication.session-ended').length + b.logs.filter((e) => e.event === 'replication.session-ended').length;
+    const ended = (): number =>
+      a.logs.filter((e) => e.event === 'replication.session-ended').length + b.logs.filter((e) => e.event === 'replication.session-ended').length;
     const endedBefore = ended();
     network.announce({ peerKey: b.sync.peerKey, appID: APP, protocolVersion: 2, address: '127.0.0.1', port: 9, name });
     network.announce({ peerKey: a.sync.peerKey, appID: APP, protocolVersion: 2, address: '127.0.0.1', port: 9, name: b.sync.lanPeers[0]?.name as string });
@@ -297,7 +320,13 @@ describe('LAN peers coming and going', () => {
       inMemory: true,
       fetch: defaultLogin.fetch,
       identity: onlinePlayground({ appID: APP, token: TOKEN, bigPeerURL: 'http://big-peer.invalid' }),
-      lanDiscovery: () => ({ start: async (ad, events) => { await held; await slow.start(ad, events); }, stop: () => slow.stop() }),
+      lanDiscovery: () => ({
+        start: async (ad, events) => {
+          await held;
+          await slow.start(ad, events);
+        },
+        stop: () => slow.stop(),
+      }),
       sync: { bigPeer: false, peerToPeer: { lan: { listen: { host: '127.0.0.1', port: await freePort() } } } },
     });
     opened.push(sync);

@@ -122,7 +122,12 @@ describe('closing a Sync', () => {
     const before = hub.recentEntries().length;
     sync.close();
     expect(observer.isCancelled).toBe(true);
-    expect(hub.recentEntries().slice(before).map((e) => e.message)).toEqual([
+    expect(
+      hub
+        .recentEntries()
+        .slice(before)
+        .map((e) => e.message),
+    ).toEqual([
       'Shutting down',
       'Peer shutting down',
       'Stopping the HTTP server (none running)',

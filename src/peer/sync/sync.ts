@@ -554,7 +554,8 @@ export class Sync {
       const status = auth.status;
       if (status.authenticated) return undefined;
       if (status.expiresAt === undefined) return 'no certificate yet';
-      const renewal = identity.type === 'onlinePlayground' ? 'the playground logs in again' : "the authentication handler logs in (authenticationRequired was called)";
+      const renewal =
+        identity.type === 'onlinePlayground' ? 'the playground logs in again' : 'the authentication handler logs in (authenticationRequired was called)';
       return `the certificate expired at ${new Date(status.expiresAt).toISOString()}; waiting until ${renewal}`;
     };
     let lanTransport: LanTransport | undefined;
@@ -572,7 +573,12 @@ export class Sync {
           reconnect: transport.reconnect,
           certificateProblem,
         });
-        tracker.transportCondition({ transport: 'LAN', condition: 'Ok', reason: `listening on ${lanTransport.listenUrl}, advertised over mDNS`, since: timers.now() });
+        tracker.transportCondition({
+          transport: 'LAN',
+          condition: 'Ok',
+          reason: `listening on ${lanTransport.listenUrl}, advertised over mDNS`,
+          since: timers.now(),
+        });
       } catch (error) {
         const condition = error instanceof LanStartError ? error.condition : 'MdnsFailure';
         const reason = errorMessage(error);
@@ -650,7 +656,11 @@ export class Sync {
     const lanListen = lanTransport?.listenUrl;
     log.info(LOG_EVENTS.syncStarted, {
       peer_key: peerKey,
-      connect: [...urls, ...(listening.listener === undefined ? [] : [`listening on ${listening.listener.url}`]), ...(lanListen === undefined ? [] : [`LAN on ${lanListen}`])].join(', '),
+      connect: [
+        ...urls,
+        ...(listening.listener === undefined ? [] : [`listening on ${listening.listener.url}`]),
+        ...(lanListen === undefined ? [] : [`LAN on ${lanListen}`]),
+      ].join(', '),
     });
     this.#lanTransport = lanTransport;
   }

@@ -16,7 +16,13 @@ export function statementCollection(statement: string): string | undefined {
     if (!isLead) continue;
     let next = tokens[i + 1];
     const after = tokens[i + 2];
-    if (next !== undefined && !next.quoted && next.text.toUpperCase() === 'COLLECTION' && after !== undefined && (after.quoted || !QUOTED_WORDS.has(after.text.toUpperCase()))) {
+    if (
+      next !== undefined &&
+      !next.quoted &&
+      next.text.toUpperCase() === 'COLLECTION' &&
+      after !== undefined &&
+      (after.quoted || !QUOTED_WORDS.has(after.text.toUpperCase()))
+    ) {
       next = after;
     }
     if (next === undefined || next.punct) return undefined;

@@ -174,7 +174,13 @@ describe('updateDocument', () => {
     const original = { _id: 'o1', status: 'open', draft: true, visits: 2, address: { city: 'Oslo' } };
     const edited = { _id: 'o1', status: 'paid', visits: 5, address: { city: 'Bergen' } };
     expect(updateDocument('orders', original, edited, { counters: new Set(['visits']) })).toEqual({
-      statement: ['UPDATE orders', '  SET status = :status, address.city = :address_city', '  UNSET draft', '  APPLY visits PN_INCREMENT BY :visits', '  WHERE _id = :id'].join('\n'),
+      statement: [
+        'UPDATE orders',
+        '  SET status = :status, address.city = :address_city',
+        '  UNSET draft',
+        '  APPLY visits PN_INCREMENT BY :visits',
+        '  WHERE _id = :id',
+      ].join('\n'),
       args: { id: 'o1', status: 'paid', address_city: 'Bergen', visits: 3 },
     });
   });

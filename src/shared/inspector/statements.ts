@@ -25,7 +25,16 @@ export interface Statement {
 export const QUOTED_WORDS: ReadonlySet<string> = new Set([
   ...RESERVED_WORDS,
   // Contextual.
-  'COLLECTION', 'DOCUMENTS', 'VALUES', 'SET', 'UNSET', 'APPLY', 'PN_INCREMENT', 'ON', 'ASC', 'DESC',
+  'COLLECTION',
+  'DOCUMENTS',
+  'VALUES',
+  'SET',
+  'UNSET',
+  'APPLY',
+  'PN_INCREMENT',
+  'ON',
+  'ASC',
+  'DESC',
 ]);
 
 const BARE_NAME = /^[A-Za-z_$\p{L}][A-Za-z0-9_$\p{L}\p{M}\p{Nd}]*$/u;
@@ -196,7 +205,13 @@ export function diffDocument(original: JsonObject, edited: JsonObject, options: 
           changes.length = mark;
           changes.push({ kind: 'set', path, value: now });
         }
-      } else if (typeof old === 'number' && typeof now === 'number' && counters.has(JSON.stringify(path)) && Number.isFinite(now - old) && old + (now - old) === now) {
+      } else if (
+        typeof old === 'number' &&
+        typeof now === 'number' &&
+        counters.has(JSON.stringify(path)) &&
+        Number.isFinite(now - old) &&
+        old + (now - old) === now
+      ) {
         changes.push({ kind: 'increment', path, by: now - old });
       } else {
         changes.push({ kind: 'set', path, value: now as JsonValue });
@@ -299,9 +314,7 @@ export function subscriptionStatement(draft: SubscriptionDraft): string {
 /** The SDK call a registration makes, as the Subscriptions panel shows it. */
 export function registerSubscriptionCall(statement: string, args: JsonObject): string {
   const text = JSON.stringify(statement);
-  return Object.keys(args).length === 0
-    ? `sync.store.registerSubscription(${text})`
-    : `sync.store.registerSubscription(${text}, ${JSON.stringify(args)})`;
+  return Object.keys(args).length === 0 ? `sync.store.registerSubscription(${text})` : `sync.store.registerSubscription(${text}, ${JSON.stringify(args)})`;
 }
 
 /** The SDK call a cancellation makes, as the Subscriptions panel shows it. */

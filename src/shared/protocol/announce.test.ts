@@ -4,7 +4,15 @@ import { OUTER_PROTOCOL_VERSION, checkAcceptorAnnouncement, checkPeerAnnouncemen
 const CERT = { claims: 'eyJhcHBJRCI6ImFwcCJ9', signature: 'c2lnbmF0dXJl' };
 
 function peerAnnouncement(): Record<string, unknown> {
-  return { type: 'announce', peerKey: 'pk-small', appID: 'app', outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate: { ...CERT }, proof: 'proof-of-challenge', nonce: 'dialer-nonce' };
+  return {
+    type: 'announce',
+    peerKey: 'pk-small',
+    appID: 'app',
+    outer_protocol_version: OUTER_PROTOCOL_VERSION,
+    certificate: { ...CERT },
+    proof: 'proof-of-challenge',
+    nonce: 'dialer-nonce',
+  };
 }
 
 function bigPeerAnswer(): Record<string, unknown> {
@@ -32,7 +40,15 @@ describe('checkPeerAnnouncement', () => {
     const input = { ...peerAnnouncement(), extra: 'dropped', certificate: { ...CERT, extra: 'dropped' } };
     expect(checkPeerAnnouncement(input)).toStrictEqual({
       ok: true,
-      value: { type: 'announce', peerKey: 'pk-small', appID: 'app', outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate: CERT, proof: 'proof-of-challenge', nonce: 'dialer-nonce' },
+      value: {
+        type: 'announce',
+        peerKey: 'pk-small',
+        appID: 'app',
+        outer_protocol_version: OUTER_PROTOCOL_VERSION,
+        certificate: CERT,
+        proof: 'proof-of-challenge',
+        nonce: 'dialer-nonce',
+      },
     });
   });
 
@@ -96,7 +112,15 @@ describe('checkAcceptorAnnouncement', () => {
   it('accepts a small peer answer with its certificate and returns only its fields', () => {
     expect(checkAcceptorAnnouncement({ ...smallPeerAnswer(), certificate: { ...CERT, extra: 'dropped' }, extra: 'dropped' })).toStrictEqual({
       ok: true,
-      value: { type: 'announce', role: 'small-peer', peerKey: 'pk-other', appID: 'app', outer_protocol_version: OUTER_PROTOCOL_VERSION, certificate: CERT, proof: 'peer-proof' },
+      value: {
+        type: 'announce',
+        role: 'small-peer',
+        peerKey: 'pk-other',
+        appID: 'app',
+        outer_protocol_version: OUTER_PROTOCOL_VERSION,
+        certificate: CERT,
+        proof: 'peer-proof',
+      },
     });
   });
 
@@ -104,7 +128,9 @@ describe('checkAcceptorAnnouncement', () => {
     const input = smallPeerAnswer();
     delete input.certificate;
     expect(answerRefusal(input)).toBe('a small peer must show its certificate {"claims": "…", "signature": "…"}');
-    expect(answerRefusal({ ...smallPeerAnswer(), certificate: { claims: 'c' } })).toBe('a small peer must show its certificate {"claims": "…", "signature": "…"}');
+    expect(answerRefusal({ ...smallPeerAnswer(), certificate: { claims: 'c' } })).toBe(
+      'a small peer must show its certificate {"claims": "…", "signature": "…"}',
+    );
   });
 
   it('refuses an unknown or missing role', () => {

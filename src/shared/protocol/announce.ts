@@ -129,7 +129,8 @@ function versionFault(v: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export type AnswerCheck = { readonly ok: true; readonly value: AcceptorAnnouncement } | { readonly ok: false; readonly reason: string; readonly version?: true };
+export type AnswerCheck =
+  { readonly ok: true; readonly value: AcceptorAnnouncement } | { readonly ok: false; readonly reason: string; readonly version?: true };
 
 /** Checks the shape of the acceptor's answer (its proof is verified by the dialer). */
 export function checkAcceptorAnnouncement(value: unknown): AnswerCheck {

@@ -94,7 +94,10 @@ describe('checkSessionMessage accepts', () => {
     (queries.cars as Record<string, unknown>[])[0]!.note = 'dropped';
     expect(accepted(input)).toStrictEqual({
       type: 'subscription',
-      set: { everything: false, queries: { cars: [{ expr: "color == 'red'", order_by: ['make ASC'], limit: 10, offset: 2 }], people: [{ expr: 'true', order_by: [] }] } },
+      set: {
+        everything: false,
+        queries: { cars: [{ expr: "color == 'red'", order_by: ['make ASC'], limit: 10, offset: 2 }], people: [{ expr: 'true', order_by: [] }] },
+      },
       version: 3,
       progress: { [queryKey('cars', RED)]: 41, [queryKey('people', { expr: 'true', order_by: [] })]: 0 },
     });
@@ -209,7 +212,13 @@ describe('checkSessionMessage accepts', () => {
 
 describe('decodeSessionFrame', () => {
   it('decodes and validates a frame of each message type', () => {
-    for (const message of [subscription(), update(), { type: 'want', docs: [['cars', 'a']] }, { type: 'ack', update: 1, chunk: 1, merged: 0, refused: 0 }, { type: 'error', code: 'c', message: 'm' }]) {
+    for (const message of [
+      subscription(),
+      update(),
+      { type: 'want', docs: [['cars', 'a']] },
+      { type: 'ack', update: 1, chunk: 1, merged: 0, refused: 0 },
+      { type: 'error', code: 'c', message: 'm' },
+    ]) {
       const check = decodeSessionFrame(JSON.stringify(message));
       expect(check).toStrictEqual({ ok: true, value: accepted(message) });
     }
@@ -281,7 +290,9 @@ describe('checkSessionMessage refuses, naming the fault,', () => {
     for (const hlc of ['0000018f2a3b4c0', '0000018f2a3b4c000', '0000018F2A3B4C00', '0000018f2a3b4c0g', `${H1}\n`, ` ${H1}`, 1234, null]) {
       expect(refusal(updateWithMeta({ c: [hlc, 'pk-a'] }))).toBe('update.docs[0].meta.c[0] must be a hybrid clock time of 16 hexadecimal digits');
     }
-    expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], d: ['later', 'pk-a'] }))).toBe('update.docs[0].meta.d[0] must be a hybrid clock time of 16 hexadecimal digits');
+    expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], d: ['later', 'pk-a'] }))).toBe(
+      'update.docs[0].meta.d[0] must be a hybrid clock time of 16 hexadecimal digits',
+    );
     expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], n: { [MILES]: { s: ['x', 'pk-a'], t: {} } } }))).toBe(
       `update.docs[0].meta.n[${JSON.stringify(MILES)}].s[0] must be a hybrid clock time of 16 hexadecimal digits`,
     );
@@ -313,15 +324,32 @@ describe('checkSessionMessage refuses, naming the fault,', () => {
   });
 
   it('a counter with a negative or non-finite tally, or a tally that is not a pair of numbers', () => {
-    for (const pair of [[-1, 0], [0, -0.5], [Number.POSITIVE_INFINITY, 0], [0, Number.NEGATIVE_INFINITY], [Number.NaN, 0], [1], [1, 2, 3], ['1', 0], [null, 0], 1]) {
+    for (const pair of [
+      [-1, 0],
+      [0, -0.5],
+      [Number.POSITIVE_INFINITY, 0],
+      [0, Number.NEGATIVE_INFINITY],
+      [Number.NaN, 0],
+      [1],
+      [1, 2, 3],
+      ['1', 0],
+      [null, 0],
+      1,
+    ]) {
       const meta = { c: [H1, 'pk-a'], n: { [MILES]: { s: [H1, 'pk-a'], t: { 'pk-a': pair } } } };
-      expect(refusal(updateWithMeta(meta))).toBe(`update.docs[0].meta.n[${JSON.stringify(MILES)}].t.pk-a must be [increments, decrements], two finite numbers of at least 0`);
+      expect(refusal(updateWithMeta(meta))).toBe(
+        `update.docs[0].meta.n[${JSON.stringify(MILES)}].t.pk-a must be [increments, decrements], two finite numbers of at least 0`,
+      );
     }
   });
 
   it('a counter without its stamp or its tallies', () => {
-    expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], n: { [MILES]: { s: [H1, 'pk-a'] } } }))).toBe(`update.docs[0].meta.n[${JSON.stringify(MILES)}].t must be a JSON object`);
-    expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], n: { [MILES]: { t: {} } } }))).toBe(`update.docs[0].meta.n[${JSON.stringify(MILES)}].s must be a stamp [hlc, writer]`);
+    expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], n: { [MILES]: { s: [H1, 'pk-a'] } } }))).toBe(
+      `update.docs[0].meta.n[${JSON.stringify(MILES)}].t must be a JSON object`,
+    );
+    expect(refusal(updateWithMeta({ c: [H1, 'pk-a'], n: { [MILES]: { t: {} } } }))).toBe(
+      `update.docs[0].meta.n[${JSON.stringify(MILES)}].s must be a stamp [hlc, writer]`,
+    );
   });
 
   it('__proto__ as a key of a subscription progress or an update progress', () => {
@@ -345,7 +373,9 @@ describe('checkSessionMessage refuses, naming the fault,', () => {
   });
 
   it('__proto__ as a collection of a subscription query set', () => {
-    const message = parsed('{"type":"subscription","set":{"everything":false,"queries":{"__proto__":[{"expr":"true","order_by":[]}]}},"version":1,"progress":{}}');
+    const message = parsed(
+      '{"type":"subscription","set":{"everything":false,"queries":{"__proto__":[{"expr":"true","order_by":[]}]}},"version":1,"progress":{}}',
+    );
     expect(refusal(message)).toBe('subscription.set.queries may not have the key __proto__');
   });
 
@@ -421,7 +451,10 @@ describe('checkSessionMessage refuses, naming the fault,', () => {
   });
 
   it('a query whose limit or offset is not a count', () => {
-    const at = (extra: Record<string, unknown>) => ({ ...subscription(), set: { everything: false, queries: { cars: [{ expr: 'true', order_by: [], ...extra }] } } });
+    const at = (extra: Record<string, unknown>) => ({
+      ...subscription(),
+      set: { everything: false, queries: { cars: [{ expr: 'true', order_by: [], ...extra }] } },
+    });
     expect(refusal(at({ limit: -1 }))).toBe('subscription.set.queries.cars[0].limit must be an integer of at least 0');
     expect(refusal(at({ offset: 0.5 }))).toBe('subscription.set.queries.cars[0].offset must be an integer of at least 0');
   });
@@ -479,7 +512,10 @@ describe('checkSessionMessage keeps __proto__ out of documents', () => {
   const cases: [string, unknown][] = [
     ['at the top of a value', update({ collection: 'c', id: 'a', value: JSON.parse('{"_id":"a","__proto__":{"polluted":"yes"}}'), meta: { c: [H, 'pk'] } })],
     ['nested in a value', update({ collection: 'c', id: 'a', value: JSON.parse('{"_id":"a","x":{"__proto__":{"polluted":"yes"}}}'), meta: { c: [H, 'pk'] } })],
-    ['as a counter path segment', update({ collection: 'c', id: 'a', value: { _id: 'a' }, meta: { c: [H, 'pk'], n: { '["__proto__","polluted"]': { s: [H, 'pk'], t: { pk: [5, 0] } } } } })],
+    [
+      'as a counter path segment',
+      update({ collection: 'c', id: 'a', value: { _id: 'a' }, meta: { c: [H, 'pk'], n: { '["__proto__","polluted"]': { s: [H, 'pk'], t: { pk: [5, 0] } } } } }),
+    ],
     ['as an f path segment', update({ collection: 'c', id: 'a', value: { _id: 'a' }, meta: { c: [H, 'pk'], f: { '["__proto__","x"]': [H, 'pk'] } } })],
     ['in an id', update({ collection: 'c', id: JSON.parse('{"__proto__":1}'), value: null, meta: { c: [H, 'pk'] } })],
     ['in a wanted id', { type: 'want', docs: [['cars', JSON.parse('{"__proto__":1}')]] }],

@@ -29,7 +29,11 @@ export function authTestKit(): AuthTestKit {
   const dir = mkdtempSync(join(tmpdir(), 'sync-auth-'));
   const opened: Sync[] = [];
   let seen = 0;
-  const authLines = (): string[] => hub.recentEntries().filter((e) => e.component === 'auth').map((e) => `[${e.level}] ${e.message}`);
+  const authLines = (): string[] =>
+    hub
+      .recentEntries()
+      .filter((e) => e.component === 'auth')
+      .map((e) => `[${e.level}] ${e.message}`);
   return {
     clock,
     hub,

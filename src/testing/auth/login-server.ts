@@ -16,7 +16,9 @@ import type { FetchLike } from '../../peer/auth/login-request.ts';
 import { LOGIN_PROOF_WINDOW_MS, loginProofText, verifyProof } from '../../peer/auth/proof.ts';
 
 /** What a simulated webhook does with a token. */
-export type FixtureWebhook = (token: string) =>
+export type FixtureWebhook = (
+  token: string,
+) =>
   | { readonly kind: 'accept'; readonly userID: string; readonly permissions?: Permissions; readonly lifetimeSeconds?: number }
   | { readonly kind: 'reject' }
   | { readonly kind: 'unreachable' }
@@ -85,7 +87,8 @@ export class FixtureLogin {
     }
     let grant: { userID: string; permissions: Permissions; lifetimeSeconds: number };
     if (request.provider === undefined) {
-      if (o.playgroundToken === undefined || request.token !== o.playgroundToken) return error(401, 'auth/failed', 'Authentication failed: invalid playground token');
+      if (o.playgroundToken === undefined || request.token !== o.playgroundToken)
+        return error(401, 'auth/failed', 'Authentication failed: invalid playground token');
       grant = { userID: 'playground', permissions: EVERYTHING, lifetimeSeconds: o.lifetimeSeconds ?? FIXTURE_LIFETIME_SECONDS };
     } else {
       const webhook = o.providers?.[request.provider];

@@ -44,7 +44,24 @@ function makeCertificate(kind: RefusedCertificate): { key: Buffer; cert: Buffer 
     const extensions = ['-addext', 'subjectAltName=IP:127.0.0.1', ...(kind === 'criticalExtension' ? ['-addext', '1.2.3.4=critical,ASN1:NULL'] : [])];
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', ...extensions],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        ...extensions,
+      ],
       { stdio: 'ignore', timeout: 20_000 },
     );
     return { key: readFileSync(key), cert: readFileSync(cert) };

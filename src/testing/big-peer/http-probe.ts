@@ -62,4 +62,3 @@ export function slowest(probes: Probes, path: string): number {
   expect(seen.map((s) => s.status).filter((status) => status !== 200)).toEqual([]);
   return Math.max(...seen.map((s) => s.ms));
 }
-

@@ -18,8 +18,8 @@ export interface StoreUnderTest {
   open(): Sync;
 }
 
-
-const ids = async (sync: Sync, collection = 'orders'): Promise<unknown[]> => (await sync.store.execute(`SELECT _id FROM ${collection} ORDER BY _id`)).items.map((d) => d._id);
+const ids = async (sync: Sync, collection = 'orders'): Promise<unknown[]> =>
+  (await sync.store.execute(`SELECT _id FROM ${collection} ORDER BY _id`)).items.map((d) => d._id);
 
 /** `newStore()` gives a fresh, empty store each call. */
 export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTest): void {
@@ -34,7 +34,10 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       const sync = store.open();
       let peer: BigPeer;
       try {
-        peer = await BigPeer.start(bigPeerConfig({ appID: TEST_APP, playgroundToken: PLAYGROUND_TOKEN, port }), { sync, logHub: new LogHub({ minimumLogLevel: 'ERROR' }) });
+        peer = await BigPeer.start(bigPeerConfig({ appID: TEST_APP, playgroundToken: PLAYGROUND_TOKEN, port }), {
+          sync,
+          logHub: new LogHub({ minimumLogLevel: 'ERROR' }),
+        });
       } catch (error) {
         sync.close();
         throw error;
@@ -99,9 +102,15 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       expect(await ids(b)).toEqual(['kept']);
       // a (reconnected to the new node on the same address) and b change different fields at once.
       await waitUntil('a is back', () => a.sessions.length === 1);
-      await Promise.all([b.store.execute("UPDATE orders SET status = 'paid' WHERE _id = 'kept'"), a.store.execute("UPDATE orders SET total = 5 WHERE _id = 'kept'")]);
+      await Promise.all([
+        b.store.execute("UPDATE orders SET status = 'paid' WHERE _id = 'kept'"),
+        a.store.execute("UPDATE orders SET total = 5 WHERE _id = 'kept'"),
+      ]);
       const merged = async (sync: Sync) => JSON.stringify((await sync.store.execute("SELECT status, total FROM orders WHERE _id = 'kept'")).items);
-      await waitUntil('both peers hold the merge', async () => (await merged(a)) === '[{"status":"paid","total":5}]' && (await merged(b)) === (await merged(a)));
+      await waitUntil(
+        'both peers hold the merge',
+        async () => (await merged(a)) === '[{"status":"paid","total":5}]' && (await merged(b)) === (await merged(a)),
+      );
       expect(await ids(a)).toEqual(['kept']);
     });
 
@@ -112,10 +121,14 @@ export function runBigPeerStateTests(name: string, newStore: () => StoreUnderTes
       const a = smallPeer(first.peer.url);
       a.store.registerSubscription('SELECT * FROM orders');
       await a.startSync();
-      await a.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs: Array.from({ length: 50 }, (_, i) => ({ _id: `o${String(i).padStart(2, '0')}` })) });
+      await a.store.execute('INSERT INTO orders DOCUMENTS (:docs)', {
+        docs: Array.from({ length: 50 }, (_, i) => ({ _id: `o${String(i).padStart(2, '0')}` })),
+      });
       await waitUntil('the node holds the 50 orders', async () => (await ids(first.peer.sync)).length === 50);
       // It saves what it holds of a's changes just before it acknowledges them.
-      await waitUntil('the node saved its progress with a', () => first.peer.sync.store.readNow((r) => r.setting(`replication/progress/${a.peerKey}`) !== undefined));
+      await waitUntil('the node saved its progress with a', () =>
+        first.peer.sync.store.readNow((r) => r.setting(`replication/progress/${a.peerKey}`) !== undefined),
+      );
       await a.stopSync();
       await first.stop();
 

@@ -72,7 +72,15 @@ export async function startEndpoint(limits: EndpointLimits = {}): Promise<TestEn
     certificate: (name) => {
       const now = timers.now();
       return signCertificate(
-        { appID: TEST_APP, peerKey: keyNamed(name).peerKey, userID: name, permissions: EVERYTHING, issuer: issuer.publicKey, issuedAt: now, expiresAt: now + 3_600_000 },
+        {
+          appID: TEST_APP,
+          peerKey: keyNamed(name).peerKey,
+          userID: name,
+          permissions: EVERYTHING,
+          issuer: issuer.publicKey,
+          issuedAt: now,
+          expiresAt: now + 3_600_000,
+        },
         issuer,
       );
     },

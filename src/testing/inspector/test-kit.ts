@@ -55,7 +55,9 @@ export function removeTempDirs(): void {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
-export function inspectorKit(options: { sync?: Partial<SyncOptions>; inspector?: InspectorOptions; clock?: ManualTimers; minimumLogLevel?: 'DEBUG' | 'INFO' } = {}): InspectorKit {
+export function inspectorKit(
+  options: { sync?: Partial<SyncOptions>; inspector?: InspectorOptions; clock?: ManualTimers; minimumLogLevel?: 'DEBUG' | 'INFO' } = {},
+): InspectorKit {
   const clock = options.clock ?? new ManualTimers();
   const hub = new LogHub({ now: () => clock.now(), minimumLogLevel: options.minimumLogLevel ?? 'DEBUG' });
   const sync = new Sync({ inMemory: true, logHub: hub, timers: clock, ...options.sync });

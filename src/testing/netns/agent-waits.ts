@@ -45,7 +45,11 @@ export function waitRows(sync: Sync, { dql, args, count, timeoutMs }: AgentCalls
     const off = sync.store.onCommit(() => void check());
     const poll = setInterval(() => void check(), WAIT_POLL_MS);
     const timer = setTimeout(
-      () => finish(new Error(`${dql} returned ${last.length} row(s), not ${count}, within ${timeoutMs} ms; last rows: ${JSON.stringify(last).slice(0, 2000)}`), last),
+      () =>
+        finish(
+          new Error(`${dql} returned ${last.length} row(s), not ${count}, within ${timeoutMs} ms; last rows: ${JSON.stringify(last).slice(0, 2000)}`),
+          last,
+        ),
       timeoutMs,
     );
     void check();

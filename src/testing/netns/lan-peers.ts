@@ -73,10 +73,15 @@ export async function smallPeerSessions(peers: readonly LanPeer[]): Promise<Map<
 export async function waitForMesh(peers: readonly LanPeer[], timeoutMs: number): Promise<void> {
   await until(`a session between every pair of ${peers.map((p) => p.role).join(', ')}`, timeoutMs, async () => {
     const sessions = await smallPeerSessions(peers);
-    const state = peers.map((p) => `${p.role}: ${(sessions.get(p.role) ?? []).map((s) => peers.find((o) => o.peerKey === s.remote)?.role ?? 'stranger').join(',')}`);
+    const state = peers.map(
+      (p) => `${p.role}: ${(sessions.get(p.role) ?? []).map((s) => peers.find((o) => o.peerKey === s.remote)?.role ?? 'stranger').join(',')}`,
+    );
     const done = peers.every((p) => {
       const remotes = (sessions.get(p.role) ?? []).map((s) => s.remote).sort();
-      const expected = peers.filter((o) => o !== p).map((o) => o.peerKey).sort();
+      const expected = peers
+        .filter((o) => o !== p)
+        .map((o) => o.peerKey)
+        .sort();
       return JSON.stringify(remotes) === JSON.stringify(expected);
     });
     return { done, state };

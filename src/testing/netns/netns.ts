@@ -73,7 +73,9 @@ function namespaces(): string[] {
 /** Kills the processes inside `ns`, then deletes it; quiet when it is already gone. */
 function removeNamespace(ns: string): void {
   try {
-    for (const pid of ip(['netns', 'pids', ns]).split(/\s+/).filter((p) => /^\d+$/.test(p))) {
+    for (const pid of ip(['netns', 'pids', ns])
+      .split(/\s+/)
+      .filter((p) => /^\d+$/.test(p))) {
       try {
         process.kill(Number(pid), 'SIGKILL');
       } catch {

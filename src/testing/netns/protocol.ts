@@ -79,7 +79,18 @@ export interface AgentCalls {
 
 export type AgentCommandType = keyof AgentCalls;
 
-export const AGENT_COMMAND_TYPES: readonly AgentCommandType[] = ['start', 'execute', 'insertMany', 'waitRows', 'watchCount', 'waitCount', 'sessions', 'lanPeers', 'logs', 'stop'];
+export const AGENT_COMMAND_TYPES: readonly AgentCommandType[] = [
+  'start',
+  'execute',
+  'insertMany',
+  'waitRows',
+  'watchCount',
+  'waitCount',
+  'sessions',
+  'lanPeers',
+  'logs',
+  'stop',
+];
 
 export type AgentCommand = { [K in AgentCommandType]: { readonly id: number; readonly type: K; readonly params: AgentCalls[K]['params'] } }[AgentCommandType];
 
@@ -135,6 +146,7 @@ export function parseConfig(text: string | undefined): AgentConfig {
   if (lan !== false && !(isObject(lan) && typeof lan.interface === 'string' && typeof lan.serviceType === 'string')) {
     throw new Error('config.lan must be false or { interface, serviceType }');
   }
-  if (!Array.isArray(value.subscriptions) || !value.subscriptions.every((s) => typeof s === 'string')) throw new Error('config.subscriptions must be an array of strings');
+  if (!Array.isArray(value.subscriptions) || !value.subscriptions.every((s) => typeof s === 'string'))
+    throw new Error('config.subscriptions must be an array of strings');
   return value as unknown as AgentConfig;
 }

@@ -31,23 +31,35 @@ export interface PgNodeOptions {
 
 /** A Big Peer node on 127.0.0.1:0 with the test app, API key and playground token. */
 export async function startPgNode(options: PgNodeOptions): Promise<PgNode> {
-  const hub = new LogHub({ minimumLogLevel: options.debug === true ? 'DEBUG' : 'INFO', ...(options.timers === undefined ? {} : { now: () => options.timers?.now() ?? 0 }) });
+  const hub = new LogHub({
+    minimumLogLevel: options.debug === true ? 'DEBUG' : 'INFO',
+    ...(options.timers === undefined ? {} : { now: () => options.timers?.now() ?? 0 }),
+  });
   const logs: LogEntry[] = [];
   hub.setCustomLogCallback((entry) => logs.push(entry));
-  const sync = openPgSync({ url: options.url, schema: options.schema, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS }, options.name, hub, options.timers, options.storage);
+  const sync = openPgSync(
+    { url: options.url, schema: options.schema, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS },
+    options.name,
+    hub,
+    options.timers,
+    options.storage,
+  );
   try {
-    const peer = await BigPeer.start(bigPeerConfig({
-      appID: TEST_APP,
-      apiKeys: [TEST_KEY],
-      playgroundToken: PLAYGROUND_TOKEN,
-      // Nodes run behind a TCP balancer here: every session comes from its address (docs/deploy.md).
-      maxPendingSessionsPerAddress: 0,
-      ...options.config,
-    }), {
-      sync,
-      logHub: hub,
-      ...(options.timers === undefined ? {} : { timers: options.timers }),
-    });
+    const peer = await BigPeer.start(
+      bigPeerConfig({
+        appID: TEST_APP,
+        apiKeys: [TEST_KEY],
+        playgroundToken: PLAYGROUND_TOKEN,
+        // Nodes run behind a TCP balancer here: every session comes from its address (docs/deploy.md).
+        maxPendingSessionsPerAddress: 0,
+        ...options.config,
+      }),
+      {
+        sync,
+        logHub: hub,
+        ...(options.timers === undefined ? {} : { timers: options.timers }),
+      },
+    );
     return {
       peer,
       logs,

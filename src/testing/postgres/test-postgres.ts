@@ -62,7 +62,10 @@ async function withAdmin<T>(serverUrl: string, use: (client: pg.Client) => Promi
  */
 export async function createTestDatabase(prefix?: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const serverUrl = postgresTestUrl();
-  const tag = (prefix ?? '').toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 24);
+  const tag = (prefix ?? '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 24);
   const name = `syncmesh_t_${tag === '' ? '' : `${tag}_`}${randomBytes(8).toString('hex')}`;
   await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
   const url = new URL(serverUrl);

@@ -61,7 +61,13 @@ export function lanPeer(peerKey: string | undefined, overrides: Partial<MeshLanP
 export function transport(name: MeshTransportCondition['transport'], overrides: Partial<MeshTransportCondition> = {}): MeshTransportCondition {
   return name === 'LAN'
     ? { transport: 'LAN', condition: 'Ok', reason: 'listening on ws://0.0.0.0:41000/_sync/ws, advertised over mDNS', since: 1_000, ...overrides }
-    : { transport: name, condition: 'Unavailable', reason: `${name} needs a platform API; SyncMesh on linux has no such transport: use LAN or the Big Peer`, since: 1_000, ...overrides };
+    : {
+        transport: name,
+        condition: 'Unavailable',
+        reason: `${name} needs a platform API; SyncMesh on linux has no such transport: use LAN or the Big Peer`,
+        since: 1_000,
+        ...overrides,
+      };
 }
 
 export function snapshot(overrides: Partial<MeshSnapshot> = {}): MeshSnapshot {
@@ -101,8 +107,18 @@ export function lanSnapshot(overrides: Partial<MeshSnapshot> = {}): MeshSnapshot
       lanPeer('gone-key', { present: false, lastSeenAt: 3_000, url: 'ws://192.168.1.30:41000/_sync/ws' }),
       lanPeer(SMALL_B, { url: 'ws://192.168.1.21:41000/_sync/ws', auth: verified('bob') }),
       lanPeer(STRANGER, { auth: refused() }),
-      lanPeer('other-key', { appId: 'other', compatible: false, reason: 'another app (other): only peers of app sync with this one', url: 'ws://192.168.1.22:41000/_sync/ws' }),
-      lanPeer('future-key', { protocolVersion: 9, compatible: false, reason: 'outer_protocol_version 9 is not supported (this peer speaks 2)', url: 'ws://192.168.1.23:41000/_sync/ws' }),
+      lanPeer('other-key', {
+        appId: 'other',
+        compatible: false,
+        reason: 'another app (other): only peers of app sync with this one',
+        url: 'ws://192.168.1.22:41000/_sync/ws',
+      }),
+      lanPeer('future-key', {
+        protocolVersion: 9,
+        compatible: false,
+        reason: 'outer_protocol_version 9 is not supported (this peer speaks 2)',
+        url: 'ws://192.168.1.23:41000/_sync/ws',
+      }),
     ],
     transports: [transport('LAN'), transport('BluetoothLE')],
     ...overrides,

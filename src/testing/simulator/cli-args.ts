@@ -31,7 +31,8 @@ function whole(name: string, text: string | undefined, min: number, max: number,
     return fallback;
   }
   const value = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) throw new Error(`--${name} takes a whole number from ${min} to ${max}, not ${text}`);
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max)
+    throw new Error(`--${name} takes a whole number from ${min} to ${max}, not ${text}`);
   return value;
 }
 

@@ -75,16 +75,25 @@ function checkPeer(big: SimPeer, peer: SimPeer, auth: SimAuth, problems: Problem
       const entitled = b.value !== null && allowsDocument(read, collection, b.value) && queries.some((q) => safeMatches(q.where, b.value as never));
       if (entitled) {
         if (mine === undefined || (!equivalent(mine, b) && !orphan(mine, b))) {
-          problems.push({ kind: 'entitlement', message: `${where}: its subscriptions and permissions entitle it to ${show(b)} (the Big Peer's), it holds ${show(mine)}` });
+          problems.push({
+            kind: 'entitlement',
+            message: `${where}: its subscriptions and permissions entitle it to ${show(b)} (the Big Peer's), it holds ${show(mine)}`,
+          });
         }
       } else if (mine !== undefined && mine.value !== null && allowsDocument(read, collection, b.value) && !equivalent(mine, b) && !orphan(mine, b)) {
-        problems.push({ kind: 'freshness', message: `${where}: holds ${show(mine)}, the Big Peer ${b.value === null ? 'deleted it' : `holds ${show(b)}`}, and that change did not reach it` });
+        problems.push({
+          kind: 'freshness',
+          message: `${where}: holds ${show(mine)}, the Big Peer ${b.value === null ? 'deleted it' : `holds ${show(b)}`}, and that change did not reach it`,
+        });
       }
     }
     if (!writable) continue;
     for (const mine of sync.store.readNow((r) => allDocuments(r, collection))) {
       if (mine.value !== null && !seen.has(JSON.stringify(mine.id))) {
-        problems.push({ kind: 'unreached', message: `${peer.name} ${collection} ${JSON.stringify(mine.id)}: holds ${show(mine)}, which never reached the Big Peer` });
+        problems.push({
+          kind: 'unreached',
+          message: `${peer.name} ${collection} ${JSON.stringify(mine.id)}: holds ${show(mine)}, which never reached the Big Peer`,
+        });
       }
     }
   }
@@ -100,7 +109,10 @@ function checkLedger(big: SimPeer, ledger: Ledger, problems: Problem[]): void {
     const b = get(w.collection, w.id);
     if (b !== undefined && contains(b, w.state)) continue;
     if (lost++ < 10) {
-      problems.push({ kind: 'lost-write', message: `${w.peer} txn_id ${w.txnId} (step ${w.step}) of ${w.collection} ${JSON.stringify(w.id)} made ${show(w.state)}; the Big Peer holds ${show(b)} and does not contain it` });
+      problems.push({
+        kind: 'lost-write',
+        message: `${w.peer} txn_id ${w.txnId} (step ${w.step}) of ${w.collection} ${JSON.stringify(w.id)} made ${show(w.state)}; the Big Peer holds ${show(b)} and does not contain it`,
+      });
     }
   }
   if (lost > 10) problems.push({ kind: 'lost-write', message: `… ${lost - 10} more lost writes` });

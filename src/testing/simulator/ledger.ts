@@ -70,7 +70,16 @@ export class Ledger {
       }
       const state = peer.get(change.collection, change.id);
       if (state === undefined) continue;
-      this.writes.push({ peer: peer.name, identity: peer.identity, txnId: txn.txnId, step, collection: change.collection, id: change.id, state, certain: true });
+      this.writes.push({
+        peer: peer.name,
+        identity: peer.identity,
+        txnId: txn.txnId,
+        step,
+        collection: change.collection,
+        id: change.id,
+        state,
+        certain: true,
+      });
       if (change.collection === COUNTER_COLLECTION) this.#counted(peer, txn.txnId, step, change.id, state);
     }
     if (evicted.length > 0) this.#lost(peer, evicted, peer.acknowledgedUpTo());

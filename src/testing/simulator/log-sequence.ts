@@ -100,7 +100,8 @@ export class LogSequenceChecker {
         return;
       case LOG_EVENTS.updateCreating: {
         const [pkA, pkB, leaf] = field(entry, 'sending_update_path').split('/');
-        if (pkA !== s.peerKey || leaf !== 'sending_update' || pkB === undefined || !s.known.has(pkB)) this.#fail(entry, 'a sending update path that does not name this peer and a remote of a session');
+        if (pkA !== s.peerKey || leaf !== 'sending_update' || pkB === undefined || !s.known.has(pkB))
+          this.#fail(entry, 'a sending update path that does not name this peer and a remote of a session');
         s.creating.push(s.lastTxn);
         return;
       }
@@ -170,7 +171,11 @@ export class LogSequenceChecker {
         return;
       case 'remote-subs':
         if (!is(LOG_EVENTS.subscriptionsPrinted) || !print.remotes.has(peer) || print.seen.has(peer)) {
-          return this.#interrupted(s, entry, `the subscriptions of a remote not yet printed (${[...print.remotes].filter((r) => !print.seen.has(r)).join(', ')})`);
+          return this.#interrupted(
+            s,
+            entry,
+            `the subscriptions of a remote not yet printed (${[...print.remotes].filter((r) => !print.seen.has(r)).join(', ')})`,
+          );
         }
         return next({ stage: 'remote-perms', remote: peer });
       case 'remote-perms':

@@ -39,7 +39,10 @@ export const EVICT_CONDITIONS: readonly string[] = ["k = 'a'", 'v < 5', 'flag = 
 
 export const INSERT_POLICIES: readonly string[] = ['FAIL', 'DO NOTHING', 'DO UPDATE', 'DO UPDATE_LOCAL_DIFF', 'DO MERGE'];
 
-const whole = (collections: readonly string[]): PermissionRules => ({ everything: false, queries_by_collection: Object.fromEntries(collections.map((c) => [c, ['true']])) });
+const whole = (collections: readonly string[]): PermissionRules => ({
+  everything: false,
+  queries_by_collection: Object.fromEntries(collections.map((c) => [c, ['true']])),
+});
 
 /** Read grants: everything, collection by collection, some documents of orders only, no tasks. */
 export const READ_GRANTS: readonly PermissionRules[] = [

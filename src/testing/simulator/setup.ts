@@ -46,7 +46,16 @@ export function makeMesh(seed: number, peers: number, storage: StorageChoice, ro
   const big = new SimPeer({ name: 'big', role: 'big', storage: kind(1), skewMs: 0, key: keyFromSeed(random.bytes32()), clock, auth, root });
   const smalls: SimPeer[] = [];
   for (let i = 1; i <= peers; i++) {
-    const peer = new SimPeer({ name: `s${i}`, role: 'small', storage: kind(i), skewMs: random.int(-3_000, 3_000), key: keyFromSeed(random.bytes32()), clock, auth, root });
+    const peer = new SimPeer({
+      name: `s${i}`,
+      role: 'small',
+      storage: kind(i),
+      skewMs: random.int(-3_000, 3_000),
+      key: keyFromSeed(random.bytes32()),
+      clock,
+      auth,
+      root,
+    });
     auth.grant(peer.user, permissions(random.chance(0.6) ? (READ_GRANTS[0] as never) : random.pick(READ_GRANTS), writeGrant(i)));
     peer.subscriptions.add(`SELECT * FROM ${COUNTER_COLLECTION}`);
     for (let n = random.int(1, 2); n > 0; n--) peer.subscriptions.add(random.pick(SUBSCRIPTIONS));
@@ -95,6 +104,7 @@ export async function seedBigPeer(big: SimPeer, random: SimRandom): Promise<void
     await store.execute(`UPDATE ${COUNTER_COLLECTION} APPLY ${COUNTER_FIELD} PN_INCREMENT BY 0 WHERE _id = :id`, { id });
   }
   for (const collection of DOC_COLLECTIONS) {
-    for (const id of IDS[collection]) if (random.chance(0.5)) await store.execute(`INSERT INTO ${collection} DOCUMENTS (:d)`, { d: randomDocument(random, id) });
+    for (const id of IDS[collection])
+      if (random.chance(0.5)) await store.execute(`INSERT INTO ${collection} DOCUMENTS (:d)`, { d: randomDocument(random, id) });
   }
 }

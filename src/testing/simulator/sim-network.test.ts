@@ -12,7 +12,10 @@ function setup(): { net: SimNetwork; clock: { now: number }; received: string[];
   const net = new SimNetwork(() => clock.now, new SimRandom(1));
   const { dialer: a, acceptor: b } = net.connect('A', 'B', 50);
   const received: string[] = [];
-  for (const [end, name] of [[a, 'A'], [b, 'B']] as const) {
+  for (const [end, name] of [
+    [a, 'A'],
+    [b, 'B'],
+  ] as const) {
     end.listen({ message: (text) => received.push(`${name} got ${text}`), close: (code) => received.push(`${name} closed ${code}`) });
   }
   return { net, clock, received, a, b };

@@ -123,7 +123,15 @@ export class SimPeer {
     const sync =
       this.role === 'big'
         ? new Sync({ storage, storageName: this.name, logHub: hub, timers })
-        : new Sync({ storage, storageName: this.name, logHub: hub, timers, identity: auth.identity(this.user), fetch: auth.fetch, sync: { bigPeer: false, inProcess: true } });
+        : new Sync({
+            storage,
+            storageName: this.name,
+            logHub: hub,
+            timers,
+            identity: auth.identity(this.user),
+            fetch: auth.fetch,
+            sync: { bigPeer: false, inProcess: true },
+          });
     this.sync = sync;
     this.restartAt = undefined;
     for (const listener of this.#openListeners) listener(this);

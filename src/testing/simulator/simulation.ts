@@ -180,7 +180,11 @@ async function heal(world: World, restartDue: () => Promise<void>, pending: () =
     quiet = reasons.length === 0 && now === activity ? quiet + 1 : 0;
     activity = now;
     if (quiet >= QUIET_ROUNDS) return;
-    if (round === HEAL_ROUNDS - 1) world.violation('quiescence', `the mesh did not go quiet within ${(HEAL_ROUNDS * HEAL_STEP_MS) / 1000} simulated seconds of healing: ${reasons.join('; ') || 'frames kept flowing'}`);
+    if (round === HEAL_ROUNDS - 1)
+      world.violation(
+        'quiescence',
+        `the mesh did not go quiet within ${(HEAL_ROUNDS * HEAL_STEP_MS) / 1000} simulated seconds of healing: ${reasons.join('; ') || 'frames kept flowing'}`,
+      );
   }
 }
 
@@ -207,4 +211,3 @@ function tailsOf(violations: readonly Violation[], peers: readonly SimPeer[]): R
   const named = peers.filter((p) => violations.some((v) => new RegExp(`(^|\\W)${p.name}(\\W|$)`).test(v.message)));
   return Object.fromEntries(named.map((p) => [p.name, [...p.tail]]));
 }
-

@@ -18,13 +18,20 @@ const STEPS = 1_200;
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 13];
 
 describe('the mesh simulator', () => {
-  it.each(SEEDS)('holds every invariant for seed %i', async (seed) => {
-    const result = await simulate({ seed, peers: PEERS, steps: STEPS });
-    const first = result.violations[0];
-    const replay = first === undefined ? '' : `\nreplay: ${replayCommand({ peers: PEERS, steps: STEPS, storage: 'mixed' }, seed, first.step)}`;
-    expect(result.violations.map((v) => `step ${v.step}, ${v.kind}: ${v.message}`), `seed ${seed}${replay}`).toEqual([]);
-    expect(result.stats.writes).toBeGreaterThan(STEPS / 3);
-  }, 60_000);
+  it.each(SEEDS)(
+    'holds every invariant for seed %i',
+    async (seed) => {
+      const result = await simulate({ seed, peers: PEERS, steps: STEPS });
+      const first = result.violations[0];
+      const replay = first === undefined ? '' : `\nreplay: ${replayCommand({ peers: PEERS, steps: STEPS, storage: 'mixed' }, seed, first.step)}`;
+      expect(
+        result.violations.map((v) => `step ${v.step}, ${v.kind}: ${v.message}`),
+        `seed ${seed}${replay}`,
+      ).toEqual([]);
+      expect(result.stats.writes).toBeGreaterThan(STEPS / 3);
+    },
+    60_000,
+  );
 
   it('replays a seed step for step: the same actions, the same outcome', async () => {
     const run = async (): Promise<{ trace: string[]; violations: string[]; simulatedMs: number }> => {

@@ -8,7 +8,18 @@
  * so that their value is the sum of the increments.
  */
 import { COUNTER_COLLECTION, COUNTER_FIELD } from './ledger.ts';
-import { COUNTER_IDS, DOC_COLLECTIONS, EVICT_CONDITIONS, INSERT_POLICIES, pickId, SUBSCRIPTIONS, mayWrite, randomDocument, randomValue, type DocCollection } from './menus.ts';
+import {
+  COUNTER_IDS,
+  DOC_COLLECTIONS,
+  EVICT_CONDITIONS,
+  INSERT_POLICIES,
+  pickId,
+  SUBSCRIPTIONS,
+  mayWrite,
+  randomDocument,
+  randomValue,
+  type DocCollection,
+} from './menus.ts';
 import type { SimPeer } from './sim-peer.ts';
 import type { World } from './world.ts';
 
@@ -24,7 +35,14 @@ const UNSET_FIELDS = ['note', 'o', 'o.x', 'flag'];
 const conflictRefused = (error: unknown): boolean => (error as { code?: string }).code === 'query/evaluation';
 
 /** Runs a statement on the peer (if it is up), counted as a write or an EVICT. */
-function execute(world: World, peer: SimPeer, statement: string, args: Record<string, unknown>, expected?: (error: unknown) => boolean, count: 'writes' | 'evicts' = 'writes'): Action {
+function execute(
+  world: World,
+  peer: SimPeer,
+  statement: string,
+  args: Record<string, unknown>,
+  expected?: (error: unknown) => boolean,
+  count: 'writes' | 'evicts' = 'writes',
+): Action {
   return {
     text: `${peer.name}: ${statement} ${JSON.stringify(args)}`,
     run: () => {

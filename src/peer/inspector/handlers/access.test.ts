@@ -11,12 +11,18 @@ describe('a read or write verdict', () => {
   });
 
   it('refuses a collection without a rule', () => {
-    expect(verdict('write', rules({ people: ['true'] }), 'orders', doc({ _id: 'a' }))).toEqual({ allowed: false, reason: 'no write rule for collection orders' });
+    expect(verdict('write', rules({ people: ['true'] }), 'orders', doc({ _id: 'a' }))).toEqual({
+      allowed: false,
+      reason: 'no write rule for collection orders',
+    });
   });
 
   it('names the rule that matches', () => {
     const r = rules({ orders: ["locationId = 'B'", "locationId = 'A'"] });
-    expect(verdict('read', r, 'orders', doc({ _id: 'a', locationId: 'A' }))).toEqual({ allowed: true, reason: "read.queries_by_collection.orders: locationId = 'A' matches" });
+    expect(verdict('read', r, 'orders', doc({ _id: 'a', locationId: 'A' }))).toEqual({
+      allowed: true,
+      reason: "read.queries_by_collection.orders: locationId = 'A' matches",
+    });
   });
 
   it('lists the rules when none matches', () => {
@@ -32,7 +38,10 @@ describe('a read or write verdict', () => {
       allowed: false,
       reason: 'document not held here: rules with conditions cannot be decided',
     });
-    expect(verdict('read', rules({ orders: ['true'] }), 'orders', { found: false })).toEqual({ allowed: true, reason: 'read.queries_by_collection.orders: true matches every document' });
+    expect(verdict('read', rules({ orders: ['true'] }), 'orders', { found: false })).toEqual({
+      allowed: true,
+      reason: 'read.queries_by_collection.orders: true matches every document',
+    });
   });
 
   it('allows a tombstone where its collection has a rule, as replication does', () => {
@@ -41,7 +50,10 @@ describe('a read or write verdict', () => {
 
   it('says a rule that does not parse allows nothing, and still decides with the others', () => {
     const r = rules({ orders: ['locationId = = 1', "locationId = 'A'"] });
-    expect(verdict('read', r, 'orders', doc({ locationId: 'A' }))).toEqual({ allowed: true, reason: "read.queries_by_collection.orders: locationId = 'A' matches" });
+    expect(verdict('read', r, 'orders', doc({ locationId: 'A' }))).toEqual({
+      allowed: true,
+      reason: "read.queries_by_collection.orders: locationId = 'A' matches",
+    });
     expect(verdict('read', r, 'orders', doc({ locationId: 'B' })).reason).toContain('locationId = = 1 does not parse and allows nothing');
   });
 
@@ -51,7 +63,10 @@ describe('a read or write verdict', () => {
   });
 
   it('allows an offline peer without a certificate its own store', () => {
-    expect(verdict('write', undefined, 'orders', { found: false })).toEqual({ allowed: true, reason: 'no certificate: no rules apply to this peer locally (offline)' });
+    expect(verdict('write', undefined, 'orders', { found: false })).toEqual({
+      allowed: true,
+      reason: 'no certificate: no rules apply to this peer locally (offline)',
+    });
   });
 
   it('never takes an inherited property for a collection’s rules', () => {

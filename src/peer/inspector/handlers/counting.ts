@@ -51,9 +51,7 @@ export function countUnion(reader: StorageReader, collection: string, queries: r
   let total = 0;
   if (plain.some((q) => q.where === undefined)) total = countWhere(reader, collection, undefined);
   else if (plain.length > 0) {
-    const either = plain
-      .map((q) => q.where as Expr)
-      .reduce((left, right): Expr => ({ kind: 'binary', op: 'OR', left, right, pos: left.pos }));
+    const either = plain.map((q) => q.where as Expr).reduce((left, right): Expr => ({ kind: 'binary', op: 'OR', left, right, pos: left.pos }));
     total = countWhere(reader, collection, either);
   }
   const extra = new Set<string>();
@@ -67,7 +65,11 @@ export function countUnion(reader: StorageReader, collection: string, queries: r
 }
 
 /** Per-query counts of a set and the count of its union (every local document for `everything`). */
-export function countSet(reader: StorageReader, set: SubscriptionSetShape, everything: () => number): { perQuery: { collection: string; query: SubscriptionQuery; count: number }[]; total: number } {
+export function countSet(
+  reader: StorageReader,
+  set: SubscriptionSetShape,
+  everything: () => number,
+): { perQuery: { collection: string; query: SubscriptionQuery; count: number }[]; total: number } {
   if (set.everything) return { perQuery: [], total: everything() };
   const compiled = compileSubscriptions(set);
   const perQuery: { collection: string; query: SubscriptionQuery; count: number }[] = [];

@@ -15,9 +15,18 @@ beforeAll(async () => {
   for (let b = 0; b < N / BATCH; b++) {
     const docs = Array.from({ length: BATCH }, (_, i) => {
       const n = b * BATCH + i;
-      return { _id: `order-${String(n).padStart(6, '0')}`, n, locationId: n % 7, createdAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(), items: [{ sku: `s${n % 97}`, qty: n % 5 }] };
+      return {
+        _id: `order-${String(n).padStart(6, '0')}`,
+        n,
+        locationId: n % 7,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+        items: [{ sku: `s${n % 97}`, qty: n % 5 }],
+      };
     });
-    await kit.sync.store.execute(`INSERT INTO orders DOCUMENTS ${docs.map((_, i) => `(:d${i})`).join(', ')}`, Object.fromEntries(docs.map((d, i) => [`d${i}`, d])));
+    await kit.sync.store.execute(
+      `INSERT INTO orders DOCUMENTS ${docs.map((_, i) => `(:d${i})`).join(', ')}`,
+      Object.fromEntries(docs.map((d, i) => [`d${i}`, d])),
+    );
   }
   console.log(`inserted ${N} documents in ${Math.round(performance.now() - started)} ms`);
   expect((await kit.call('overview:get')).storeSizeBytes).toBeGreaterThan(1_000_000);
@@ -40,6 +49,8 @@ it(`answers SELECT * over ${N.toLocaleString('en')} documents with the total and
   expect(last.rows).toHaveLength(1000);
   expect(new Set([...outcome.rows, ...last.rows].map((r) => r._id)).size).toBe(1200);
   const bytes = JSON.stringify(outcome).length;
-  console.log(`SELECT * of ${N}: ${Math.round(queryMs)} ms (peer elapsedMs ${Math.round(outcome.elapsedMs)}); first answer ${bytes} bytes of JSON; a page of 1,000 rows: ${pageMs.toFixed(1)} ms`);
+  console.log(
+    `SELECT * of ${N}: ${Math.round(queryMs)} ms (peer elapsedMs ${Math.round(outcome.elapsedMs)}); first answer ${bytes} bytes of JSON; a page of 1,000 rows: ${pageMs.toFixed(1)} ms`,
+  );
   expect(queryMs).toBeLessThan(30_000);
 }, 120_000);

@@ -46,7 +46,9 @@ describe('documents:query', () => {
     expect(await kit.fail('documents:query', { statement: '' })).toMatchObject({ code: 'query/invalid' });
     expect(await kit.fail('documents:query', { statement: 'SELEC * FROM x' })).toMatchObject({ code: 'query/invalid' });
     expect(await kit.fail('documents:query', { statement: 'SELECT * FROM x WHERE a = :missing' })).toMatchObject({ code: expect.stringMatching(/^query\//) });
-    expect(await kit.fail('documents:query', { statement: 'INSERT INTO __presence DOCUMENTS (:d)', args: { d: { _id: 'x' } } })).toMatchObject({ code: 'query/unsupported' });
+    expect(await kit.fail('documents:query', { statement: 'INSERT INTO __presence DOCUMENTS (:d)', args: { d: { _id: 'x' } } })).toMatchObject({
+      code: 'query/unsupported',
+    });
   });
 
   it('refuses bad input naming the field, and runs nothing', async () => {
@@ -77,7 +79,12 @@ describe('documents:rows', () => {
   it('pages through a kept result, and answers no rows past its end', async () => {
     kit = await withOrders(25);
     const { resultId } = await kit.call('documents:query', { statement: 'SELECT n FROM orders ORDER BY n', pageSize: 10 });
-    expect(await kit.call('documents:rows', { resultId, offset: 10, limit: 10 })).toEqual({ resultId, offset: 10, total: 25, rows: Array.from({ length: 10 }, (_, i) => ({ n: 10 + i })) });
+    expect(await kit.call('documents:rows', { resultId, offset: 10, limit: 10 })).toEqual({
+      resultId,
+      offset: 10,
+      total: 25,
+      rows: Array.from({ length: 10 }, (_, i) => ({ n: 10 + i })),
+    });
     expect((await kit.call('documents:rows', { resultId, offset: 20, limit: 10 })).rows.map((r) => r.n)).toEqual([20, 21, 22, 23, 24]);
     expect((await kit.call('documents:rows', { resultId, offset: 25, limit: 10 })).rows).toEqual([]);
   });
@@ -89,7 +96,10 @@ describe('documents:rows', () => {
     // Paging the first keeps it fresh: the second becomes the oldest.
     await kit.call('documents:rows', { resultId: ids[0], offset: 0, limit: 1 });
     ids.push((await kit.call('documents:query', { statement: 'SELECT * FROM orders' })).resultId);
-    expect(await kit.fail('documents:rows', { resultId: ids[1], offset: 0, limit: 1 })).toMatchObject({ code: 'inspector/not-found', message: expect.stringContaining('resultId') });
+    expect(await kit.fail('documents:rows', { resultId: ids[1], offset: 0, limit: 1 })).toMatchObject({
+      code: 'inspector/not-found',
+      message: expect.stringContaining('resultId'),
+    });
     for (const id of [ids[0], ids[2], ids[3], ids[4]]) expect((await kit.call('documents:rows', { resultId: id, offset: 0, limit: 1 })).total).toBe(3);
   });
 
@@ -102,7 +112,10 @@ describe('documents:rows', () => {
     expect(outcome.total).toBeLessThan(50);
     expect(outcome.rows).toHaveLength(outcome.total);
     expect(outcome.rows.map((r) => r.n)).toEqual(Array.from({ length: outcome.total }, (_, i) => i));
-    expect(await kit.call('documents:rows', { resultId: outcome.resultId, offset: outcome.total, limit: 10 })).toMatchObject({ total: outcome.total, rows: [] });
+    expect(await kit.call('documents:rows', { resultId: outcome.resultId, offset: outcome.total, limit: 10 })).toMatchObject({
+      total: outcome.total,
+      rows: [],
+    });
     expect(await kit.call('documents:query', { statement: 'SELECT * FROM orders WHERE n < 10' })).toMatchObject({ total: 10, truncated: false });
   });
 

@@ -39,11 +39,29 @@ export function documentsHandlers(ctx: InspectorContext, results: ResultCache): 
       const result = await ctx.sync.store.execute(statement, args);
       const elapsedMs = performance.now() - started;
       if (result.commitId !== null) {
-        return { statement, resultId: '', total: 0, truncated: false, rows: [], mutatedDocumentIds: result.mutatedDocumentIds, commitId: result.commitId, elapsedMs };
+        return {
+          statement,
+          resultId: '',
+          total: 0,
+          truncated: false,
+          rows: [],
+          mutatedDocumentIds: result.mutatedDocumentIds,
+          commitId: result.commitId,
+          elapsedMs,
+        };
       }
       const kept = results.put(statement, result.items);
       const rows = kept.result.rows;
-      return { statement, resultId: kept.id, total: rows.length, truncated: kept.result.truncated, rows: rows.slice(0, pageSize), mutatedDocumentIds: [], commitId: null, elapsedMs };
+      return {
+        statement,
+        resultId: kept.id,
+        total: rows.length,
+        truncated: kept.result.truncated,
+        rows: rows.slice(0, pageSize),
+        mutatedDocumentIds: [],
+        commitId: null,
+        elapsedMs,
+      };
     },
     'documents:rows': async (input) => {
       const o = objectInput(input, ['resultId', 'offset', 'limit']);

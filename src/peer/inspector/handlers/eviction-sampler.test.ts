@@ -32,7 +32,12 @@ function standIn() {
     sizeOnDisk: () => 4096,
   };
   const events: { event: EventName; payload: unknown }[] = [];
-  const ctx: InspectorContext = { sync: { store } as unknown as Sync, now: () => clock.now(), timers: clock, emit: (event, payload) => events.push({ event, payload }) };
+  const ctx: InspectorContext = {
+    sync: { store } as unknown as Sync,
+    now: () => clock.now(),
+    timers: clock,
+    emit: (event, payload) => events.push({ event, payload }),
+  };
   const source: EvictionRunSource = { onRun: (l) => (runs.add(l), () => runs.delete(l)), configured: () => false };
   const sampler = new EvictionSampler(ctx, source, { memory: () => ({ rss: 100, heapUsed: 40 }) });
   const commit = (txnId: number, evicted: number): void => {
@@ -79,7 +84,9 @@ describe('the eviction sampler', () => {
     s.sampler.start();
     s.sampler.start();
     s.clock.advance(2_000);
-    expect(s.sampler.samples()).toEqual([0, 1, 2].map((i) => ({ at: s.clock.now() - 2_000 + i * 1_000, documents: 3, storeBytes: 4096, rssBytes: 100, heapUsedBytes: 40 })));
+    expect(s.sampler.samples()).toEqual(
+      [0, 1, 2].map((i) => ({ at: s.clock.now() - 2_000 + i * 1_000, documents: 3, storeBytes: 4096, rssBytes: 100, heapUsedBytes: 40 })),
+    );
     expect(s.events.filter((e) => e.event === 'eviction:sample')).toHaveLength(3);
   });
 
@@ -117,7 +124,18 @@ describe('the eviction sampler', () => {
   it('marks a refused run, which has no txn, on its own', () => {
     const s = standIn();
     s.run({ ...RUN, at: s.clock.now(), outcome: 'refused', code: 'eviction/too-soon', evicted: 0, txnId: undefined, forced: false });
-    expect(s.sampler.marks()).toEqual([{ kind: 'eviction', at: s.clock.now(), collection: 'orders', evicted: 0, source: 'strategy', outcome: 'refused', forced: false, code: 'eviction/too-soon' }]);
+    expect(s.sampler.marks()).toEqual([
+      {
+        kind: 'eviction',
+        at: s.clock.now(),
+        collection: 'orders',
+        evicted: 0,
+        source: 'strategy',
+        outcome: 'refused',
+        forced: false,
+        code: 'eviction/too-soon',
+      },
+    ]);
   });
 
   it('closes leaving no timer and no listener, and takes nothing more', () => {

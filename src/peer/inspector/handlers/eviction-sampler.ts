@@ -85,7 +85,14 @@ export class EvictionSampler {
       }),
       store.onResync((event) => {
         this.start();
-        this.#mark({ kind: 'resync', at: event.at, collection: event.collection, count: event.count, evictedAt: event.evictedAt, subscriptions: event.subscriptions });
+        this.#mark({
+          kind: 'resync',
+          at: event.at,
+          collection: event.collection,
+          count: event.count,
+          evictedAt: event.evictedAt,
+          subscriptions: event.subscriptions,
+        });
       }),
     ];
     if (runs !== undefined) {
@@ -165,7 +172,8 @@ export class EvictionSampler {
 
   #run(run: EvictionRunInfo): void {
     this.start();
-    const existing = run.txnId === undefined ? -1 : this.#marks.findIndex((m) => m.kind === 'eviction' && m.txnId === run.txnId && m.collection === run.collection);
+    const existing =
+      run.txnId === undefined ? -1 : this.#marks.findIndex((m) => m.kind === 'eviction' && m.txnId === run.txnId && m.collection === run.collection);
     const previous = existing >= 0 ? this.#marks[existing] : undefined;
     const mark: EvictionRunMark = {
       kind: 'eviction',

@@ -54,7 +54,10 @@ export class ScenarioSlot {
     if (this.#closed) throw cancelled('eviction:scenario: the inspector is closed; nothing was run');
     const busy = this.#running?.info;
     if (busy !== undefined) {
-      throw new SyncError('scenario/busy', `eviction:scenario: a scenario is already running on this peer (#${busy.id}, ${busy.docs} documents × ${busy.cycles} cycles, ${busy.rows.length} rows so far); wait for its report`);
+      throw new SyncError(
+        'scenario/busy',
+        `eviction:scenario: a scenario is already running on this peer (#${busy.id}, ${busy.docs} documents × ${busy.cycles} cycles, ${busy.rows.length} rows so far); wait for its report`,
+      );
     }
     const running: Running = {
       info: { id: this.#nextId++, docs, cycles, startedAt: this.#ctx.now(), rows: [] },

@@ -33,7 +33,16 @@ describe('eviction:get and the chart', () => {
     kit.clock.advance(5_000);
     expect(kit.eventsOf('eviction:sample')).toEqual([]);
     const first = await kit.call('eviction:get');
-    expect(first).toMatchObject({ configured: false, collections: [], runs: [], marks: [], sampleEveryMs: 1000, sampleCapacity: SAMPLE_CAPACITY, scenario: undefined, window: '02:00-05:00' });
+    expect(first).toMatchObject({
+      configured: false,
+      collections: [],
+      runs: [],
+      marks: [],
+      sampleEveryMs: 1000,
+      sampleCapacity: SAMPLE_CAPACITY,
+      scenario: undefined,
+      window: '02:00-05:00',
+    });
     expect(first.samples).toEqual([{ at: kit.clock.now(), documents: 2, storeBytes: 0, rssBytes: 200_000_000, heapUsedBytes: 50_000_000 }]);
     kit.clock.advance(3_000);
     expect(kit.eventsOf('eviction:sample')).toHaveLength(4);
@@ -77,9 +86,24 @@ describe('eviction:dry-run and eviction:run', () => {
     await ordersOldAndNew(kit);
     const state = await kit.call('eviction:get');
     expect(state.configured).toBe(true);
-    expect(state.collections).toEqual([{ strategy: { kind: 'local', collection: 'orders', field: 'createdAt', ttlHours: 72 }, subscription: undefined, lastRunAt: undefined, lastRun: undefined, nextRunAt: undefined }]);
+    expect(state.collections).toEqual([
+      {
+        strategy: { kind: 'local', collection: 'orders', field: 'createdAt', ttlHours: 72 },
+        subscription: undefined,
+        lastRunAt: undefined,
+        lastRun: undefined,
+        nextRunAt: undefined,
+      },
+    ]);
     const dry = await kit.call('eviction:dry-run', { collection: 'orders' });
-    expect(dry).toMatchObject({ collection: 'orders', strategy: 'local', evict: { count: 2 }, kept: { count: 0, ids: [] }, cancel: ['SELECT * FROM orders'], comeBack: [] });
+    expect(dry).toMatchObject({
+      collection: 'orders',
+      strategy: 'local',
+      evict: { count: 2 },
+      kept: { count: 0, ids: [] },
+      cancel: ['SELECT * FROM orders'],
+      comeBack: [],
+    });
     expect([...dry.evict.ids].sort()).toEqual(['old-1', 'old-2']);
     expect(dry.evictStatement).toMatch(/^EVICT FROM `orders` WHERE `createdAt` <= :ttl$/);
     expect(dry.refusal).toBeUndefined();
@@ -89,12 +113,29 @@ describe('eviction:dry-run and eviction:run', () => {
     kit = inspectorKit({ sync: { eviction: LOCAL_ORDERS }, inspector: { evictionSampler: MEMORY } });
     await ordersOldAndNew(kit);
     const run = await kit.call('eviction:run', { collection: 'orders' });
-    expect(run).toMatchObject({ collection: 'orders', strategy: 'local', trigger: 'manual', forced: false, outcome: 'evicted', evicted: 2, cancelled: ['SELECT * FROM orders'] });
+    expect(run).toMatchObject({
+      collection: 'orders',
+      strategy: 'local',
+      trigger: 'manual',
+      forced: false,
+      outcome: 'evicted',
+      evicted: 2,
+      cancelled: ['SELECT * FROM orders'],
+    });
     expect(run.registered).toHaveLength(1);
     expect(kit.eventsOf('eviction:changed').length).toBeGreaterThan(0);
     const marks = kit.eventsOf('eviction:mark');
     // The EVICT's commit marked it, then the run made the mark its own.
-    expect(marks.at(-1)).toEqual({ kind: 'eviction', at: expect.any(Number), collection: 'orders', evicted: 2, source: 'strategy', outcome: 'evicted', forced: false, txnId: run.txnId });
+    expect(marks.at(-1)).toEqual({
+      kind: 'eviction',
+      at: expect.any(Number),
+      collection: 'orders',
+      evicted: 2,
+      source: 'strategy',
+      outcome: 'evicted',
+      forced: false,
+      txnId: run.txnId,
+    });
     const state = await kit.call('eviction:get');
     expect(state.marks).toEqual([marks.at(-1)]);
     expect(state.runs).toEqual([run]);
@@ -109,11 +150,20 @@ describe('eviction:dry-run and eviction:run', () => {
 
   it('answers eviction/not-configured for a collection without a strategy, and refuses bad input before anything runs', async () => {
     kit = inspectorKit({ sync: { eviction: LOCAL_ORDERS } });
-    expect(await kit.fail('eviction:dry-run', { collection: 'carts' })).toMatchObject({ code: 'eviction/not-configured', message: expect.stringContaining('orders') });
+    expect(await kit.fail('eviction:dry-run', { collection: 'carts' })).toMatchObject({
+      code: 'eviction/not-configured',
+      message: expect.stringContaining('orders'),
+    });
     expect(await kit.fail('eviction:run', { collection: 'carts' })).toMatchObject({ code: 'eviction/not-configured' });
-    expect(await kit.fail('eviction:run', { collection: 'orders', force: 'yes' })).toMatchObject({ code: 'inspector/bad-request', message: 'force: expected true or false, got a string' });
+    expect(await kit.fail('eviction:run', { collection: 'orders', force: 'yes' })).toMatchObject({
+      code: 'inspector/bad-request',
+      message: 'force: expected true or false, got a string',
+    });
     expect(await kit.fail('eviction:run', {})).toMatchObject({ code: 'inspector/bad-request', message: expect.stringMatching(/^collection: missing/) });
-    expect(await kit.fail('eviction:dry-run', { collection: 'orders', ttl: 1 })).toMatchObject({ code: 'inspector/bad-request', message: expect.stringMatching(/^ttl: this call takes no such field/) });
+    expect(await kit.fail('eviction:dry-run', { collection: 'orders', ttl: 1 })).toMatchObject({
+      code: 'inspector/bad-request',
+      message: expect.stringMatching(/^ttl: this call takes no such field/),
+    });
     expect(await kit.fail('eviction:get', { all: true })).toMatchObject({ code: 'inspector/bad-request' });
     expect((await kit.call('eviction:get')).runs).toEqual([]);
   });
@@ -134,13 +184,33 @@ function steppedScenario(): { runner: ScenarioRunner; step(row: Partial<Eviction
         options.signal?.addEventListener('abort', () => reject(new Error('aborted')));
       }),
     step(partial) {
-      const row = { way: 'wrong', cycle: rows.length + 1, evicted: 10, resynced: 10, storeBytes: 1, memoryBytes: 2, bytesReceived: 3, durationMs: 4, ...partial } as EvictionScenarioCycle;
+      const row = {
+        way: 'wrong',
+        cycle: rows.length + 1,
+        evicted: 10,
+        resynced: 10,
+        storeBytes: 1,
+        memoryBytes: 2,
+        bytesReceived: 3,
+        durationMs: 4,
+        ...partial,
+      } as EvictionScenarioCycle;
       rows.push(row);
       onCycle?.(row);
     },
     finish() {
       const zero = { evicted: 0, resynced: 0, bytesReceived: 0 };
-      resolve?.({ collection: 'evict_loop_demo', docs: 10, cycles: rows, wrong: zero, right: zero, loopDetected: true, rightWayClean: true, verdict: 'verdict: evict/re-sync loop reproduced', fix: 'cancel first' });
+      resolve?.({
+        collection: 'evict_loop_demo',
+        docs: 10,
+        cycles: rows,
+        wrong: zero,
+        right: zero,
+        loopDetected: true,
+        rightWayClean: true,
+        verdict: 'verdict: evict/re-sync loop reproduced',
+        fix: 'cancel first',
+      });
     },
     aborted: () => signal?.aborted === true,
   };
@@ -181,8 +251,22 @@ describe('eviction:scenario', () => {
 
   it('refuses docs and cycles out of range before anything runs', async () => {
     let ran = 0;
-    kit = inspectorKit({ inspector: { evictionScenario: async () => { ran++; throw new Error('no'); } } });
-    for (const input of [{ docs: 0, cycles: 1 }, { docs: 100_001, cycles: 1 }, { docs: 10, cycles: 21 }, { docs: 1.5, cycles: 1 }, { docs: 10 }, { docs: 10, cycles: 1, collection: 'x' }]) {
+    kit = inspectorKit({
+      inspector: {
+        evictionScenario: async () => {
+          ran++;
+          throw new Error('no');
+        },
+      },
+    });
+    for (const input of [
+      { docs: 0, cycles: 1 },
+      { docs: 100_001, cycles: 1 },
+      { docs: 10, cycles: 21 },
+      { docs: 1.5, cycles: 1 },
+      { docs: 10 },
+      { docs: 10, cycles: 1, collection: 'x' },
+    ]) {
       expect(await kit.fail('eviction:scenario', input)).toMatchObject({ code: 'inspector/bad-request' });
     }
     expect(ran).toBe(0);

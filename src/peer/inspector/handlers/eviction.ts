@@ -86,7 +86,13 @@ export function evictionState(ctx: InspectorContext, port: EvictionPort, sampler
 /**
  * `session` owns the scenarios it starts (they end when it closes); `port` is `sync.eviction`.
  */
-export function evictionHandlers(ctx: InspectorContext, port: EvictionPort, sampler: EvictionSampler, scenarios: ScenarioSlot, session: object): EvictionHandlers {
+export function evictionHandlers(
+  ctx: InspectorContext,
+  port: EvictionPort,
+  sampler: EvictionSampler,
+  scenarios: ScenarioSlot,
+  session: object,
+): EvictionHandlers {
   return {
     'eviction:get': async (input) => {
       emptyInput(input);
@@ -102,7 +108,8 @@ export function evictionHandlers(ctx: InspectorContext, port: EvictionPort, samp
       const o = objectInput(input, ['collection', 'force']);
       const collection = requiredString(o, 'collection', { maxLength: 1000, nonEmpty: true });
       const force = o['force'];
-      if (force !== undefined && typeof force !== 'boolean') throw badRequest(`force: expected true or false, got ${force === null ? 'null' : Array.isArray(force) ? 'an array' : `a ${typeof force}`}`);
+      if (force !== undefined && typeof force !== 'boolean')
+        throw badRequest(`force: expected true or false, got ${force === null ? 'null' : Array.isArray(force) ? 'an array' : `a ${typeof force}`}`);
       return asRunInfo(await port.runNow(collection, { force: force === true }));
     },
     'eviction:scenario': async (input) => {

@@ -48,7 +48,11 @@ export class Holds {
       const transaction = sync.store.transaction(
         async () => {
           if (ended !== undefined) {
-            reject(ended === 'closed' ? closedError('transactions:hold: the session closed before the hold got the write slot') : cancelled('transactions:hold: the hold was released before it got the write slot'));
+            reject(
+              ended === 'closed'
+                ? closedError('transactions:hold: the session closed before the hold got the write slot')
+                : cancelled('transactions:hold: the hold was released before it got the write slot'),
+            );
             return;
           }
           held = true;

@@ -92,7 +92,8 @@ export function optionalInteger(input: Record<string, unknown>, field: string, m
 }
 
 function checkInteger(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw badRequest(`${field}: expected an integer, got ${typeof value === 'number' ? String(value) : kind(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw badRequest(`${field}: expected an integer, got ${typeof value === 'number' ? String(value) : kind(value)}`);
   if (value < min || value > max) throw badRequest(`${field}: ${value} is out of range (${min} to ${max})`);
   return value;
 }
@@ -138,6 +139,7 @@ export function logLevel(input: Record<string, unknown>, field: string): LogLeve
   if (value === undefined) throw badRequest(`${field}: missing (one of ${LOG_LEVELS.join(', ')})`);
   if (typeof value !== 'string') throw badRequest(`${field}: expected one of ${LOG_LEVELS.join(', ')}, got ${kind(value)}`);
   const upper = value.toUpperCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(upper)) throw badRequest(`${field}: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value.slice(0, 40))}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(upper))
+    throw badRequest(`${field}: expected one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value.slice(0, 40))}`);
   return upper as LogLevel;
 }

@@ -15,7 +15,9 @@ describe('documents:metadata', () => {
   it('tells every leaf field with who wrote its winning value and when, in path order', async () => {
     kit = inspectorKit();
     const created = kit.clock.now();
-    await kit.sync.store.execute('INSERT INTO people DOCUMENTS (:p)', { p: { _id: 'ada', name: 'Ada', address: { city: 'London', zip: 'N1' }, tags: ['x', 'y'], empty: {} } });
+    await kit.sync.store.execute('INSERT INTO people DOCUMENTS (:p)', {
+      p: { _id: 'ada', name: 'Ada', address: { city: 'London', zip: 'N1' }, tags: ['x', 'y'], empty: {} },
+    });
     kit.clock.advance(1_000);
     await kit.sync.store.execute("UPDATE people SET address.city = 'Paris' WHERE _id = 'ada'");
     const me = kit.sync.peerKey;
@@ -65,7 +67,10 @@ describe('documents:metadata', () => {
 
   it('answers inspector/not-found for a document the peer does not hold, and after an EVICT', async () => {
     kit = inspectorKit();
-    expect(await kit.fail('documents:metadata', { collection: 'orders', id: 'nope' })).toMatchObject({ code: 'inspector/not-found', message: expect.stringContaining('id:') });
+    expect(await kit.fail('documents:metadata', { collection: 'orders', id: 'nope' })).toMatchObject({
+      code: 'inspector/not-found',
+      message: expect.stringContaining('id:'),
+    });
     await kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:o)', { o: { _id: 'e' } });
     await kit.sync.store.execute("EVICT FROM orders WHERE _id = 'e'");
     expect(await kit.fail('documents:metadata', { collection: 'orders', id: 'e' })).toMatchObject({ code: 'inspector/not-found' });

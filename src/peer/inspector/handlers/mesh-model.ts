@@ -33,7 +33,12 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
   const order = (t: TransportCondition): number => PEER_TO_PEER_TRANSPORTS.indexOf(t.transport);
   return {
     local: { peerKey: source.peerKey, role: 'local', appId: source.appID, auth: undefined },
-    peers: source.remotePeers.map((p) => ({ peerKey: p.peerKey, role: p.role, appId: p.appID, auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined })),
+    peers: source.remotePeers.map((p) => ({
+      peerKey: p.peerKey,
+      role: p.role,
+      appId: p.appID,
+      auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined,
+    })),
     connections,
     lanPeers: source.lanPeers.map((p) => ({
       name: p.name,
@@ -86,7 +91,9 @@ function latestAuthRefusals(connections: readonly MeshConnection[]): Map<string,
 /** The later of the last verified session and the last refusal. */
 function authOf(peer: SeenPeer | undefined, refused: MeshAuth | undefined): MeshAuth | undefined {
   const verified: MeshAuth | undefined =
-    peer === undefined || peer.role !== 'small-peer' ? undefined : { state: 'verified', userID: peer.userID, certificateExpiresAt: peer.certificateExpiresAt, at: peer.lastSessionAt };
+    peer === undefined || peer.role !== 'small-peer'
+      ? undefined
+      : { state: 'verified', userID: peer.userID, certificateExpiresAt: peer.certificateExpiresAt, at: peer.lastSessionAt };
   if (verified === undefined) return refused;
   if (refused === undefined) return verified;
   return refused.at > verified.at ? refused : verified;

@@ -88,10 +88,22 @@ describe('the mesh', () => {
     await until('the Big Peer’s mesh shows the accepted connection', () => onBig.changes.at(-1)?.connections[0]?.state === 'elected');
     const fromBig = await onBig.get();
     expect(fromBig.peers).toEqual([
-      { peerKey: small.sync.peerKey, role: 'small-peer', appId: 'inspector-app', auth: { state: 'verified', userID: 'clerk', certificateExpiresAt: small.sync.auth.status.expiresAt, at: expect.any(Number) } },
+      {
+        peerKey: small.sync.peerKey,
+        role: 'small-peer',
+        appId: 'inspector-app',
+        auth: { state: 'verified', userID: 'clerk', certificateExpiresAt: small.sync.auth.status.expiresAt, at: expect.any(Number) },
+      },
     ]);
     expect(fromBig.connections).toEqual([
-      expect.objectContaining({ id: expect.stringMatching(/^WsServer#\d+$/), type: 'WsServer', direction: 'accepted', address: expect.stringMatching(/^127\.0\.0\.1:\d+$/), state: 'elected', remotePeerKey: small.sync.peerKey }),
+      expect.objectContaining({
+        id: expect.stringMatching(/^WsServer#\d+$/),
+        type: 'WsServer',
+        direction: 'accepted',
+        address: expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+        state: 'elected',
+        remotePeerKey: small.sync.peerKey,
+      }),
     ]);
 
     // The Big Peer goes away: the small peer's address is closed, to be dialed again in about 5 s.
@@ -122,10 +134,15 @@ describe('the mesh', () => {
     const onA = watch(createInspector(a.sync));
     const onB = watch(createInspector(b.sync));
     await b.sync.startSync();
-    await until('both sides elected', async () => (await onA.get()).connections[0]?.state === 'elected' && (await onB.get()).connections[0]?.state === 'elected');
+    await until(
+      'both sides elected',
+      async () => (await onA.get()).connections[0]?.state === 'elected' && (await onB.get()).connections[0]?.state === 'elected',
+    );
     expect((await onB.get()).connections.map((c) => [c.direction, c.address, c.remotePeerKey])).toEqual([['dialed', a.sync.listenUrl, a.sync.peerKey]]);
     expect((await onA.get()).connections.map((c) => [c.direction, c.type, c.remotePeerKey])).toEqual([['accepted', 'WsServer', b.sync.peerKey]]);
-    expect((await onA.get()).peers).toEqual([{ peerKey: b.sync.peerKey, role: 'small-peer', appId: 'inspector-app', auth: expect.objectContaining({ state: 'verified', userID: 'b' }) }]);
+    expect((await onA.get()).peers).toEqual([
+      { peerKey: b.sync.peerKey, role: 'small-peer', appId: 'inspector-app', auth: expect.objectContaining({ state: 'verified', userID: 'b' }) },
+    ]);
     expect((await onA.get()).connections[0]?.transport).toBe('WebSocket');
   });
 });
@@ -180,21 +197,45 @@ describe('the mesh on the LAN', () => {
       lastSeenAt: expect.any(Number),
       auth: bobAuth,
     });
-    expect(mesh.peers.find((p) => p.peerKey === b.sync.peerKey)).toEqual({ peerKey: b.sync.peerKey, role: 'small-peer', appId: 'inspector-app', auth: bobAuth });
+    expect(mesh.peers.find((p) => p.peerKey === b.sync.peerKey)).toEqual({
+      peerKey: b.sync.peerKey,
+      role: 'small-peer',
+      appId: 'inspector-app',
+      auth: bobAuth,
+    });
     const elected = mesh.connections.find((c) => c.state === 'elected');
     expect(elected).toMatchObject({ transport: 'LAN', remotePeerKey: b.sync.peerKey });
 
     // Another app and another protocol version: seen, never dialed, with why.
-    expect(byKey.get(other.peerKey)).toMatchObject({ appId: 'another-app', compatible: false, reason: expect.stringMatching(/^another app \(another-app\)/), auth: undefined });
-    expect(byKey.get(future.peerKey)).toMatchObject({ protocolVersion: 99, compatible: false, reason: expect.stringMatching(/^outer_protocol_version 99 is not supported/), auth: undefined });
+    expect(byKey.get(other.peerKey)).toMatchObject({
+      appId: 'another-app',
+      compatible: false,
+      reason: expect.stringMatching(/^another app \(another-app\)/),
+      auth: undefined,
+    });
+    expect(byKey.get(future.peerKey)).toMatchObject({
+      protocolVersion: 99,
+      compatible: false,
+      reason: expect.stringMatching(/^outer_protocol_version 99 is not supported/),
+      auth: undefined,
+    });
     expect(mesh.connections.filter((c) => c.advertisedPeerKey === other.peerKey || c.advertisedPeerKey === future.peerKey)).toEqual([]);
 
     // The stranger (another issuer): its handshake refused over its certificate, and no session.
     const eve = byKey.get(stranger.sync.peerKey);
-    expect(eve).toMatchObject({ compatible: true, auth: { state: 'refused', refusal: { code: 4401, reason: expect.stringMatching(/^bad certificate \(UnknownIssuer\)/) } } });
+    expect(eve).toMatchObject({
+      compatible: true,
+      auth: { state: 'refused', refusal: { code: 4401, reason: expect.stringMatching(/^bad certificate \(UnknownIssuer\)/) } },
+    });
     expect(mesh.peers.map((p) => p.peerKey)).not.toContain(stranger.sync.peerKey);
     const refusedId = eve?.auth?.state === 'refused' ? eve.auth.connectionId : undefined;
-    expect(mesh.connections.find((c) => c.id === refusedId)).toMatchObject({ transport: 'LAN', direction: 'dialed', advertisedPeerKey: stranger.sync.peerKey, remotePeerKey: undefined, state: 'closed' });
+    expect(mesh.connections.find((c) => c.id === refusedId)).toMatchObject({
+      transport: 'LAN',
+      direction: 'dialed',
+      advertisedPeerKey: stranger.sync.peerKey,
+      remotePeerKey: undefined,
+      state: 'closed',
+    });
 
     // Transports: LAN runs, listening; Bluetooth LE is not on this platform.
     expect(mesh.transports).toEqual([

@@ -98,21 +98,53 @@ function lanMesh() {
   const tracker = new MeshTracker(clock);
   const snapshot = () =>
     buildMeshSnapshot(
-      { peerKey: 'me', appID: 'app', connections: tracker.connections(), remotePeers: tracker.peers(), lanPeers: tracker.lanPeers(), transportConditions: tracker.transportConditions() },
+      {
+        peerKey: 'me',
+        appID: 'app',
+        connections: tracker.connections(),
+        remotePeers: tracker.peers(),
+        lanPeers: tracker.lanPeers(),
+        transportConditions: tracker.transportConditions(),
+      },
       clock.now(),
     );
   const seen = (name: string, peerKey: string | undefined, url: string, reason?: string): void =>
-    tracker.lanSeen({ name, peerKey, appID: reason?.startsWith('another app') === true ? 'other' : 'app', protocolVersion: 2, url, compatible: reason === undefined, reason });
+    tracker.lanSeen({
+      name,
+      peerKey,
+      appID: reason?.startsWith('another app') === true ? 'other' : 'app',
+      protocolVersion: 2,
+      url,
+      compatible: reason === undefined,
+      reason,
+    });
   const lanDial = (id: string, url = LAN_URL) => ({ id, type: 'WsClient', dialed: true, remoteAddress: url, transport: 'LAN' as const });
-  const smallPeer = (peerKey: string, userID: string, expiresAt: number): RemotePeer => ({ peerKey, role: 'small-peer', appID: 'app', permissions: EVERYTHING, userID, expiresAt });
+  const smallPeer = (peerKey: string, userID: string, expiresAt: number): RemotePeer => ({
+    peerKey,
+    role: 'small-peer',
+    appID: 'app',
+    permissions: EVERYTHING,
+    userID,
+    expiresAt,
+  });
   return { clock, tracker, snapshot, seen, lanDial, smallPeer };
 }
 
 describe('the mesh snapshot’s LAN parts', () => {
   it('lists the transports asked for in the spec’s order, each with its condition and why', () => {
     const { clock, tracker, snapshot } = lanMesh();
-    tracker.transportCondition({ transport: 'BluetoothLE', condition: 'Unavailable', reason: 'Bluetooth LE needs a platform Bluetooth API', since: clock.now() });
-    tracker.transportCondition({ transport: 'LAN', condition: 'Ok', reason: 'listening on ws://0.0.0.0:41000/_sync/ws, advertised over mDNS', since: clock.now() });
+    tracker.transportCondition({
+      transport: 'BluetoothLE',
+      condition: 'Unavailable',
+      reason: 'Bluetooth LE needs a platform Bluetooth API',
+      since: clock.now(),
+    });
+    tracker.transportCondition({
+      transport: 'LAN',
+      condition: 'Ok',
+      reason: 'listening on ws://0.0.0.0:41000/_sync/ws, advertised over mDNS',
+      since: clock.now(),
+    });
     expect(snapshot().transports).toEqual([
       { transport: 'LAN', condition: 'Ok', reason: 'listening on ws://0.0.0.0:41000/_sync/ws, advertised over mDNS', since: clock.now() },
       { transport: 'BluetoothLE', condition: 'Unavailable', reason: 'Bluetooth LE needs a platform Bluetooth API', since: clock.now() },
@@ -127,7 +159,18 @@ describe('the mesh snapshot’s LAN parts', () => {
     clock.advance(1_000);
     tracker.lanGone('syncmesh-other');
     expect(snapshot().lanPeers).toEqual([
-      { name: 'syncmesh-peer', peerKey: 'peer', appId: 'app', protocolVersion: 2, url: LAN_URL, compatible: true, reason: undefined, present: true, lastSeenAt: clock.now() - 1_000, auth: undefined },
+      {
+        name: 'syncmesh-peer',
+        peerKey: 'peer',
+        appId: 'app',
+        protocolVersion: 2,
+        url: LAN_URL,
+        compatible: true,
+        reason: undefined,
+        present: true,
+        lastSeenAt: clock.now() - 1_000,
+        auth: undefined,
+      },
       {
         name: 'syncmesh-other',
         peerKey: 'other',
@@ -140,7 +183,13 @@ describe('the mesh snapshot’s LAN parts', () => {
         lastSeenAt: clock.now() - 1_000,
         auth: undefined,
       },
-      expect.objectContaining({ name: 'syncmesh-keyless', peerKey: undefined, compatible: false, reason: 'its advertisement has no peer key', auth: undefined }),
+      expect.objectContaining({
+        name: 'syncmesh-keyless',
+        peerKey: undefined,
+        compatible: false,
+        reason: 'its advertisement has no peer key',
+        auth: undefined,
+      }),
     ]);
   });
 
@@ -148,7 +197,9 @@ describe('the mesh snapshot’s LAN parts', () => {
     const { clock, tracker, snapshot, seen, lanDial, smallPeer } = lanMesh();
     seen('syncmesh-peer', 'peer', LAN_URL);
     tracker.dialing(lanDial('WsClient#1'), false);
-    expect(snapshot().connections).toEqual([expect.objectContaining({ id: 'WsClient#1', transport: 'LAN', state: 'connecting', remotePeerKey: undefined, advertisedPeerKey: 'peer' })]);
+    expect(snapshot().connections).toEqual([
+      expect.objectContaining({ id: 'WsClient#1', transport: 'LAN', state: 'connecting', remotePeerKey: undefined, advertisedPeerKey: 'peer' }),
+    ]);
     clock.advance(10);
     tracker.sessionStarted(lanDial('WsClient#1'), smallPeer('peer', 'alice', clock.now() + 8 * HOUR), true);
     const verified = { state: 'verified', userID: 'alice', certificateExpiresAt: clock.now() + 8 * HOUR, at: clock.now() };
@@ -166,11 +217,22 @@ describe('the mesh snapshot’s LAN parts', () => {
     tracker.closed('WsClient#1', 'session ended (1001): going away');
     clock.advance(2 * HOUR);
     tracker.dialing(lanDial('WsClient#2'), false);
-    tracker.closed('WsClient#2', 'refused by the remote (4401): bad certificate (Expired): the certificate expired', { by: 'remote', code: 4401, reason: 'bad certificate (Expired): the certificate expired' });
+    tracker.closed('WsClient#2', 'refused by the remote (4401): bad certificate (Expired): the certificate expired', {
+      by: 'remote',
+      code: 4401,
+      reason: 'bad certificate (Expired): the certificate expired',
+    });
     tracker.retryScheduled(LAN_URL, 5_000);
     const snap = snapshot();
     const refusal = { by: 'remote', code: 4401, reason: 'bad certificate (Expired): the certificate expired' };
-    expect(snap.connections[0]).toMatchObject({ id: 'WsClient#2', state: 'closed', remotePeerKey: undefined, advertisedPeerKey: 'peer', refusal, retryInMs: 5_000 });
+    expect(snap.connections[0]).toMatchObject({
+      id: 'WsClient#2',
+      state: 'closed',
+      remotePeerKey: undefined,
+      advertisedPeerKey: 'peer',
+      refusal,
+      retryInMs: 5_000,
+    });
     const refused = { state: 'refused', refusal, connectionId: 'WsClient#2', at: clock.now() };
     expect(snap.peers[0]?.auth).toEqual(refused);
     expect(snap.lanPeers[0]?.auth).toEqual(refused);
@@ -187,7 +249,10 @@ describe('the mesh snapshot’s LAN parts', () => {
     });
     const snap = snapshot();
     expect(snap.peers).toEqual([]);
-    expect(snap.lanPeers[0]?.auth).toMatchObject({ state: 'refused', refusal: { by: 'local', code: 4401, reason: 'bad certificate (UnknownIssuer): not signed by the issuer this peer trusts' } });
+    expect(snap.lanPeers[0]?.auth).toMatchObject({
+      state: 'refused',
+      refusal: { by: 'local', code: 4401, reason: 'bad certificate (UnknownIssuer): not signed by the issuer this peer trusts' },
+    });
   });
 
   it('does not count a refusal that is not about identity (a timeout, sync stopping) against the peer', () => {

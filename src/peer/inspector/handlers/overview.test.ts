@@ -63,11 +63,20 @@ describe('sync:start and sync:stop', () => {
   it('start and stop sync, with the auth status and the Big Peer link in the overview', async () => {
     const fixture = new FixtureLogin({ appID: 'app-1', playgroundToken: 'tok', now: () => Date.now() });
     kit = inspectorKit({
-      sync: { identity: onlinePlayground({ appID: 'app-1', token: 'tok', bigPeerURL: 'http://127.0.0.1:9' }), fetch: fixture.fetch, sync: { reconnect: { minDelayMs: 60_000 } } },
+      sync: {
+        identity: onlinePlayground({ appID: 'app-1', token: 'tok', bigPeerURL: 'http://127.0.0.1:9' }),
+        fetch: fixture.fetch,
+        sync: { reconnect: { minDelayMs: 60_000 } },
+      },
     });
     kit.clock.advance(Date.now() - kit.clock.now());
     const before = await kit.call('overview:get');
-    expect(before).toMatchObject({ identityType: 'OnlinePlayground', appId: 'app-1', syncActive: false, bigPeer: { url: 'http://127.0.0.1:9', state: 'stopped' } });
+    expect(before).toMatchObject({
+      identityType: 'OnlinePlayground',
+      appId: 'app-1',
+      syncActive: false,
+      bigPeer: { url: 'http://127.0.0.1:9', state: 'stopped' },
+    });
     const started = await kit.call('sync:start');
     expect(started).toMatchObject({ syncActive: true, bigPeer: { state: 'connecting' }, auth: { authenticated: true, userID: 'playground' } });
     expect(started.auth.certificateExpiresAt).toBeGreaterThan(kit.clock.now());

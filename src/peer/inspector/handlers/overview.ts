@@ -37,7 +37,8 @@ function bigPeerKey(ctx: InspectorContext): string | undefined {
   const live = sync.sessions.find((s) => s.remote.role === 'big-peer');
   if (live !== undefined) return live.remote.peerKey;
   const seen = sync.remotePeers.filter((p) => p.role === 'big-peer');
-  return seen.reduce<(typeof seen)[number] | undefined>((last, p) => (last === undefined || p.lastSessionAt >= last.lastSessionAt ? p : last), undefined)?.peerKey;
+  return seen.reduce<(typeof seen)[number] | undefined>((last, p) => (last === undefined || p.lastSessionAt >= last.lastSessionAt ? p : last), undefined)
+    ?.peerKey;
 }
 
 function linkState(ctx: InspectorContext): BigPeerLinkState {

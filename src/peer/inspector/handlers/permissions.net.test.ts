@@ -60,7 +60,12 @@ describe('permissions over a live session', () => {
       id: 'a',
       found: true,
       peers: [
-        { peerKey: big.sync.peerKey, role: 'local', read: { allowed: true, reason: 'read.everything is true' }, write: { allowed: true, reason: 'write.everything is true' } },
+        {
+          peerKey: big.sync.peerKey,
+          role: 'local',
+          read: { allowed: true, reason: 'read.everything is true' },
+          write: { allowed: true, reason: 'write.everything is true' },
+        },
         {
           peerKey: small.sync.peerKey,
           role: 'small-peer',

@@ -27,7 +27,10 @@ it('shows each remote’s set with what it matches here, and pushes subscription
   kit = netKit();
   const big = await kit.bigPeer();
   const docs = Array.from({ length: 6 }, (_, i) => ({ _id: `o${i}`, n: i, locationId: i < 4 ? 'A' : 'B' }));
-  await big.sync.store.execute(`INSERT INTO orders DOCUMENTS ${docs.map((_, i) => `(:d${i})`).join(', ')}`, Object.fromEntries(docs.map((d, i) => [`d${i}`, d])));
+  await big.sync.store.execute(
+    `INSERT INTO orders DOCUMENTS ${docs.map((_, i) => `(:d${i})`).join(', ')}`,
+    Object.fromEntries(docs.map((d, i) => [`d${i}`, d])),
+  );
   await big.sync.store.execute('INSERT INTO people DOCUMENTS (:p)', { p: { _id: 'p' } });
   const small = kit.smallPeer('clerk', { bigPeerURL: big.url });
   small.sync.store.registerSubscription("SELECT * FROM orders WHERE locationId = 'A'");
@@ -39,7 +42,10 @@ it('shows each remote’s set with what it matches here, and pushes subscription
   bigInspector.openSession().onEvent((event) => events.push(event));
   await small.sync.startSync();
   await until('the Big Peer has the small peer’s set', () => big.sync.sessions[0]?.remoteSubscriptions !== undefined);
-  await until('the small peer has the Big Peer’s set and 6 orders', async () => small.sync.sessions[0]?.remoteSubscriptions !== undefined && (await small.sync.store.execute('SELECT * FROM orders')).items.length === 6);
+  await until(
+    'the small peer has the Big Peer’s set and 6 orders',
+    async () => small.sync.sessions[0]?.remoteSubscriptions !== undefined && (await small.sync.store.execute('SELECT * FROM orders')).items.length === 6,
+  );
 
   const onBig = await list(bigInspector);
   expect(onBig.localSet).toEqual({ everything: false, queries: { __presence: [{ expr: 'true', order_by: [] }] } });

@@ -19,7 +19,7 @@ async function withOrders(): Promise<InspectorKit> {
 describe('subscriptions:list', () => {
   it('lists the local subscriptions with the documents each matches now, LIMIT and OFFSET respected, and the set in the spec’s shape', async () => {
     kit = await withOrders();
-    kit.sync.store.registerSubscription("SELECT * FROM orders WHERE locationId = :loc", { loc: 'A' });
+    kit.sync.store.registerSubscription('SELECT * FROM orders WHERE locationId = :loc', { loc: 'A' });
     kit.sync.store.registerSubscription('SELECT * FROM orders ORDER BY n LIMIT 3 OFFSET 7');
     kit.sync.store.registerSubscription('SELECT * FROM orders WHERE n > 100');
     const snapshot = await kit.call('subscriptions:list');
@@ -29,7 +29,11 @@ describe('subscriptions:list', () => {
       [3, 'orders', false, 2],
       [4, 'orders', false, 0],
     ]);
-    expect(snapshot.local[1]).toMatchObject({ statement: 'SELECT * FROM orders WHERE locationId = :loc', args: { loc: 'A' }, query: { expr: "(locationId = 'A')", order_by: [] } });
+    expect(snapshot.local[1]).toMatchObject({
+      statement: 'SELECT * FROM orders WHERE locationId = :loc',
+      args: { loc: 'A' },
+      query: { expr: "(locationId = 'A')", order_by: [] },
+    });
     expect(snapshot.localSet).toEqual(kit.sync.store.subscriptionSet());
     expect(snapshot.remotes).toEqual([]);
   });
@@ -47,7 +51,10 @@ describe('subscriptions:register and subscriptions:cancel', () => {
 
   it('refuses to cancel the peer’s own presence subscription, or an unknown id, with typed errors', async () => {
     kit = inspectorKit();
-    expect(await kit.fail('subscriptions:cancel', { id: 1 })).toMatchObject({ code: 'inspector/bad-request', message: expect.stringMatching(/^id: .*__presence/) });
+    expect(await kit.fail('subscriptions:cancel', { id: 1 })).toMatchObject({
+      code: 'inspector/bad-request',
+      message: expect.stringMatching(/^id: .*__presence/),
+    });
     expect(await kit.fail('subscriptions:cancel', { id: 99 })).toMatchObject({ code: 'inspector/not-found', message: expect.stringMatching(/^id:/) });
     expect(kit.sync.store.subscriptions).toHaveLength(1);
   });

@@ -36,7 +36,15 @@ function local(reader: StorageReader, s: SyncSubscription): LocalSubscription {
   } catch {
     // A query the store accepted always compiles; if one did not, it matches nothing here.
   }
-  return { id: s.id, statement: s.statement, args: s.args as JsonObject, collection: s.collection, query: s.query, internal: s.isInternal, matchingDocuments: matching };
+  return {
+    id: s.id,
+    statement: s.statement,
+    args: s.args as JsonObject,
+    collection: s.collection,
+    query: s.query,
+    internal: s.isInternal,
+    matchingDocuments: matching,
+  };
 }
 
 export function subscriptionsSnapshot(ctx: InspectorContext): SubscriptionsSnapshot {
@@ -45,19 +53,19 @@ export function subscriptionsSnapshot(ctx: InspectorContext): SubscriptionsSnaps
   return store.readNow((reader) => {
     const everything = (): number => reader.collections().reduce((sum, c) => sum + c.documents, 0);
     return {
-    localSet: store.subscriptionSet(),
-    local: store.subscriptions.map((s) => local(reader, s)),
-    remotes: sync.sessions.map((session): RemoteSubscriptions => {
-      const set = session.remoteSubscriptions;
-      const base = { peerKey: session.remote.peerKey, role: session.remote.role, set };
-      if (set === undefined) return { ...base, queries: [], matchingDocuments: 0 };
-      const counted = countSet(reader, set, everything);
-      return {
-        ...base,
-        queries: counted.perQuery.map((q) => ({ collection: q.collection, query: q.query, matchingDocuments: q.count })),
-        matchingDocuments: counted.total,
-      };
-    }),
+      localSet: store.subscriptionSet(),
+      local: store.subscriptions.map((s) => local(reader, s)),
+      remotes: sync.sessions.map((session): RemoteSubscriptions => {
+        const set = session.remoteSubscriptions;
+        const base = { peerKey: session.remote.peerKey, role: session.remote.role, set };
+        if (set === undefined) return { ...base, queries: [], matchingDocuments: 0 };
+        const counted = countSet(reader, set, everything);
+        return {
+          ...base,
+          queries: counted.perQuery.map((q) => ({ collection: q.collection, query: q.query, matchingDocuments: q.count })),
+          matchingDocuments: counted.total,
+        };
+      }),
     };
   });
 }
@@ -80,7 +88,8 @@ export function subscriptionsHandlers(ctx: InspectorContext): SubscriptionsHandl
       const id = requiredInteger(objectInput(input, ['id']), 'id', 1, Number.MAX_SAFE_INTEGER);
       const subscription = ctx.sync.store.subscriptions.find((s) => s.id === id);
       if (subscription === undefined) throw notFound(`id: no live subscription has id ${id}`);
-      if (subscription.isInternal) throw badRequest(`id: subscription ${id} (${subscription.collection}) is the peer’s own; it cannot be cancelled from the inspector`);
+      if (subscription.isInternal)
+        throw badRequest(`id: subscription ${id} (${subscription.collection}) is the peer’s own; it cannot be cancelled from the inspector`);
       subscription.cancel();
       return {};
     },

@@ -49,7 +49,12 @@ describe('sync:start seen from the overview and the mesh', () => {
     const busy = await listening(createTcpServer());
     kit = inspectorKit({
       sync: {
-        identity: onlineWithAuthentication({ appID: 'app', bigPeerURL: 'http://127.0.0.1:9', provider: 'p', authHandler: { authenticationRequired: () => {}, authenticationExpiringSoon: () => {} } }),
+        identity: onlineWithAuthentication({
+          appID: 'app',
+          bigPeerURL: 'http://127.0.0.1:9',
+          provider: 'p',
+          authHandler: { authenticationRequired: () => {}, authenticationExpiringSoon: () => {} },
+        }),
         sync: { listen: { port: busy.port } },
       },
     });

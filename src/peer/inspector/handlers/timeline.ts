@@ -12,7 +12,15 @@ export const TIMELINE_CAPACITY = 1000;
 
 export function transactionEntry(txn: CommittedTransaction): TransactionEntry {
   const documents = new Set(txn.changes.map((c) => `${c.collection}\u0000${JSON.stringify(c.id)}`)).size;
-  return { txnId: txn.txnId, originator: txn.originator, hint: txn.hint, startedAt: txn.startedAt, durationMs: txn.durationMs, collections: txn.collections, documents };
+  return {
+    txnId: txn.txnId,
+    originator: txn.originator,
+    hint: txn.hint,
+    startedAt: txn.startedAt,
+    durationMs: txn.durationMs,
+    collections: txn.collections,
+    documents,
+  };
 }
 
 export function blockedWaitEntry(wait: BlockedWait, endedAt: number): BlockedWaitEntry {

@@ -14,11 +14,14 @@ describe('transactions:list and the commit events', () => {
     kit = inspectorKit();
     const start = kit.clock.now();
     await kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a), (:b)', { a: { _id: 'a' }, b: { _id: 'b' } });
-    await kit.sync.store.transaction(async (tx) => {
-      await tx.execute('INSERT INTO people DOCUMENTS (:p)', { p: { _id: 'p' } });
-      await tx.execute("UPDATE orders SET x = 1 WHERE _id = 'a'");
-      await tx.execute("UPDATE orders SET x = 2 WHERE _id = 'a'");
-    }, { hint: 'batch' });
+    await kit.sync.store.transaction(
+      async (tx) => {
+        await tx.execute('INSERT INTO people DOCUMENTS (:p)', { p: { _id: 'p' } });
+        await tx.execute("UPDATE orders SET x = 1 WHERE _id = 'a'");
+        await tx.execute("UPDATE orders SET x = 2 WHERE _id = 'a'");
+      },
+      { hint: 'batch' },
+    );
     const list = await kit.call('transactions:list');
     expect(list.commits).toEqual([
       { txnId: 1, originator: 'User', hint: undefined, startedAt: start, durationMs: 0, collections: ['orders'], documents: 2 },
@@ -47,7 +50,11 @@ describe('transactions:hold, the slot and blocked waits', () => {
     kit = inspectorKit();
     const held = await kit.call('transactions:hold', { ms: 60_000, hint: 'qa hold' });
     expect(held).toEqual({ txnId: 1 });
-    expect(await kit.call('transactions:slot')).toEqual({ holder: { txnId: 1, originator: 'User', hint: 'qa hold', heldMs: 0 }, waiting: [], openReadTransactions: 0 });
+    expect(await kit.call('transactions:slot')).toEqual({
+      holder: { txnId: 1, originator: 'User', hint: 'qa hold', heldMs: 0 },
+      waiting: [],
+      openReadTransactions: 0,
+    });
 
     const write = kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'a' } });
     kit.clock.advance(5_000);
@@ -55,12 +62,19 @@ describe('transactions:hold, the slot and blocked waits', () => {
     kit.clock.advance(25_000);
     expect(await kit.call('transactions:slot')).toMatchObject({ holder: { heldMs: 30_000 }, waiting: [{ waitingMs: 30_000, logLevel: 'WARN' }] });
     kit.clock.advance(10_000);
-    expect(kit.hub.recentEntries().filter((e) => e.event === 'txn.blocked').map((e) => e.level)).toEqual(['DEBUG', 'DEBUG', 'DEBUG', 'WARN']);
+    expect(
+      kit.hub
+        .recentEntries()
+        .filter((e) => e.event === 'txn.blocked')
+        .map((e) => e.level),
+    ).toEqual(['DEBUG', 'DEBUG', 'DEBUG', 'WARN']);
 
     kit.clock.advance(20_000); // the hold ends at 60 s
     await write;
     const { waits, commits, slot } = await kit.call('transactions:list');
-    expect(waits).toEqual([{ originator: 'User', hint: undefined, waitedMs: 60_000, blockedBy: 'User', blockingTxnId: 1, endedAt: kit.clock.now(), logLevel: 'WARN' }]);
+    expect(waits).toEqual([
+      { originator: 'User', hint: undefined, waitedMs: 60_000, blockedBy: 'User', blockingTxnId: 1, endedAt: kit.clock.now(), logLevel: 'WARN' },
+    ]);
     expect(kit.eventsOf('transactions:waited')).toEqual(waits);
     expect(commits.map((c) => [c.txnId, c.hint, c.documents, c.durationMs])).toEqual([
       [1, 'qa hold', 0, 60_000],

@@ -30,7 +30,8 @@ export function slotState(ctx: InspectorContext): WriteSlotState {
   const now = ctx.now();
   const holder = slot.holder;
   return {
-    holder: holder === undefined ? undefined : { txnId: holder.txnId, originator: holder.originator, hint: holder.hint, heldMs: Math.max(0, now - holder.since) },
+    holder:
+      holder === undefined ? undefined : { txnId: holder.txnId, originator: holder.originator, hint: holder.hint, heldMs: Math.max(0, now - holder.since) },
     waiting: slot.waiters.map((w) => ({ originator: w.originator, hint: w.hint, waitingMs: Math.max(0, now - w.since), logLevel: w.nextLogLevel })),
     openReadTransactions: slot.openReadTransactions,
   };

@@ -15,8 +15,8 @@ export function LinkBanner() {
     <div className="link-banner-slot link-banner" role="alert" data-link={link}>
       <Icon name="unlink" size={16} />
       <span>
-        <strong>{link === 'closed' ? 'Disconnected from the peer.' : 'Reconnecting to the peer…'}</strong> What is shown is from before the link
-        dropped; it refreshes once the link is back.
+        <strong>{link === 'closed' ? 'Disconnected from the peer.' : 'Reconnecting to the peer…'}</strong> What is shown is from before the link dropped; it
+        refreshes once the link is back.
       </span>
       <span className="spinner" aria-hidden="true" />
     </div>

@@ -46,9 +46,7 @@ export const createShellSlice: SliceCreator<ShellSlice> = (set, get) => {
 };
 
 export const wireShellEvents: EventWiring = (store) => {
-  const stopLink = onLinkStateChange((link) =>
-    store.setState((s) => ({ link, linkEpoch: link === 'open' ? s.linkEpoch + 1 : s.linkEpoch })),
-  );
+  const stopLink = onLinkStateChange((link) => store.setState((s) => ({ link, linkEpoch: link === 'open' ? s.linkEpoch + 1 : s.linkEpoch })));
   // Back and forward move between panels.
   const onPopState = () => {
     const panel = panelFromHash(location.hash);

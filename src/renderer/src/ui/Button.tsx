@@ -71,15 +71,7 @@ export interface SwitchProps {
 /** An on/off switch (`role="switch"`), its label clickable. */
 export function Switch({ checked, onChange, label, ariaLabel, disabled }: SwitchProps) {
   return (
-    <button
-      type="button"
-      role="switch"
-      aria-checked={checked}
-      aria-label={ariaLabel}
-      className="switch"
-      disabled={disabled}
-      onClick={() => onChange(!checked)}
-    >
+    <button type="button" role="switch" aria-checked={checked} aria-label={ariaLabel} className="switch" disabled={disabled} onClick={() => onChange(!checked)}>
       <span className="switch-track" aria-hidden="true">
         <span className="switch-thumb" />
       </span>

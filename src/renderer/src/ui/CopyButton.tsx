@@ -14,11 +14,21 @@ export function CopyButton({ text, label = 'Copy', caption }: { readonly text: s
     return () => clearTimeout(timer);
   }, [copied]);
   const copy = () => {
-    void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => {});
+    void navigator.clipboard?.writeText(text).then(
+      () => setCopied(true),
+      () => {},
+    );
   };
   if (caption !== undefined) {
     return (
-      <Button variant="ghost" icon={copied ? 'check' : 'copy'} title={label} aria-label={copied ? 'Copied' : label} className={copied ? 'copy-done' : undefined} onClick={copy}>
+      <Button
+        variant="ghost"
+        icon={copied ? 'check' : 'copy'}
+        title={label}
+        aria-label={copied ? 'Copied' : label}
+        className={copied ? 'copy-done' : undefined}
+        onClick={copy}
+      >
         {copied ? 'Copied' : caption}
       </Button>
     );

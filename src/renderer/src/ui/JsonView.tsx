@@ -15,7 +15,15 @@ export const JsonView = memo(function JsonView({ value, inline = false, maxLengt
   const Tag = inline ? 'span' : 'pre';
   return (
     <Tag className={`json ${inline ? 'json-inline' : 'json-block'}${className === undefined ? '' : ` ${className}`}`}>
-      {tokens.map((token, i) => (token.kind === 'space' ? token.text : <span key={i} className={`j-${token.kind}`}>{token.text}</span>))}
+      {tokens.map((token, i) =>
+        token.kind === 'space' ? (
+          token.text
+        ) : (
+          <span key={i} className={`j-${token.kind}`}>
+            {token.text}
+          </span>
+        ),
+      )}
     </Tag>
   );
 });

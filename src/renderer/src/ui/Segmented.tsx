@@ -19,7 +19,14 @@ export function Segmented<T extends string | number>({
   return (
     <div className="segmented" role="radiogroup" aria-label={label}>
       {options.map((option) => (
-        <button key={option.value} type="button" role="radio" aria-checked={value === option.value} className="segmented-option" onClick={() => onChange(option.value)}>
+        <button
+          key={option.value}
+          type="button"
+          role="radio"
+          aria-checked={value === option.value}
+          className="segmented-option"
+          onClick={() => onChange(option.value)}
+        >
           {option.label}
         </button>
       ))}

@@ -10,7 +10,15 @@ import { JsonView } from './JsonView.tsx';
 export function DqlText({ text, className }: { readonly text: string; readonly className?: string }) {
   return (
     <code className={className}>
-      {dqlTokens(text).map((token, i) => (token.kind === 'space' ? token.text : <span key={i} className={`dql-${token.kind}`}>{token.text}</span>))}
+      {dqlTokens(text).map((token, i) =>
+        token.kind === 'space' ? (
+          token.text
+        ) : (
+          <span key={i} className={`dql-${token.kind}`}>
+            {token.text}
+          </span>
+        ),
+      )}
     </code>
   );
 }

@@ -26,7 +26,14 @@ export function CollectionList() {
       </div>
       <div className="collections-filter">
         <Icon name="search" />
-        <input className="input" type="search" aria-label="Filter collections" placeholder="Filter" value={filter} onChange={(event) => setView({ collectionFilter: event.target.value })} />
+        <input
+          className="input"
+          type="search"
+          aria-label="Filter collections"
+          placeholder="Filter"
+          value={filter}
+          onChange={(event) => setView({ collectionFilter: event.target.value })}
+        />
       </div>
       <div className="collections-list">
         {snapshot.value === undefined ? (

@@ -40,7 +40,12 @@ export function Console() {
           Run
         </Button>
         <span className="toolbar-group">
-          <IconButton icon="chevronUp" label={`Previous statement (${MOD}↑)`} disabled={history.entries.length === 0 || history.cursor === 0} onClick={() => historyStep(-1)} />
+          <IconButton
+            icon="chevronUp"
+            label={`Previous statement (${MOD}↑)`}
+            disabled={history.entries.length === 0 || history.cursor === 0}
+            onClick={() => historyStep(-1)}
+          />
           <IconButton icon="chevronDown" label={`Next statement (${MOD}↓)`} disabled={history.cursor === undefined} onClick={() => historyStep(1)} />
           <HistoryMenu />
         </span>
@@ -97,7 +102,12 @@ function HistoryMenu() {
   const clear = useInspector((s) => s.clearHistory);
   const now = Date.now();
   return (
-    <Popover label="Statement history" align="start" className="history-popover" button={{ variant: 'ghost', icon: 'history', children: `History (${entries.length})` }}>
+    <Popover
+      label="Statement history"
+      align="start"
+      className="history-popover"
+      button={{ variant: 'ghost', icon: 'history', children: `History (${entries.length})` }}
+    >
       {(close) =>
         entries.length === 0 ? (
           <p className="history-empty">Statements you run appear here, newest first, and are kept in this browser.</p>

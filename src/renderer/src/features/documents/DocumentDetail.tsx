@@ -102,8 +102,8 @@ export function DocumentDetail() {
           <>
             {tombstone && meta?.deleted !== undefined && (
               <div className="tombstone-note" role="status">
-                <Badge tone="danger">tombstone</Badge> Deleted by <WriterLabel stamp={meta.deleted} /> at <StampTime stamp={meta.deleted} />. Only its <code>_id</code> and
-                deletion stamp are kept, so that the deletion replicates.
+                <Badge tone="danger">tombstone</Badge> Deleted by <WriterLabel stamp={meta.deleted} /> at <StampTime stamp={meta.deleted} />. Only its{' '}
+                <code>_id</code> and deletion stamp are kept, so that the deletion replicates.
               </div>
             )}
             {meta === undefined && detail.status === 'loading' && <Loading inline>Reading the stored document…</Loading>}
@@ -133,7 +133,9 @@ function MergeMetadata({ meta }: { readonly meta: DocumentMetadata }) {
         ]}
       />
       {meta.fields.length === 0 ? (
-        <EmptyState compact title="No fields">{meta.value === null && <p>A tombstone keeps no fields: only its _id and the deletion stamp.</p>}</EmptyState>
+        <EmptyState compact title="No fields">
+          {meta.value === null && <p>A tombstone keeps no fields: only its _id and the deletion stamp.</p>}
+        </EmptyState>
       ) : (
         <table className="data-table merge-table" aria-label="Fields and who wrote them">
           <thead>

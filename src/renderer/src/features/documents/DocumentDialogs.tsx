@@ -24,7 +24,17 @@ export function DocumentDialogs() {
 }
 
 /** The footer every action dialog shares: the action's error, Open in console, Cancel, Run. */
-function ActionFooter({ label, runLabel, statement, danger = false }: { readonly label: string; readonly runLabel: string; readonly statement: Statement | undefined; readonly danger?: boolean }) {
+function ActionFooter({
+  label,
+  runLabel,
+  statement,
+  danger = false,
+}: {
+  readonly label: string;
+  readonly runLabel: string;
+  readonly statement: Statement | undefined;
+  readonly danger?: boolean;
+}) {
   const action = useInspector((s) => s.documents.action);
   const runAction = useInspector((s) => s.runAction);
   const openInConsole = useInspector((s) => s.useInConsole);
@@ -52,7 +62,9 @@ function ActionFooter({ label, runLabel, statement, danger = false }: { readonly
 
 function ActionError() {
   const action = useInspector((s) => s.documents.action);
-  return action.status === 'error' && action.error !== undefined ? <ErrorNotice compact title="The statement failed; nothing was written" error={action.error} /> : null;
+  return action.status === 'error' && action.error !== undefined ? (
+    <ErrorNotice compact title="The statement failed; nothing was written" error={action.error} />
+  ) : null;
 }
 
 function parseDocument(text: string): { readonly doc: JsonObject } | { readonly problem: string } {
@@ -81,7 +93,14 @@ function InsertDialog({ collection }: { readonly collection: string }) {
     >
       <div className="action-dialog">
         <div className="action-editor code-editor-boxed">
-          <CodeEditor language="json" ariaLabel="Document (JSON)" value={text} onChange={setText} autoFocus onRun={() => statement !== undefined && void runAction('Insert document', statement)} />
+          <CodeEditor
+            language="json"
+            ariaLabel="Document (JSON)"
+            value={text}
+            onChange={setText}
+            autoFocus
+            onRun={() => statement !== undefined && void runAction('Insert document', statement)}
+          />
         </div>
         {'problem' in parsed && <p className="action-problem">{parsed.problem}</p>}
         {statement !== undefined && <StatementView statement={statement.statement} args={statement.args} />}
@@ -123,7 +142,14 @@ function EditForm({ title, collection, original }: { readonly title: string; rea
     >
       <div className="action-dialog">
         <div className="action-editor code-editor-boxed">
-          <CodeEditor language="json" ariaLabel="Document (JSON)" value={text} onChange={setText} autoFocus onRun={() => statement !== undefined && void runAction('Edit document', statement)} />
+          <CodeEditor
+            language="json"
+            ariaLabel="Document (JSON)"
+            value={text}
+            onChange={setText}
+            autoFocus
+            onRun={() => statement !== undefined && void runAction('Edit document', statement)}
+          />
         </div>
         {problem !== undefined && <p className="action-problem">{problem}</p>}
         {statement !== undefined && <StatementView statement={statement.statement} args={statement.args} />}
@@ -133,7 +159,12 @@ function EditForm({ title, collection, original }: { readonly title: string; rea
   );
 }
 
-function editStatement(collection: string, original: JsonObject, text: string, counters: ReadonlySet<string>): { readonly statement?: Statement; readonly problem?: string } {
+function editStatement(
+  collection: string,
+  original: JsonObject,
+  text: string,
+  counters: ReadonlySet<string>,
+): { readonly statement?: Statement; readonly problem?: string } {
   const parsed = parseDocument(text);
   if ('problem' in parsed) return { problem: parsed.problem };
   try {
@@ -150,13 +181,15 @@ const CONFIRM_TEXT = {
     title: 'Delete this document?',
     label: 'Delete document',
     run: 'Delete',
-    explain: 'DELETE writes a tombstone that replicates: the document disappears from every peer that syncs this collection. Only its _id and the deletion stamp are kept.',
+    explain:
+      'DELETE writes a tombstone that replicates: the document disappears from every peer that syncs this collection. Only its _id and the deletion stamp are kept.',
   },
   evict: {
     title: 'Evict this document from this peer?',
     label: 'Evict document',
     run: 'Evict',
-    explain: 'EVICT removes this peer’s copy and its metadata only. Nothing replicates; while this peer subscribes to the document, a peer that holds it may sync it back.',
+    explain:
+      'EVICT removes this peer’s copy and its metadata only. Nothing replicates; while this peer subscribes to the document, a peer that holds it may sync it back.',
   },
 } as const;
 
@@ -165,7 +198,13 @@ function ConfirmDialog({ dialog }: { readonly dialog: Extract<DocumentDialog, { 
   const text = CONFIRM_TEXT[dialog.kind];
   const statement = dialog.kind === 'delete' ? deleteDocument(dialog.collection, dialog.id) : evictDocument(dialog.collection, dialog.id);
   return (
-    <Dialog size="md" title={text.title} description={text.explain} onClose={() => close(undefined)} footer={<ActionFooter label={text.label} runLabel={text.run} statement={statement} danger={dialog.kind === 'delete'} />}>
+    <Dialog
+      size="md"
+      title={text.title}
+      description={text.explain}
+      onClose={() => close(undefined)}
+      footer={<ActionFooter label={text.label} runLabel={text.run} statement={statement} danger={dialog.kind === 'delete'} />}
+    >
       <div className="action-dialog">
         <StatementView statement={statement.statement} args={statement.args} />
         <ActionError />

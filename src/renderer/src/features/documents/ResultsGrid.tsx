@@ -215,7 +215,15 @@ function ValueGridCell({ value, width }: { readonly value: JsonValue | undefined
   );
 }
 
-function HeaderCell({ column, width, onResize }: { readonly column: string; readonly width: number; readonly onResize: (column: string, width: number) => void }) {
+function HeaderCell({
+  column,
+  width,
+  onResize,
+}: {
+  readonly column: string;
+  readonly width: number;
+  readonly onResize: (column: string, width: number) => void;
+}) {
   const drag = useRef<{ x: number; width: number } | undefined>(undefined);
   const onPointerDown = (event: PointerEvent<HTMLSpanElement>) => {
     event.currentTarget.setPointerCapture(event.pointerId);

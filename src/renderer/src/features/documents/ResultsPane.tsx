@@ -45,7 +45,10 @@ export function ResultsPane() {
           <span className="results-summary" aria-live="polite">
             <strong>{plural(result.cache.total, 'row')}</strong>
             {result.truncated && (
-              <Badge tone="warn" title="The statement returned more rows than the peer keeps for one inspector (about 64 MiB, 250,000 rows). Narrow it with a WHERE, a LIMIT or fewer fields to see the rest.">
+              <Badge
+                tone="warn"
+                title="The statement returned more rows than the peer keeps for one inspector (about 64 MiB, 250,000 rows). Narrow it with a WHERE, a LIMIT or fewer fields to see the rest."
+              >
                 truncated: first rows only
               </Badge>
             )}
@@ -76,7 +79,12 @@ export function ResultsPane() {
         {result?.refreshing === true && <span className="spinner" role="status" aria-label="Refreshing" />}
         <Switch checked={live} onChange={(value) => setView({ live: value })} label="Live" ariaLabel="Refresh live as commits change the collection" />
         <IconButton icon="refresh" label="Run the query again" disabled={result === undefined} onClick={() => void refresh()} />
-        <IconButton icon="sidebar" label={detailOpen ? 'Hide the document pane' : 'Show the document pane'} pressed={detailOpen} onClick={() => setView({ detailOpen: !detailOpen })} />
+        <IconButton
+          icon="sidebar"
+          label={detailOpen ? 'Hide the document pane' : 'Show the document pane'}
+          pressed={detailOpen}
+          onClick={() => setView({ detailOpen: !detailOpen })}
+        />
       </div>
       {run !== undefined && <RunStrip run={run} />}
       {rowsError !== undefined && <ErrorNotice compact title="Could not read rows of the result" error={rowsError} onRetry={() => void refresh()} />}

@@ -7,7 +7,11 @@ const ROLES: Readonly<Record<WriteStamp['writerRole'], { readonly tone: Tone; re
   local: { tone: 'accent', label: 'this peer', title: 'Written on this peer' },
   'big-peer': { tone: 'info', label: 'Big Peer', title: 'Written by the Big Peer' },
   remote: { tone: 'neutral', label: 'peer', title: 'Written by a connected small peer' },
-  unknown: { tone: 'neutral', label: 'other peer', title: 'Written by a peer with no direct connection to this one now (its writes may have come through the Big Peer)' },
+  unknown: {
+    tone: 'neutral',
+    label: 'other peer',
+    title: 'Written by a peer with no direct connection to this one now (its writes may have come through the Big Peer)',
+  },
 };
 
 export function WriterLabel({ stamp }: { readonly stamp: WriteStamp }) {

@@ -3,7 +3,15 @@ import { columnWidths, extendColumns } from './columns.ts';
 
 describe('result columns', () => {
   it('puts _id first and the other fields in the order they first appear', () => {
-    expect(extendColumns([], [{ b: 1, _id: 'x' }, { c: 1, b: 2 }])).toEqual(['_id', 'b', 'c']);
+    expect(
+      extendColumns(
+        [],
+        [
+          { b: 1, _id: 'x' },
+          { c: 1, b: 2 },
+        ],
+      ),
+    ).toEqual(['_id', 'b', 'c']);
   });
 
   it('appends the fields a later page brings, and keeps the same array when there are none', () => {

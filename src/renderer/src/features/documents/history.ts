@@ -45,7 +45,11 @@ export function pushHistory(state: HistoryState, entry: HistoryEntry, limit = HI
  * One step through the history from what the console holds now: the text to show and the new
  * state, or undefined when there is nowhere to go.
  */
-export function stepHistory(state: HistoryState, direction: -1 | 1, current: ConsoleText): { readonly state: HistoryState; readonly text: ConsoleText } | undefined {
+export function stepHistory(
+  state: HistoryState,
+  direction: -1 | 1,
+  current: ConsoleText,
+): { readonly state: HistoryState; readonly text: ConsoleText } | undefined {
   const { entries, cursor } = state;
   if (entries.length === 0) return undefined;
   if (cursor === undefined) {
@@ -62,7 +66,11 @@ export function stepHistory(state: HistoryState, direction: -1 | 1, current: Con
 }
 
 /** Picks one entry (from the history list): shown in the console, browsing from there. */
-export function pickHistory(state: HistoryState, index: number, current: ConsoleText): { readonly state: HistoryState; readonly text: ConsoleText } | undefined {
+export function pickHistory(
+  state: HistoryState,
+  index: number,
+  current: ConsoleText,
+): { readonly state: HistoryState; readonly text: ConsoleText } | undefined {
   const entry = state.entries[index];
   if (entry === undefined) return undefined;
   return { state: { ...state, cursor: index, draft: state.draft ?? current }, text: textOf(entry) };

@@ -52,7 +52,13 @@ export function missingPages(cache: PageCache, start: number, end: number, inFli
 }
 
 /** The cache with a page stored; beyond `maxPages`, the least recently stored pages not in `keep` go. */
-export function withPage(cache: PageCache, page: number, rows: readonly JsonObject[], keep: ReadonlySet<number> = new Set(), maxPages = MAX_PAGES_KEPT): PageCache {
+export function withPage(
+  cache: PageCache,
+  page: number,
+  rows: readonly JsonObject[],
+  keep: ReadonlySet<number> = new Set(),
+  maxPages = MAX_PAGES_KEPT,
+): PageCache {
   const pages = new Map(cache.pages);
   pages.set(page, rows);
   const order = [...cache.order.filter((p) => p !== page), page];

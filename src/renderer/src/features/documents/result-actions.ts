@@ -60,7 +60,13 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
   const setView = (patch: Partial<DocumentsSlice['documentsView']>) => set((s) => ({ documentsView: { ...s.documentsView, ...patch } }));
 
   /** Runs a statement; a SELECT becomes the result, a mutation refreshes it. */
-  const execute = async (statement: string, args: JsonObject, argsText: string, source: RunRecord['source'], label?: string): Promise<QueryOutcome | ErrorValue> => {
+  const execute = async (
+    statement: string,
+    args: JsonObject,
+    argsText: string,
+    source: RunRecord['source'],
+    label?: string,
+  ): Promise<QueryOutcome | ErrorValue> => {
     const run: RunRecord = { source, label, statement, args, outcome: loading(idle()) };
     setDocs({ run });
     const result = await inspector.call('documents:query', { statement, args, pageSize: PAGE_SIZE });
@@ -182,7 +188,9 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
       let cache = createPageCache(outcome.resultId, outcome.total, outcome.rows);
       let columns = extendColumns(current.columns, outcome.rows);
       const pages = pagesInRange(cache, visibleRange.start, visibleRange.end).filter((page) => page !== 0);
-      const answers = await Promise.all(pages.map((page) => inspector.call('documents:rows', { resultId: outcome.resultId, offset: page * PAGE_SIZE, limit: PAGE_SIZE })));
+      const answers = await Promise.all(
+        pages.map((page) => inspector.call('documents:rows', { resultId: outcome.resultId, offset: page * PAGE_SIZE, limit: PAGE_SIZE })),
+      );
       answers.forEach((rows, i) => {
         if (!rows.ok) return;
         cache = withPage(cache, pages[i] as number, rows.value.rows);
@@ -190,7 +198,19 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
       });
       const latest = get().documents.result;
       if (latest === undefined || latest.epoch !== result.epoch) return;
-      setDocs({ rowsError: undefined, result: { ...latest, cache, columns, elapsedMs: outcome.elapsedMs, truncated: outcome.truncated === true, ranAt: Date.now(), refreshing: false, stale: false } });
+      setDocs({
+        rowsError: undefined,
+        result: {
+          ...latest,
+          cache,
+          columns,
+          elapsedMs: outcome.elapsedMs,
+          truncated: outcome.truncated === true,
+          ranAt: Date.now(),
+          refreshing: false,
+          stale: false,
+        },
+      });
       // The selected document may have moved (rows before it deleted or inserted): follow it among the rows here.
       const selected = get().documentsView.selected;
       if (selected?.id !== undefined) {
@@ -229,7 +249,14 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
       const answer = await inspector.call('documents:metadata', { collection, id });
       const now = get().documentsView.selected;
       if (now?.collection !== collection || JSON.stringify(now.id) !== JSON.stringify(id)) return;
-      set((s) => ({ documents: { ...s.documents, detail: answer.ok ? settle(s.documents.detail, answer, Date.now()) : { status: 'error', value: undefined, error: answer.error, receivedAt: undefined } } }));
+      set((s) => ({
+        documents: {
+          ...s.documents,
+          detail: answer.ok
+            ? settle(s.documents.detail, answer, Date.now())
+            : { status: 'error', value: undefined, error: answer.error, receivedAt: undefined },
+        },
+      }));
     },
   };
 }

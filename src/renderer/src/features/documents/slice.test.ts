@@ -18,17 +18,39 @@ function fakePeer(count: number) {
   let next = 1;
   const fake: FakeBridge = createFakeBridge({
     'documents:query': ({ statement, args, pageSize = 200 }) => {
-      if (statement.startsWith('BAD')) return { ok: false, error: { code: 'query/invalid', message: 'Syntax error at line 1 column 1', details: { line: 1, column: 1 } } };
+      if (statement.startsWith('BAD'))
+        return { ok: false, error: { code: 'query/invalid', message: 'Syntax error at line 1 column 1', details: { line: 1, column: 1 } } };
       if (statement.startsWith('DELETE')) {
         const id = args?.['id'];
         docs = docs.filter((d) => d['_id'] !== id);
-        const outcome: QueryOutcome = { statement, resultId: '', total: 0, rows: [], mutatedDocumentIds: [id ?? null], commitId: 7, elapsedMs: 1, truncated: false };
+        const outcome: QueryOutcome = {
+          statement,
+          resultId: '',
+          total: 0,
+          rows: [],
+          mutatedDocumentIds: [id ?? null],
+          commitId: 7,
+          elapsedMs: 1,
+          truncated: false,
+        };
         return { ok: true, value: outcome };
       }
       const id = `r${next++}`;
       const rows = [...docs];
       results.set(id, rows);
-      return { ok: true, value: { statement, resultId: id, total: rows.length, rows: rows.slice(0, pageSize), mutatedDocumentIds: [], commitId: null, elapsedMs: 2, truncated: false } };
+      return {
+        ok: true,
+        value: {
+          statement,
+          resultId: id,
+          total: rows.length,
+          rows: rows.slice(0, pageSize),
+          mutatedDocumentIds: [],
+          commitId: null,
+          elapsedMs: 2,
+          truncated: false,
+        },
+      };
     },
     'documents:rows': ({ resultId, offset, limit }) => {
       const rows = results.get(resultId);
@@ -182,7 +204,12 @@ describe('the Documents slice', () => {
     expect(ok).toBe(true);
     const { documents, documentsView } = store.getState();
     expect(documentsView.dialog).toBeUndefined();
-    expect(documents.run).toMatchObject({ source: 'action', label: 'Delete document', statement: 'DELETE FROM orders WHERE _id = :id', args: { id: 'o001000' } });
+    expect(documents.run).toMatchObject({
+      source: 'action',
+      label: 'Delete document',
+      statement: 'DELETE FROM orders WHERE _id = :id',
+      args: { id: 'o001000' },
+    });
     expect(documents.result?.cache.total).toBe(99_999);
     expect(documents.result && rowAt(documents.result.cache, 1_000)).toEqual({ _id: 'o001001', n: 1_001 });
     expect(documents.result?.epoch).toBe(epoch);

@@ -95,7 +95,15 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
       const { editor } = get().documentsView;
       const parsed = parseArgs(editor.args);
       if (!parsed.ok) {
-        setDocs({ run: { source: 'console', label: undefined, statement: editor.statement, args: {}, outcome: { status: 'error', value: undefined, error: parsed.error, receivedAt: undefined } } });
+        setDocs({
+          run: {
+            source: 'console',
+            label: undefined,
+            statement: editor.statement,
+            args: {},
+            outcome: { status: 'error', value: undefined, error: parsed.error, receivedAt: undefined },
+          },
+        });
         return;
       }
       if (get().documents.run?.outcome.status === 'loading') return;
@@ -157,7 +165,10 @@ export const wireDocumentsEvents: EventWiring = (store) => {
     if (result !== undefined && (result.collection === undefined || collections.includes(result.collection))) {
       // Live, and in sight: refreshed. Otherwise marked, and refreshed when the panel shows again (live) or on demand.
       if (state.documentsView.live && state.shellView.panel === 'documents') refresh();
-      else if (!result.stale) store.setState((s) => ({ documents: { ...s.documents, result: s.documents.result === undefined ? undefined : { ...s.documents.result, stale: true } } }));
+      else if (!result.stale)
+        store.setState((s) => ({
+          documents: { ...s.documents, result: s.documents.result === undefined ? undefined : { ...s.documents.result, stale: true } },
+        }));
     }
     const selected = state.documentsView.selected;
     if (selected?.collection !== undefined && collections.includes(selected.collection)) reloadDetail();

@@ -100,6 +100,8 @@ export interface DocumentsSlice {
   runAction(label: string, statement: Statement): Promise<boolean>;
   /** Puts a statement in the console instead of running it. */
   useInConsole(statement: Statement): void;
-  setDocumentsView(view: Partial<Pick<DocumentsSlice['documentsView'], 'resultMode' | 'detailTab' | 'detailOpen' | 'live' | 'showInternal' | 'collectionFilter'>>): void;
+  setDocumentsView(
+    view: Partial<Pick<DocumentsSlice['documentsView'], 'resultMode' | 'detailTab' | 'detailOpen' | 'live' | 'showInternal' | 'collectionFilter'>>,
+  ): void;
   setDocumentsLayout(layout: Partial<DocumentsLayout>): void;
 }

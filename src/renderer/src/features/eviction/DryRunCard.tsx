@@ -30,7 +30,13 @@ export function DryRunCard({ configured }: { readonly configured: readonly strin
         configured.length > 0 && (
           <span className="eviction-dry-pick" role="group" aria-label="Dry run of">
             {configured.map((c) => (
-              <Button key={c} variant="ghost" aria-pressed={c === collection} onClick={() => void dryRunEviction(c)} busy={c === collection && dryRun?.result.status === 'loading'}>
+              <Button
+                key={c}
+                variant="ghost"
+                aria-pressed={c === collection}
+                onClick={() => void dryRunEviction(c)}
+                busy={c === collection && dryRun?.result.status === 'loading'}
+              >
                 {c}
               </Button>
             ))}
@@ -40,17 +46,26 @@ export function DryRunCard({ configured }: { readonly configured: readonly strin
     >
       {dryRun === undefined ? (
         <EmptyState compact icon="search" title={configured.length === 0 ? 'No strategy to try' : 'Pick a collection'}>
-          {configured.length === 0 ? 'A dry run shows what a strategy’s next run would evict; configure one first.' : 'See which documents its next run would evict, which it keeps, and which would come back.'}
+          {configured.length === 0
+            ? 'A dry run shows what a strategy’s next run would evict; configure one first.'
+            : 'See which documents its next run would evict, which it keeps, and which would come back.'}
         </EmptyState>
       ) : dryRun.result.value === undefined ? (
         dryRun.result.status === 'error' && dryRun.result.error !== undefined ? (
-          <ErrorNotice compact title={`Could not dry-run ${dryRun.collection}`} error={dryRun.result.error} onRetry={() => void dryRunEviction(dryRun.collection)} />
+          <ErrorNotice
+            compact
+            title={`Could not dry-run ${dryRun.collection}`}
+            error={dryRun.result.error}
+            onRetry={() => void dryRunEviction(dryRun.collection)}
+          />
         ) : (
           <Loading inline>Asking the peer…</Loading>
         )
       ) : (
         <>
-          {dryRun.result.status === 'error' && dryRun.result.error !== undefined && <ErrorNotice compact title="The last dry run failed; showing the one before" error={dryRun.result.error} />}
+          {dryRun.result.status === 'error' && dryRun.result.error !== undefined && (
+            <ErrorNotice compact title="The last dry run failed; showing the one before" error={dryRun.result.error} />
+          )}
           <DryRunResult dry={dryRun.result.value} />
         </>
       )}
@@ -63,7 +78,8 @@ function DryRunResult({ dry }: { readonly dry: EvictionDryRunInfo }) {
     <div className="eviction-dry" data-testid="dry-run">
       {dry.refusal !== undefined && (
         <p className="eviction-warning" role="note">
-          <Icon name="alert" size={14} /> A run now would be refused: <strong>{REFUSALS[dry.refusal.code].title}</strong> <code className="error-code">{dry.refusal.code}</code> {dry.refusal.message}
+          <Icon name="alert" size={14} /> A run now would be refused: <strong>{REFUSALS[dry.refusal.code].title}</strong>{' '}
+          <code className="error-code">{dry.refusal.code}</code> {dry.refusal.message}
         </p>
       )}
       <div className="eviction-dry-counts">
@@ -83,7 +99,12 @@ function DryRunResult({ dry }: { readonly dry: EvictionDryRunInfo }) {
         </dd>
         <dt>Kept ids</dt>
         <dd>
-          <IdList ids={dry.kept.ids} count={dry.kept.count} label="Documents the run would keep" empty={dry.strategy === 'big-peer' ? 'none: the Big Peer holds every flagged document' : 'none (the local strategy keeps nothing back)'} />
+          <IdList
+            ids={dry.kept.ids}
+            count={dry.kept.count}
+            label="Documents the run would keep"
+            empty={dry.strategy === 'big-peer' ? 'none: the Big Peer holds every flagged document' : 'none (the local strategy keeps nothing back)'}
+          />
         </dd>
         <dt>Cancels first</dt>
         <dd>

@@ -28,7 +28,10 @@ export function EvictionChart({ state }: { readonly state: EvictionState }) {
   const [hoverX, setHoverX] = useState<number | undefined>(undefined);
   const to = samples.at(-1)?.at ?? state.now;
   const width = size?.width ?? 900;
-  const layout = useMemo(() => layoutChart({ samples, marks, to, windowMs: view.chartWindowMs, width, hidden: view.hiddenSeries }), [samples, marks, to, view.chartWindowMs, width, view.hiddenSeries]);
+  const layout = useMemo(
+    () => layoutChart({ samples, marks, to, windowMs: view.chartWindowMs, width, hidden: view.hiddenSeries }),
+    [samples, marks, to, view.chartWindowMs, width, view.hiddenSeries],
+  );
   const hovered = hoverX === undefined ? undefined : nearestPoint(layout, hoverX);
   const shown = hovered ?? samples.at(-1);
   const counts = countMarks(layout.marks.map((m) => m.mark));
@@ -43,13 +46,25 @@ export function EvictionChart({ state }: { readonly state: EvictionState }) {
       title="Documents, store and memory"
       description={`One point a second, the last ${Math.round((state.sampleEveryMs * state.sampleCapacity) / 60_000)} minutes kept; a line at each eviction and each re-sync.`}
       actions={
-        <Segmented label="Chart window" options={CHART_WINDOWS.map(({ ms, label }) => ({ value: ms, label }))} value={view.chartWindowMs} onChange={setEvictionChartWindow} />
+        <Segmented
+          label="Chart window"
+          options={CHART_WINDOWS.map(({ ms, label }) => ({ value: ms, label }))}
+          value={view.chartWindowMs}
+          onChange={setEvictionChartWindow}
+        />
       }
     >
       <div className="eviction-legend">
         <div role="group" aria-label="Series shown" className="eviction-legend-group">
           {ALL_SERIES.map((id) => (
-            <button key={id} type="button" className={`eviction-series-toggle series-${id}`} aria-pressed={!view.hiddenSeries.includes(id)} onClick={() => toggleEvictionSeries(id)} title={`${view.hiddenSeries.includes(id) ? 'Show' : 'Hide'} ${SERIES_NAMES[id]}`}>
+            <button
+              key={id}
+              type="button"
+              className={`eviction-series-toggle series-${id}`}
+              aria-pressed={!view.hiddenSeries.includes(id)}
+              onClick={() => toggleEvictionSeries(id)}
+              title={`${view.hiddenSeries.includes(id) ? 'Show' : 'Hide'} ${SERIES_NAMES[id]}`}
+            >
               <span className="eviction-swatch" aria-hidden="true" />
               {SERIES_NAMES[id]}
             </button>
@@ -100,7 +115,14 @@ export function EvictionChart({ state }: { readonly state: EvictionState }) {
                 <line key={tick.x} className="eviction-gridline" x1={tick.x} x2={tick.x} y1={plot.top} y2={plot.top + plot.height} />
               ))}
               {plot.ticks.map((tick) => (
-                <text key={tick.y} className="eviction-value-tick" x={layout.left - 6} y={tick.y} textAnchor="end" dominantBaseline={tick.y === plot.top ? 'hanging' : 'auto'}>
+                <text
+                  key={tick.y}
+                  className="eviction-value-tick"
+                  x={layout.left - 6}
+                  y={tick.y}
+                  textAnchor="end"
+                  dominantBaseline={tick.y === plot.top ? 'hanging' : 'auto'}
+                >
                   {tick.label}
                 </text>
               ))}
@@ -188,4 +210,3 @@ function countMarks(marks: readonly EvictionMark[]): { readonly evictions: numbe
   }
   return { evictions, resyncs };
 }
-

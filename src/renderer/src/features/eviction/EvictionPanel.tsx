@@ -21,7 +21,11 @@ export function EvictionPanel() {
   if (state.value === undefined) {
     return (
       <div className="eviction">
-        <ErrorNotice title="Could not load the eviction strategies" error={state.error ?? { code: 'internal/unexpected', message: 'no answer' }} onRetry={() => void load()} />
+        <ErrorNotice
+          title="Could not load the eviction strategies"
+          error={state.error ?? { code: 'internal/unexpected', message: 'no answer' }}
+          onRetry={() => void load()}
+        />
       </div>
     );
   }

@@ -46,7 +46,11 @@ export function RunDialog({ collection, force, status, onClose }: RunDialogProps
       <div className="eviction-dialog">
         <p>Eviction removes documents from this peer’s disk only; other peers and the Big Peer keep them.</p>
         {dry === undefined ? (
-          dryRun?.status === 'error' ? <p className="muted">The dry run failed: {dryRun.error?.message}</p> : <Loading inline>Asking what it would evict…</Loading>
+          dryRun?.status === 'error' ? (
+            <p className="muted">The dry run failed: {dryRun.error?.message}</p>
+          ) : (
+            <Loading inline>Asking what it would evict…</Loading>
+          )
         ) : (
           <>
             <ol className="eviction-steps">
@@ -77,7 +81,11 @@ export function RunDialog({ collection, force, status, onClose }: RunDialogProps
             )}
           </>
         )}
-        {force && <p className="muted">Force runs it even if it ran less than a day ago or a write was blocked recently; the override is logged as WARN. An overlap still refuses it.</p>}
+        {force && (
+          <p className="muted">
+            Force runs it even if it ran less than a day ago or a write was blocked recently; the override is logged as WARN. An overlap still refuses it.
+          </p>
+        )}
       </div>
     </Dialog>
   );

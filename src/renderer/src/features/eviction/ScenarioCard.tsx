@@ -37,15 +37,36 @@ export function ScenarioCard() {
   };
   const total = scenario.cycles * 2;
   return (
-    <Section card className="eviction-scenario" title="Evict/re-sync scenario" description="Reproduces the loop on this peer, then shows the fix. It needs sync with a Big Peer, and writes to its own collection, evict_loop_demo.">
+    <Section
+      card
+      className="eviction-scenario"
+      title="Evict/re-sync scenario"
+      description="Reproduces the loop on this peer, then shows the fix. It needs sync with a Big Peer, and writes to its own collection, evict_loop_demo."
+    >
       <form className="eviction-scenario-form" onSubmit={submit} aria-label="Scenario">
         <label className="field" htmlFor={docsId}>
           <span className="field-label">Documents</span>
-          <input id={docsId} className="input" inputMode="numeric" value={view.scenarioDocs} aria-invalid={docs === undefined} disabled={running} onChange={(e) => setScenarioInputs(e.target.value, view.scenarioCycles)} />
+          <input
+            id={docsId}
+            className="input"
+            inputMode="numeric"
+            value={view.scenarioDocs}
+            aria-invalid={docs === undefined}
+            disabled={running}
+            onChange={(e) => setScenarioInputs(e.target.value, view.scenarioCycles)}
+          />
         </label>
         <label className="field" htmlFor={cyclesId}>
           <span className="field-label">Cycles each way</span>
-          <input id={cyclesId} className="input" inputMode="numeric" value={view.scenarioCycles} aria-invalid={cycles === undefined} disabled={running} onChange={(e) => setScenarioInputs(view.scenarioDocs, e.target.value)} />
+          <input
+            id={cyclesId}
+            className="input"
+            inputMode="numeric"
+            value={view.scenarioCycles}
+            aria-invalid={cycles === undefined}
+            disabled={running}
+            onChange={(e) => setScenarioInputs(view.scenarioDocs, e.target.value)}
+          />
         </label>
         <Button type="submit" variant="primary" icon="play" busy={running} disabled={docs === undefined || cycles === undefined}>
           Run scenario
@@ -63,7 +84,9 @@ export function ScenarioCard() {
       )}
       {scenario.status === 'error' && scenario.error !== undefined && <ErrorNotice compact title="The scenario did not finish" error={scenario.error} />}
       {scenario.rows.length > 0 && <ScenarioRows rows={scenario.rows} />}
-      {scenario.status === 'done' && scenario.report === undefined && <p className="muted">That scenario was started from another window, which got its verdict.</p>}
+      {scenario.status === 'done' && scenario.report === undefined && (
+        <p className="muted">That scenario was started from another window, which got its verdict.</p>
+      )}
       {scenario.report !== undefined && (
         <div className="eviction-verdict" data-testid="scenario-verdict">
           <p className={`eviction-verdict-line ${scenario.report.loopDetected && scenario.report.rightWayClean ? 'is-reproduced' : 'is-odd'}`} role="status">

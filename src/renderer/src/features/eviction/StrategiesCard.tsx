@@ -33,13 +33,22 @@ export function StrategiesCard({ state, receivedAt }: StrategiesCardProps) {
   const [asking, setAsking] = useState<{ readonly collection: string; readonly force: boolean } | undefined>(undefined);
   const schedule = state.scheduled ? (
     <>
-      Scheduled runs in <strong>{state.window} UTC</strong>, at most once a day per collection, {formatQuiet(state.quietAfterBlockedMs)} after a blocked write at the earliest.
+      Scheduled runs in <strong>{state.window} UTC</strong>, at most once a day per collection, {formatQuiet(state.quietAfterBlockedMs)} after a blocked write
+      at the earliest.
     </>
   ) : (
     <>Not scheduled: strategies run only when asked (Run now).</>
   );
   return (
-    <Section card className="eviction-strategies" title="Strategies" description={state.configured ? schedule : undefined} actions={state.configured ? <Badge tone={state.scheduled ? 'accent' : 'neutral'}>{state.scheduled ? `window ${state.window}` : 'manual only'}</Badge> : undefined}>
+    <Section
+      card
+      className="eviction-strategies"
+      title="Strategies"
+      description={state.configured ? schedule : undefined}
+      actions={
+        state.configured ? <Badge tone={state.scheduled ? 'accent' : 'neutral'}>{state.scheduled ? `window ${state.window}` : 'manual only'}</Badge> : undefined
+      }
+    >
       {!state.configured ? (
         <ConfigureHelp />
       ) : (
@@ -91,7 +100,14 @@ export function StrategiesCard({ state, receivedAt }: StrategiesCardProps) {
           ) : null}
         </div>
       )}
-      {asking !== undefined && <RunDialog collection={asking.collection} force={asking.force} status={state.collections.find((c) => c.strategy.collection === asking.collection)} onClose={() => setAsking(undefined)} />}
+      {asking !== undefined && (
+        <RunDialog
+          collection={asking.collection}
+          force={asking.force}
+          status={state.collections.find((c) => c.strategy.collection === asking.collection)}
+          onClose={() => setAsking(undefined)}
+        />
+      )}
     </Section>
   );
 }
@@ -126,7 +142,8 @@ function StrategyRow({
         {lastRun !== undefined ? (
           <span className="eviction-last">
             <span>
-              <Badge tone={OUTCOME_TONES[lastRun.outcome]}>{lastRun.outcome}</Badge> <span title={formatTimestamp(lastRun.at)}>{formatAgo(lastRun.at, now)}</span>
+              <Badge tone={OUTCOME_TONES[lastRun.outcome]}>{lastRun.outcome}</Badge>{' '}
+              <span title={formatTimestamp(lastRun.at)}>{formatAgo(lastRun.at, now)}</span>
               {lastRun.forced && <span className="eviction-forced"> · forced</span>}
             </span>
             <span className="eviction-detail" title={runTitle(lastRun)}>
@@ -153,13 +170,26 @@ function StrategyRow({
       </td>
       <td className="actions">
         <span className="eviction-actions">
-          <Button variant="ghost" icon="search" onClick={onDryRun} title={`What the next run of ${strategy.collection} would evict, keep and bring back, without running it`} aria-label={`Dry run ${strategy.collection}`}>
-          Dry run
-        </Button>
-        <Button icon="evict" busy={busy} onClick={() => onRun(false)} aria-label={`Run now ${strategy.collection}`}>
-          Run now
-        </Button>
-        <Button variant="danger" icon="alert" disabled={busy} onClick={() => onRun(true)} title="Run despite the once-a-day rule and a recent blocked write (logged as WARN); an overlap still refuses it" aria-label={`Force ${strategy.collection}`}>
+          <Button
+            variant="ghost"
+            icon="search"
+            onClick={onDryRun}
+            title={`What the next run of ${strategy.collection} would evict, keep and bring back, without running it`}
+            aria-label={`Dry run ${strategy.collection}`}
+          >
+            Dry run
+          </Button>
+          <Button icon="evict" busy={busy} onClick={() => onRun(false)} aria-label={`Run now ${strategy.collection}`}>
+            Run now
+          </Button>
+          <Button
+            variant="danger"
+            icon="alert"
+            disabled={busy}
+            onClick={() => onRun(true)}
+            title="Run despite the once-a-day rule and a recent blocked write (logged as WARN); an overlap still refuses it"
+            aria-label={`Force ${strategy.collection}`}
+          >
             Force
           </Button>
         </span>
@@ -205,8 +235,9 @@ function RunResult({ run, onForce }: { readonly run: EvictionRunInfo; readonly o
       <Icon name="check" size={16} />
       <div>
         <p className="eviction-ran-title">
-          {run.forced ? 'Forced run' : 'Run'} of <code>{run.collection}</code>: evicted <strong>{formatCount(run.evicted)}</strong> {run.evicted === 1 ? 'document' : 'documents'}, freed{' '}
-          <strong>{formatBytes(run.bytesFreed)}</strong> (store {formatBytes(run.storeBytesBefore)} → {formatBytes(run.storeBytesAfter)}) in {formatDuration(run.durationMs)}
+          {run.forced ? 'Forced run' : 'Run'} of <code>{run.collection}</code>: evicted <strong>{formatCount(run.evicted)}</strong>{' '}
+          {run.evicted === 1 ? 'document' : 'documents'}, freed <strong>{formatBytes(run.bytesFreed)}</strong> (store {formatBytes(run.storeBytesBefore)} →{' '}
+          {formatBytes(run.storeBytesAfter)}) in {formatDuration(run.durationMs)}
           {run.txnId !== undefined && <span className="muted"> · txn #{run.txnId}</span>}
           {run.kept > 0 && <span> · {formatCount(run.kept)} kept, not yet at the Big Peer</span>}
         </p>

@@ -4,7 +4,13 @@ import { CHART_MARGIN, layoutChart, nearestPoint, niceDomain, niceStep } from '.
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const points = (n: number, documents: (i: number) => number = (i) => 100 + i): EvictionSample[] =>
-  Array.from({ length: n }, (_, i) => ({ at: T0 + i * 1000, documents: documents(i), storeBytes: 1_000_000 + i * 1000, rssBytes: 200e6, heapUsedBytes: 50e6 + i }));
+  Array.from({ length: n }, (_, i) => ({
+    at: T0 + i * 1000,
+    documents: documents(i),
+    storeBytes: 1_000_000 + i * 1000,
+    rssBytes: 200e6,
+    heapUsedBytes: 50e6 + i,
+  }));
 
 describe('the chart’s scales', () => {
   it('rounds steps to 1, 2 or 5 × 10^n', () => {

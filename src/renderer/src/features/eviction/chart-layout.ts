@@ -139,7 +139,14 @@ export function layoutChart({ samples, marks, to, windowMs: maxWindowMs, width, 
     const values = points.flatMap((p) => shown.map((id) => p[id]));
     const { min, max } = niceDomain(values, spec.zeroBased);
     const y = (value: number): number => top + PLOT_HEIGHT - ((value - min) / (max - min)) * PLOT_HEIGHT;
-    const paths = shown.map((id) => ({ id, d: linePath(points, (p) => x(p.at), (p) => y(p[id])) }));
+    const paths = shown.map((id) => ({
+      id,
+      d: linePath(
+        points,
+        (p) => x(p.at),
+        (p) => y(p[id]),
+      ),
+    }));
     const last = points.at(-1);
     return {
       spec,
@@ -160,7 +167,12 @@ export function layoutChart({ samples, marks, to, windowMs: maxWindowMs, width, 
   for (let at = Math.ceil(from / step) * step; at <= to; at += step) timeTicks.push({ x: Math.round(x(at) * 10) / 10, label: clockLabel(at, step < 60_000) });
   const markLines = marks
     .filter((m) => m.at >= from && m.at <= to)
-    .map((mark): MarkLine => ({ key: markKey(mark), x: Math.round(x(mark.at) * 10) / 10, mark, kind: mark.kind === 'resync' ? 'resync' : mark.outcome === 'evicted' ? 'eviction' : 'idle' }));
+    .map((mark): MarkLine => ({
+      key: markKey(mark),
+      x: Math.round(x(mark.at) * 10) / 10,
+      mark,
+      kind: mark.kind === 'resync' ? 'resync' : mark.outcome === 'evicted' ? 'eviction' : 'idle',
+    }));
   const height = CHART_MARGIN.top + PLOTS.length * PLOT_HEIGHT + (PLOTS.length - 1) * PLOT_GAP + CHART_MARGIN.bottom;
   return { width, height, from, to, plots, marks: markLines, timeTicks, points, left, right };
 }

@@ -40,9 +40,21 @@ describe('the words of the panel', () => {
 
   it('sums up a run, or says why it did not evict', () => {
     const run: EvictionRunInfo = {
-      collection: 'orders', strategy: 'local', trigger: 'manual', forced: false, at: 0, durationMs: 4, outcome: 'evicted',
-      evictStatement: 'EVICT FROM orders WHERE createdAt <= :ttl', cancelled: ['SELECT * FROM orders'], registered: ['SELECT * FROM orders WHERE createdAt > :ttl'],
-      evicted: 1200, bytesFreed: 46_080, storeBytesBefore: 0, storeBytesAfter: 0, kept: 0,
+      collection: 'orders',
+      strategy: 'local',
+      trigger: 'manual',
+      forced: false,
+      at: 0,
+      durationMs: 4,
+      outcome: 'evicted',
+      evictStatement: 'EVICT FROM orders WHERE createdAt <= :ttl',
+      cancelled: ['SELECT * FROM orders'],
+      registered: ['SELECT * FROM orders WHERE createdAt > :ttl'],
+      evicted: 1200,
+      bytesFreed: 46_080,
+      storeBytesBefore: 0,
+      storeBytesAfter: 0,
+      kept: 0,
     };
     expect(runSummary(run)).toBe('evicted 1,200 · 45 KB freed · cancelled 1 · re-registered 1');
     expect(runSummary({ ...run, strategy: 'big-peer', kept: 3 })).toContain('3 kept (not yet at the Big Peer)');
@@ -55,14 +67,25 @@ describe('the words of the panel', () => {
   it('describes marks for their tooltips', () => {
     const at = Date.UTC(2026, 10, 21, 12, 4, 31);
     expect(describeMark(evictMark(at, 7, { source: 'strategy', forced: true }))).toBe('12:04:31 · forced strategy run: 2 documents of orders evicted (txn #7)');
-    expect(describeMark(evictMark(at, 7, { outcome: 'refused', code: 'eviction/too-soon', source: 'strategy', txnId: undefined }))).toBe('12:04:31 · strategy run of orders refused (eviction/too-soon)');
+    expect(describeMark(evictMark(at, 7, { outcome: 'refused', code: 'eviction/too-soon', source: 'strategy', txnId: undefined }))).toBe(
+      '12:04:31 · strategy run of orders refused (eviction/too-soon)',
+    );
     expect(describeMark({ kind: 'resync', at, collection: 'orders', count: 6, evictedAt: at - 400, subscriptions: ['SELECT * FROM orders'] })).toBe(
       '12:04:31 · re-sync: 6 evicted documents of orders came back 0.4 s after the eviction through SELECT * FROM orders',
     );
   });
 
   it('totals the scenario’s rows per way, and reads its verdict', () => {
-    const row = (way: 'wrong' | 'right', resynced: number) => ({ way, cycle: 1, evicted: 10, resynced, storeBytes: 0, memoryBytes: 0, bytesReceived: 100, durationMs: 1 });
+    const row = (way: 'wrong' | 'right', resynced: number) => ({
+      way,
+      cycle: 1,
+      evicted: 10,
+      resynced,
+      storeBytes: 0,
+      memoryBytes: 0,
+      bytesReceived: 100,
+      durationMs: 1,
+    });
     expect(scenarioTotals([row('wrong', 10), row('wrong', 9), row('right', 0)], 'wrong')).toEqual({ evicted: 20, resynced: 19, bytesReceived: 200 });
     expect(verdictText('verdict: evict/re-sync loop reproduced: …')).toBe('Evict/re-sync loop reproduced: …');
   });

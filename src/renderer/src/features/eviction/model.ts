@@ -142,10 +142,17 @@ export function clock(at: number, seconds = true): string {
 }
 
 /** Totals of the rows of one way, for the scenario's table footer. */
-export function scenarioTotals(rows: readonly EvictionScenarioCycle[], way: 'wrong' | 'right'): { readonly evicted: number; readonly resynced: number; readonly bytesReceived: number } {
+export function scenarioTotals(
+  rows: readonly EvictionScenarioCycle[],
+  way: 'wrong' | 'right',
+): { readonly evicted: number; readonly resynced: number; readonly bytesReceived: number } {
   return rows
     .filter((r) => r.way === way)
-    .reduce((t, r) => ({ evicted: t.evicted + r.evicted, resynced: t.resynced + r.resynced, bytesReceived: t.bytesReceived + r.bytesReceived }), { evicted: 0, resynced: 0, bytesReceived: 0 });
+    .reduce((t, r) => ({ evicted: t.evicted + r.evicted, resynced: t.resynced + r.resynced, bytesReceived: t.bytesReceived + r.bytesReceived }), {
+      evicted: 0,
+      resynced: 0,
+      bytesReceived: 0,
+    });
 }
 
 /** The verdict without its `verdict: ` prefix, with its first letter up. */

@@ -27,12 +27,30 @@ function state(patch: Partial<EvictionState> = {}): EvictionState {
 }
 
 const RUN: EvictionRunInfo = {
-  collection: 'orders', strategy: 'local', trigger: 'manual', forced: false, at: T0, durationMs: 2, outcome: 'refused', code: 'eviction/too-soon', reason: 'ran 3 h ago',
-  evictStatement: 'EVICT FROM orders WHERE createdAt <= :ttl', cancelled: [], registered: [], evicted: 0, bytesFreed: 0, storeBytesBefore: 0, storeBytesAfter: 0, kept: 0,
+  collection: 'orders',
+  strategy: 'local',
+  trigger: 'manual',
+  forced: false,
+  at: T0,
+  durationMs: 2,
+  outcome: 'refused',
+  code: 'eviction/too-soon',
+  reason: 'ran 3 h ago',
+  evictStatement: 'EVICT FROM orders WHERE createdAt <= :ttl',
+  cancelled: [],
+  registered: [],
+  evicted: 0,
+  bytesFreed: 0,
+  storeBytesBefore: 0,
+  storeBytesAfter: 0,
+  kept: 0,
 };
 
 function setup() {
-  const { store, bridge } = testStore<EvictionSlice>(createShellSlice as SliceCreator<Partial<EvictionSlice>>, createEvictionSlice as SliceCreator<Partial<EvictionSlice>>);
+  const { store, bridge } = testStore<EvictionSlice>(
+    createShellSlice as SliceCreator<Partial<EvictionSlice>>,
+    createEvictionSlice as SliceCreator<Partial<EvictionSlice>>,
+  );
   const stop = wireEvictionEvents(store);
   return { store, bridge, stop };
 }
@@ -74,17 +92,34 @@ describe('the Eviction slice', () => {
     bridge.answer('eviction:get', state()).answer('eviction:run', RUN);
     await store.getState().runEviction('orders', false);
     expect(bridge.callsTo('eviction:run')).toEqual([{ collection: 'orders', force: false }]);
-    expect(store.getState().eviction.run).toMatchObject({ collection: 'orders', force: false, result: { status: 'ready', value: { outcome: 'refused', code: 'eviction/too-soon' } } });
+    expect(store.getState().eviction.run).toMatchObject({
+      collection: 'orders',
+      force: false,
+      result: { status: 'ready', value: { outcome: 'refused', code: 'eviction/too-soon' } },
+    });
     expect(bridge.callsTo('eviction:get')).toHaveLength(1);
     bridge.answer('eviction:run', { code: 'eviction/not-configured', message: 'no strategy for carts' });
     await store.getState().runEviction('carts', true);
-    expect(store.getState().eviction.run).toMatchObject({ collection: 'carts', force: true, result: { status: 'error', error: { code: 'eviction/not-configured' } } });
+    expect(store.getState().eviction.run).toMatchObject({
+      collection: 'carts',
+      force: true,
+      result: { status: 'error', error: { code: 'eviction/not-configured' } },
+    });
     stop();
   });
 
   it('keeps the dry run of the collection last asked for only', async () => {
     const { store, bridge, stop } = setup();
-    bridge.answer('eviction:dry-run', ({ collection }) => ({ collection, strategy: 'local', evictStatement: 'EVICT', subscribeStatement: 'SELECT', evict: { count: 1, ids: ['a'] }, kept: { count: 0, ids: [] }, cancel: [], comeBack: [] }));
+    bridge.answer('eviction:dry-run', ({ collection }) => ({
+      collection,
+      strategy: 'local',
+      evictStatement: 'EVICT',
+      subscribeStatement: 'SELECT',
+      evict: { count: 1, ids: ['a'] },
+      kept: { count: 0, ids: [] },
+      cancel: [],
+      comeBack: [],
+    }));
     const first = store.getState().dryRunEviction('orders');
     const second = store.getState().dryRunEviction('carts');
     await Promise.all([first, second]);
@@ -94,7 +129,18 @@ describe('the Eviction slice', () => {
 
   it('shows the scenario’s rows as they come, then its report', async () => {
     const { store, bridge, stop } = setup();
-    const report: EvictionScenarioResult = { id: 4, collection: 'evict_loop_demo', docs: 10, cycles: [], wrong: { evicted: 0, resynced: 0, bytesReceived: 0 }, right: { evicted: 0, resynced: 0, bytesReceived: 0 }, loopDetected: true, rightWayClean: true, verdict: 'verdict: reproduced', fix: 'cancel first' };
+    const report: EvictionScenarioResult = {
+      id: 4,
+      collection: 'evict_loop_demo',
+      docs: 10,
+      cycles: [],
+      wrong: { evicted: 0, resynced: 0, bytesReceived: 0 },
+      right: { evicted: 0, resynced: 0, bytesReceived: 0 },
+      loopDetected: true,
+      rightWayClean: true,
+      verdict: 'verdict: reproduced',
+      fix: 'cancel first',
+    };
     bridge.answer('eviction:scenario', () => report);
     const row = { way: 'wrong' as const, cycle: 1, evicted: 10, resynced: 10, storeBytes: 0, memoryBytes: 0, bytesReceived: 0, durationMs: 1 };
     const running = store.getState().runEvictionScenario(10, 1);

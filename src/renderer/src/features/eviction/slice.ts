@@ -192,7 +192,9 @@ export const createEvictionSlice: SliceCreator<EvictionSlice> = (set, get) => {
 export function reconcileScenario(local: ScenarioState, running: EvictionState['scenario']): ScenarioState {
   if (running !== undefined) {
     if (local.status === 'running' && (local.id === undefined || local.id === running.id)) {
-      return running.rows.length > local.rows.length || local.id === undefined ? { ...local, id: running.id, rows: running.rows.length > local.rows.length ? running.rows : local.rows } : local;
+      return running.rows.length > local.rows.length || local.id === undefined
+        ? { ...local, id: running.id, rows: running.rows.length > local.rows.length ? running.rows : local.rows }
+        : local;
     }
     if (local.status === 'running' && local.origin === 'here') return local;
     return { ...IDLE_SCENARIO, status: 'running', origin: 'elsewhere', id: running.id, docs: running.docs, cycles: running.cycles, rows: running.rows };

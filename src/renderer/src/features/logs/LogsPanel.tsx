@@ -29,17 +29,13 @@ export function LogsPanel() {
 
   const filtered = !buffer.filter.passesEverything;
   const empty =
-    status === 'loading' && buffer.held === 0 ? (
-      { title: 'Loading the peer’s recent entries…' }
-    ) : buffer.held === 0 ? (
-      paused ? (
-        { title: 'Paused', hint: 'New entries are counted above and shown on resume.' }
-      ) : (
-        { title: 'No log entries yet', hint: 'They appear here as the peer logs. Set the peer level to DEBUG to see transactions and replication.' }
-      )
-    ) : (
-      { title: 'No entries match the filters', hint: `${formatCount(buffer.held)} entries are held; the filters hide them all.` }
-    );
+    status === 'loading' && buffer.held === 0
+      ? { title: 'Loading the peer’s recent entries…' }
+      : buffer.held === 0
+        ? paused
+          ? { title: 'Paused', hint: 'New entries are counted above and shown on resume.' }
+          : { title: 'No log entries yet', hint: 'They appear here as the peer logs. Set the peer level to DEBUG to see transactions and replication.' }
+        : { title: 'No entries match the filters', hint: `${formatCount(buffer.held)} entries are held; the filters hide them all.` };
 
   return (
     <section className="logs-panel" aria-label="Logs">
@@ -53,8 +49,8 @@ export function LogsPanel() {
         <div className="logs-paused" role="status">
           <Icon name="pause" />
           <span>
-            <strong>Paused</strong> · <span data-testid="logs-pending">{formatCount(buffer.pending)}</span> new {buffer.pending === 1 ? 'entry' : 'entries'} while
-            paused{buffer.pending > 0 ? ', shown on resume' : ''}
+            <strong>Paused</strong> · <span data-testid="logs-pending">{formatCount(buffer.pending)}</span> new {buffer.pending === 1 ? 'entry' : 'entries'}{' '}
+            while paused{buffer.pending > 0 ? ', shown on resume' : ''}
           </span>
           <Button variant="primary" icon="play" onClick={resumeLogs}>
             Resume
@@ -76,7 +72,13 @@ export function LogsPanel() {
           }
         />
         {!follow && buffer.size > 0 && (
-          <Button icon="follow" variant="primary" className="logs-jump" onClick={() => setLogsFollow(true)} title="Scroll to the newest entry and keep following (End)">
+          <Button
+            icon="follow"
+            variant="primary"
+            className="logs-jump"
+            onClick={() => setLogsFollow(true)}
+            title="Scroll to the newest entry and keep following (End)"
+          >
             Jump to latest
           </Button>
         )}

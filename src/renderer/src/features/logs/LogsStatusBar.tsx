@@ -21,16 +21,25 @@ export function LogsStatusBar() {
       <span className="logs-status-sep" aria-hidden="true" />
       <span>{formatCount(buffer.received)} received</span>
       <span className="logs-status-sep" aria-hidden="true" />
-      <span className={buffer.peerDropped > 0 ? 'logs-dropped is-lossy' : 'logs-dropped'} title="Entries the peer could not send to this inspector in time (it fell behind); they are not in the list">
+      <span
+        className={buffer.peerDropped > 0 ? 'logs-dropped is-lossy' : 'logs-dropped'}
+        title="Entries the peer could not send to this inspector in time (it fell behind); they are not in the list"
+      >
         Dropped by the peer: <strong data-testid="logs-peer-dropped">{formatCount(buffer.peerDropped)}</strong>
       </span>
-      <span className={buffer.evicted > 0 ? 'logs-dropped is-lossy' : 'logs-dropped'} title={`The inspector keeps the newest ${formatCount(buffer.capacity)} entries; older ones are dropped`}>
+      <span
+        className={buffer.evicted > 0 ? 'logs-dropped is-lossy' : 'logs-dropped'}
+        title={`The inspector keeps the newest ${formatCount(buffer.capacity)} entries; older ones are dropped`}
+      >
         Dropped by the inspector: <strong data-testid="logs-inspector-dropped">{formatCount(buffer.evicted)}</strong>
         <span className="logs-status-note"> (keeps {formatCount(buffer.capacity)})</span>
       </span>
       {buffer.cleared > 0 && <span className="logs-status-note">{formatCount(buffer.cleared)} cleared</span>}
       {gaps.count > 0 && (
-        <span className="logs-dropped is-lossy" title="Entries logged while the inspector was disconnected are fetched again from the peer's recent entries; any older than those are missing">
+        <span
+          className="logs-dropped is-lossy"
+          title="Entries logged while the inspector was disconnected are fetched again from the peer's recent entries; any older than those are missing"
+        >
           Link lost <strong>{formatCount(gaps.count)}×</strong>, {formatCount(gaps.recovered)} recovered
         </span>
       )}

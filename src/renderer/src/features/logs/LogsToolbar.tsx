@@ -89,7 +89,11 @@ export function LogsToolbar() {
           placeholder="Filter text or /regex/  ( / )"
           value={text}
           spellCheck={false}
-          title={textError === undefined ? 'Matches the message, the event name and the fields' : `Not a valid regular expression (${textError}); matched as plain text`}
+          title={
+            textError === undefined
+              ? 'Matches the message, the event name and the fields'
+              : `Not a valid regular expression (${textError}); matched as plain text`
+          }
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape' && text !== '') {

@@ -22,7 +22,10 @@ export function exportText(entries: Iterable<LogEntry>): string {
 
 /** `syncmesh-logs-2026-11-21T12-00-00Z.log`: sortable, and legal on every file system. */
 export function exportFileName(now: Date): string {
-  return `syncmesh-logs-${now.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-')}.log`;
+  return `syncmesh-logs-${now
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-')}.log`;
 }
 
 /**

@@ -75,7 +75,10 @@ export function compileFilter(filter: LogFilter): CompiledFilter {
     const re = regExp;
     // The haystack is lower-cased; a case-sensitive expression is tried on the original parts.
     textMatches = (entry) =>
-      re.test(entry.message) || re.test(entry.event) || re.test(entry.component) || Object.entries(entry.fields).some(([k, v]) => re.test(`${k}=${Array.isArray(v) ? v.join(',') : String(v)}`));
+      re.test(entry.message) ||
+      re.test(entry.event) ||
+      re.test(entry.component) ||
+      Object.entries(entry.fields).some(([k, v]) => re.test(`${k}=${Array.isArray(v) ? v.join(',') : String(v)}`));
     const global = new RegExp(re.source, `${re.flags}g`);
     ranges = (text) => {
       const found: [number, number][] = [];

@@ -12,7 +12,12 @@ export function AuthState({ auth, peerClock }: { readonly auth: MeshAuth; readon
   return (
     <div className={`mesh-auth mesh-auth-${auth.state}`}>
       <span className="mesh-auth-head">
-        <Badge tone={words.tone} title={auth.state === 'verified' ? 'Its certificate was verified offline against the issuer this peer trusts' : 'The handshake was refused: no session ran'}>
+        <Badge
+          tone={words.tone}
+          title={
+            auth.state === 'verified' ? 'Its certificate was verified offline against the issuer this peer trusts' : 'The handshake was refused: no session ran'
+          }
+        >
           {words.label}
         </Badge>
         {words.by !== undefined && <span className="mesh-auth-by">{words.by}</span>}

@@ -48,8 +48,8 @@ function TransportsTable({ snapshot, peerClock }: { readonly snapshot: MeshSnaps
   if (snapshot.transports.length === 0) {
     return (
       <EmptyState compact icon="unlink" title="No peer-to-peer transport is on">
-        This peer syncs over WebSocket only: the Big Peer, <code>sync.connect</code> and <code>sync.listen</code>. Turn LAN on with <code>sync.peerToPeer.lan</code>, or
-        every transport with <code>TransportConfig.enableAllPeerToPeer()</code>.
+        This peer syncs over WebSocket only: the Big Peer, <code>sync.connect</code> and <code>sync.listen</code>. Turn LAN on with{' '}
+        <code>sync.peerToPeer.lan</code>, or every transport with <code>TransportConfig.enableAllPeerToPeer()</code>.
       </EmptyState>
     );
   }
@@ -86,7 +86,11 @@ function LanPeersTable({ snapshot, peerClock, selected, onSelect }: LanListsProp
   const selectedKey = selected?.kind === 'peer' ? selected.id : undefined;
   useScrollToSelected(scroller, selectedKey);
   const selectable = peers.filter((p): p is MeshLanPeer & { peerKey: string } => p.peerKey !== undefined);
-  const onKeyDown = useRowKeys(selectable, (p) => p.peerKey === selectedKey, (p) => onSelect({ kind: 'peer', id: p.peerKey }));
+  const onKeyDown = useRowKeys(
+    selectable,
+    (p) => p.peerKey === selectedKey,
+    (p) => onSelect({ kind: 'peer', id: p.peerKey }),
+  );
   if (peers.length === 0) {
     const { title, hint } = lanEmptyWords(snapshot.transports);
     return (
@@ -130,7 +134,10 @@ function LanPeersTable({ snapshot, peerClock, selected, onSelect }: LanListsProp
                   {peer.auth !== undefined && <AuthState auth={peer.auth} peerClock={peerClock} />}
                 </td>
                 <td>
-                  <Badge tone={peer.present ? 'ok' : 'neutral'} title={peer.present ? 'Still advertised on the LAN' : 'No longer advertised: it said goodbye, its record expired, or sync stopped'}>
+                  <Badge
+                    tone={peer.present ? 'ok' : 'neutral'}
+                    title={peer.present ? 'Still advertised on the LAN' : 'No longer advertised: it said goodbye, its record expired, or sync stopped'}
+                  >
                     {peer.present ? 'present' : 'gone'}
                   </Badge>
                   <span className="mesh-age">seen {formatAgo(peer.lastSeenAt, peerClock)}</span>

@@ -15,7 +15,13 @@ import { type MeshEdge, type MeshLayout, type MeshNode, type NodeRole } from './
 import { ROLE_NAMES, STATE_NAMES, TRANSPORT_NAMES, authSentence, edgeCaptionLines, peerNow, refusalTitle, shortAddress } from './mesh-model.ts';
 import type { MeshSelection } from './slice.ts';
 
-const ROLE_ICONS: Readonly<Record<NodeRole, IconName>> = { local: 'monitor', 'big-peer': 'cloud', 'small-peer': 'monitor', 'lan-peer': 'monitor', unknown: 'link' };
+const ROLE_ICONS: Readonly<Record<NodeRole, IconName>> = {
+  local: 'monitor',
+  'big-peer': 'cloud',
+  'small-peer': 'monitor',
+  'lan-peer': 'monitor',
+  unknown: 'link',
+};
 const STATES: readonly ConnectionState[] = ['elected', 'standby', 'connecting', 'closed'];
 /** Below this width the graph leaves reasons to the tooltip and the list: they would overlap. */
 const COMPACT_WIDTH = 640;
@@ -69,7 +75,17 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
     >
       <defs>
         {STATES.map((state) => (
-          <marker key={state} id={`mesh-arrow-${state}`} className={`mesh-arrow mesh-arrow-${state}`} viewBox="0 0 10 10" refX="8" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker
+            key={state}
+            id={`mesh-arrow-${state}`}
+            className={`mesh-arrow mesh-arrow-${state}`}
+            viewBox="0 0 10 10"
+            refX="8"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
             <path d="M0 1L9 5L0 9z" />
           </marker>
         ))}
@@ -78,7 +94,14 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
 
       <g className="mesh-edges">
         {layout.edges.map((edge) => (
-          <EdgeView key={edge.connection.id} edge={edge} remote={nodeById.get(edge.nodeId)} selected={selected?.kind === 'connection' && selected.id === edge.connection.id} dim={focus && !related.has(`c:${edge.connection.id}`)} onSelect={onSelect} />
+          <EdgeView
+            key={edge.connection.id}
+            edge={edge}
+            remote={nodeById.get(edge.nodeId)}
+            selected={selected?.kind === 'connection' && selected.id === edge.connection.id}
+            dim={focus && !related.has(`c:${edge.connection.id}`)}
+            onSelect={onSelect}
+          />
         ))}
       </g>
 
@@ -97,15 +120,35 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
       </g>
 
       <g className="mesh-edge-labels" aria-hidden="true">
-        {layout.edges.filter((edge) => edge.labelled).map((edge) => (
-          <EdgeLabel key={edge.connection.id} edge={edge} caption={edgeCaptionLines(edge.connection, receivedAt, now)} withReason={layout.width >= COMPACT_WIDTH} dim={focus && !related.has(`c:${edge.connection.id}`)} />
-        ))}
+        {layout.edges
+          .filter((edge) => edge.labelled)
+          .map((edge) => (
+            <EdgeLabel
+              key={edge.connection.id}
+              edge={edge}
+              caption={edgeCaptionLines(edge.connection, receivedAt, now)}
+              withReason={layout.width >= COMPACT_WIDTH}
+              dim={focus && !related.has(`c:${edge.connection.id}`)}
+            />
+          ))}
       </g>
     </svg>
   );
 }
 
-function EdgeView({ edge, remote, selected, dim, onSelect }: { readonly edge: MeshEdge; readonly remote: MeshNode | undefined; readonly selected: boolean; readonly dim: boolean; readonly onSelect: (s: MeshSelection) => void }) {
+function EdgeView({
+  edge,
+  remote,
+  selected,
+  dim,
+  onSelect,
+}: {
+  readonly edge: MeshEdge;
+  readonly remote: MeshNode | undefined;
+  readonly selected: boolean;
+  readonly dim: boolean;
+  readonly onSelect: (s: MeshSelection) => void;
+}) {
   const c = edge.connection;
   const select = (): void => onSelect({ kind: 'connection', id: c.id });
   const who = remote === undefined ? 'a remote' : nodeName(remote);
@@ -129,17 +172,41 @@ function EdgeView({ edge, remote, selected, dim, onSelect }: { readonly edge: Me
     >
       <title>{label}</title>
       <path className="mesh-edge-hit" d={edge.path} />
-      <path className="mesh-edge-line" d={edge.path} markerEnd={c.direction === 'dialed' ? marker : undefined} markerStart={c.direction === 'accepted' ? marker : undefined} />
+      <path
+        className="mesh-edge-line"
+        d={edge.path}
+        markerEnd={c.direction === 'dialed' ? marker : undefined}
+        markerStart={c.direction === 'accepted' ? marker : undefined}
+      />
     </g>
   );
 }
 
-function EdgeLabel({ edge, caption, withReason, dim }: { readonly edge: MeshEdge; readonly caption: ReturnType<typeof edgeCaptionLines>; readonly withReason: boolean; readonly dim: boolean }) {
+function EdgeLabel({
+  edge,
+  caption,
+  withReason,
+  dim,
+}: {
+  readonly edge: MeshEdge;
+  readonly caption: ReturnType<typeof edgeCaptionLines>;
+  readonly withReason: boolean;
+  readonly dim: boolean;
+}) {
   const c = edge.connection;
   // An address not dialed yet has the id `WsClient ws://host:port/_sync/ws`: its host and port say enough here.
-  const id = c.id.startsWith(`${c.type} `) ? `${c.type} ${shortAddress(c.id.slice(c.type.length + 1))}` : c.id.startsWith(c.type) ? c.id : `${c.type} · ${c.id}`;
+  const id = c.id.startsWith(`${c.type} `)
+    ? `${c.type} ${shortAddress(c.id.slice(c.type.length + 1))}`
+    : c.id.startsWith(c.type)
+      ? c.id
+      : `${c.type} · ${c.id}`;
   const title = `${id} · ${TRANSPORT_NAMES[c.transport]}`;
-  const reason = caption.reason === undefined || !withReason ? undefined : caption.reason.length > MAX_REASON ? `${caption.reason.slice(0, MAX_REASON - 1)}…` : caption.reason;
+  const reason =
+    caption.reason === undefined || !withReason
+      ? undefined
+      : caption.reason.length > MAX_REASON
+        ? `${caption.reason.slice(0, MAX_REASON - 1)}…`
+        : caption.reason;
   // About 6.4 px a character of the 10.5 px monospace id and 5.6 px of the 10 px captions: enough to size the plate without measuring.
   const width = Math.max(title.length * 6.6, caption.state.length * 5.7, (reason?.length ?? 0) * 5.5) + 16;
   const height = reason === undefined ? 30 : 42;

@@ -13,10 +13,27 @@ import { useScrollToSelected } from '../transactions/TransactionTables.tsx';
 import { useRowKeys } from '../transactions/use-row-keys.ts';
 import { bestState, nodeIdOf } from './mesh-layout.ts';
 import { AuthState } from './AuthState.tsx';
-import { ROLE_NAMES, STATE_NAMES, TRANSPORT_NAMES, electedConnection, peerNow, refusalTitle, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
+import {
+  ROLE_NAMES,
+  STATE_NAMES,
+  TRANSPORT_NAMES,
+  electedConnection,
+  peerNow,
+  refusalTitle,
+  retryText,
+  shortAddress,
+  sortConnections,
+  stateAge,
+} from './mesh-model.ts';
 import type { MeshSelection } from './slice.ts';
 
-export const STATE_TONES: Readonly<Record<ConnectionState | 'none', Tone>> = { elected: 'ok', standby: 'info', connecting: 'warn', closed: 'danger', none: 'neutral' };
+export const STATE_TONES: Readonly<Record<ConnectionState | 'none', Tone>> = {
+  elected: 'ok',
+  standby: 'info',
+  connecting: 'warn',
+  closed: 'danger',
+  none: 'neutral',
+};
 
 interface ListsProps {
   readonly snapshot: MeshSnapshot;
@@ -32,7 +49,11 @@ export function PeersTable({ snapshot, receivedAt, now, selected, onSelect }: Li
   const peers = [snapshot.local, ...snapshot.peers];
   const selectedId = selected?.kind === 'peer' ? selected.id : undefined;
   useScrollToSelected(scroller, selectedId);
-  const onKeyDown = useRowKeys(peers, (p) => p.peerKey === selectedId, (p) => onSelect({ kind: 'peer', id: p.peerKey }));
+  const onKeyDown = useRowKeys(
+    peers,
+    (p) => p.peerKey === selectedId,
+    (p) => onSelect({ kind: 'peer', id: p.peerKey }),
+  );
   return (
     <div ref={scroller} className="mesh-table-scroll" tabIndex={0} onKeyDown={onKeyDown}>
       <table className="data-table mesh-table" aria-label="Peers">
@@ -50,7 +71,12 @@ export function PeersTable({ snapshot, receivedAt, now, selected, onSelect }: Li
             const state = peer.role === 'local' ? undefined : bestState(mine.map((c) => c.state));
             const isSelected = peer.peerKey === selectedId;
             return (
-              <tr key={peer.peerKey} aria-current={isSelected || undefined} className={isSelected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'peer', id: peer.peerKey })}>
+              <tr
+                key={peer.peerKey}
+                aria-current={isSelected || undefined}
+                className={isSelected ? 'is-selected' : undefined}
+                onClick={() => onSelect({ kind: 'peer', id: peer.peerKey })}
+              >
                 <td>
                   <PeerKey value={peer.peerKey} />
                   {peer.appId !== undefined && <span className="mesh-app">app {peer.appId}</span>}
@@ -87,7 +113,11 @@ export function ConnectionsTable({ snapshot, receivedAt, now, selected, onSelect
   const selectedId = selected?.kind === 'connection' ? selected.id : undefined;
   const selectedPeer = selected?.kind === 'peer' ? selected.id : undefined;
   useScrollToSelected(scroller, selectedId);
-  const onKeyDown = useRowKeys(connections, (c) => c.id === selectedId, (c) => onSelect({ kind: 'connection', id: c.id }));
+  const onKeyDown = useRowKeys(
+    connections,
+    (c) => c.id === selectedId,
+    (c) => onSelect({ kind: 'connection', id: c.id }),
+  );
   if (connections.length === 0) {
     return <p className="mesh-none">No connections yet.</p>;
   }
@@ -136,7 +166,11 @@ interface ConnectionRowProps {
 
 function ConnectionRow({ connection: c, role, advertisedRefused, age, retry, selected, related, onSelect }: ConnectionRowProps) {
   return (
-    <tr aria-current={selected || undefined} className={`mesh-row-${c.state}${selected ? ' is-selected' : ''}${related ? ' is-related' : ''}`} onClick={() => onSelect({ kind: 'connection', id: c.id })}>
+    <tr
+      aria-current={selected || undefined}
+      className={`mesh-row-${c.state}${selected ? ' is-selected' : ''}${related ? ' is-related' : ''}`}
+      onClick={() => onSelect({ kind: 'connection', id: c.id })}
+    >
       <td>
         <span className="mesh-conn">
           <span className="mesh-direction" title={c.direction === 'dialed' ? 'Dialed by this peer' : 'Accepted by this peer'} aria-label={c.direction}>
@@ -148,7 +182,10 @@ function ConnectionRow({ connection: c, role, advertisedRefused, age, retry, sel
           <span>
             {c.type} · {c.direction}
           </span>{' '}
-          <span className={`mesh-via mesh-via-${c.transport === 'LAN' ? 'lan' : 'ws'}`} title={c.transport === 'LAN' ? 'Found by LAN discovery' : 'A configured address or listener'}>
+          <span
+            className={`mesh-via mesh-via-${c.transport === 'LAN' ? 'lan' : 'ws'}`}
+            title={c.transport === 'LAN' ? 'Found by LAN discovery' : 'A configured address or listener'}
+          >
             {TRANSPORT_NAMES[c.transport]}
           </span>
         </span>

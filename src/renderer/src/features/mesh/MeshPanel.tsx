@@ -77,16 +77,16 @@ export function MeshPanel() {
         <TransportChips transports={snapshot.transports} onOpen={() => setMeshListTab('lan')} />
       </div>
       <div className="mesh-canvas" ref={canvas}>
-          <ul className="mesh-legend" aria-label="Edge styles">
-            {LEGEND.map(({ state, text }) => (
-              <li key={state}>
-                <svg width="26" height="8" aria-hidden="true" className={`mesh-edge mesh-edge-${state}`}>
-                  <path className="mesh-edge-line" d="M1 4H25" />
-                </svg>
-                {text}
-              </li>
-            ))}
-          </ul>
+        <ul className="mesh-legend" aria-label="Edge styles">
+          {LEGEND.map(({ state, text }) => (
+            <li key={state}>
+              <svg width="26" height="8" aria-hidden="true" className={`mesh-edge mesh-edge-${state}`}>
+                <path className="mesh-edge-line" d="M1 4H25" />
+              </svg>
+              {text}
+            </li>
+          ))}
+        </ul>
         <MeshGraph snapshot={snapshot} layout={layout} receivedAt={receivedAt} now={now} selected={view.selected} onSelect={selectMeshItem} />
         {snapshot.connections.length === 0 && (
           <div className="mesh-empty">
@@ -101,7 +101,9 @@ export function MeshPanel() {
 
   const lists = (
     <div className="mesh-lists">
-      {mesh.status === 'error' && mesh.error !== undefined && <ErrorNotice compact error={mesh.error} title="Could not refresh the mesh; showing the last one received." onRetry={() => void loadMesh()} />}
+      {mesh.status === 'error' && mesh.error !== undefined && (
+        <ErrorNotice compact error={mesh.error} title="Could not refresh the mesh; showing the last one received." onRetry={() => void loadMesh()} />
+      )}
       <div className="mesh-list-tabs">
         <Tabs
           label="Mesh lists"
@@ -165,7 +167,14 @@ function TransportChips({ transports, onOpen }: { readonly transports: readonly 
   return (
     <span className="mesh-chips" role="group" aria-label="Peer-to-peer transports">
       {shown.map((t) => (
-        <button key={t.transport} type="button" className={`mesh-chip mesh-chip-${t.condition}`} title={`${transportSentence(t)}\n${more}`} aria-label={transportSentence(t)} onClick={onOpen}>
+        <button
+          key={t.transport}
+          type="button"
+          className={`mesh-chip mesh-chip-${t.condition}`}
+          title={`${transportSentence(t)}\n${more}`}
+          aria-label={transportSentence(t)}
+          onClick={onOpen}
+        >
           <StatusDot tone={CONDITION_TONES[t.condition]} />
           {PEER_TO_PEER_NAMES[t.transport]}
           {t.condition !== 'Ok' && <span className={`mesh-chip-condition mesh-chip-condition-${CONDITION_TONES[t.condition]}`}>{t.condition}</span>}
@@ -180,7 +189,9 @@ function TransportChips({ transports, onOpen }: { readonly transports: readonly 
           onClick={onOpen}
         >
           <StatusDot tone="neutral" />
-          {unavailable.length === 1 ? `${PEER_TO_PEER_NAMES[(unavailable[0] as MeshTransportCondition).transport]} unavailable` : `${formatCount(unavailable.length)} unavailable`}
+          {unavailable.length === 1
+            ? `${PEER_TO_PEER_NAMES[(unavailable[0] as MeshTransportCondition).transport]} unavailable`
+            : `${formatCount(unavailable.length)} unavailable`}
         </button>
       )}
     </span>

@@ -23,14 +23,18 @@ describe('the words of the Mesh panel’s LAN and transports', () => {
     const snap = lanSnapshot();
     const b = snap.lanPeers.find((p) => p.peerKey === SMALL_B)!;
     expect(lanPeerStatus(b, snap.connections)).toMatchObject({ tone: 'ok', label: 'syncing' });
-    const dialing = [connection('WsClient#5', { transport: 'LAN', state: 'connecting', remotePeerKey: undefined, advertisedPeerKey: SMALL_B, address: LAN_URL })];
+    const dialing = [
+      connection('WsClient#5', { transport: 'LAN', state: 'connecting', remotePeerKey: undefined, advertisedPeerKey: SMALL_B, address: LAN_URL }),
+    ];
     expect(lanPeerStatus(b, dialing)).toMatchObject({ tone: 'warn', label: 'connecting' });
   });
 
   it('says why a compatible LAN peer is not connected, unless its refusal already says it', () => {
     const stranger = lanSnapshot().lanPeers.find((p) => p.peerKey === STRANGER)!;
     expect(lanPeerStatus(stranger, lanSnapshot().connections)).toEqual({ tone: 'warn', label: 'not connected', detail: undefined });
-    const left = [connection('WsClient#6', { state: 'closed', transport: 'LAN', remotePeerKey: undefined, advertisedPeerKey: STRANGER, reason: 'the peer left the LAN' })];
+    const left = [
+      connection('WsClient#6', { state: 'closed', transport: 'LAN', remotePeerKey: undefined, advertisedPeerKey: STRANGER, reason: 'the peer left the LAN' }),
+    ];
     expect(lanPeerStatus({ ...stranger, present: false }, left)).toEqual({ tone: 'neutral', label: 'not connected', detail: 'the peer left the LAN' });
   });
 
@@ -44,10 +48,12 @@ describe('the words of the Mesh panel’s LAN and transports', () => {
     expect(lanEmptyWords([]).title).toBe('LAN is off');
     expect(lanEmptyWords([transport('LAN')]).title).toBe('No peer seen on the LAN yet');
     expect(lanEmptyWords([transport('LAN', { condition: 'Stopped', reason: 'sync is stopped' })]).title).toBe('LAN is stopped');
-    expect(lanEmptyWords([transport('LAN', { condition: 'TcpListenFailure', reason: 'the LAN transport cannot listen on 0.0.0.0:4000: EADDRINUSE' })])).toEqual({
-      title: 'LAN is not running (TcpListenFailure)',
-      hint: 'the LAN transport cannot listen on 0.0.0.0:4000: EADDRINUSE',
-    });
+    expect(lanEmptyWords([transport('LAN', { condition: 'TcpListenFailure', reason: 'the LAN transport cannot listen on 0.0.0.0:4000: EADDRINUSE' })])).toEqual(
+      {
+        title: 'LAN is not running (TcpListenFailure)',
+        hint: 'the LAN transport cannot listen on 0.0.0.0:4000: EADDRINUSE',
+      },
+    );
     expect(noConnectionsHint([transport('LAN')])).toMatch(/^LAN runs/);
     expect(noConnectionsHint([])).toMatch(/^This peer syncs with no one now/);
   });

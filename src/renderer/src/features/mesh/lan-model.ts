@@ -38,7 +38,10 @@ export function transportSentence(t: MeshTransportCondition): string {
 }
 
 /** The toolbar's chips: one per transport, except those this platform lacks, which share one. */
-export function transportChips(transports: readonly MeshTransportCondition[]): { readonly shown: MeshTransportCondition[]; readonly unavailable: MeshTransportCondition[] } {
+export function transportChips(transports: readonly MeshTransportCondition[]): {
+  readonly shown: MeshTransportCondition[];
+  readonly unavailable: MeshTransportCondition[];
+} {
   return { shown: transports.filter((t) => t.condition !== 'Unavailable'), unavailable: transports.filter((t) => t.condition === 'Unavailable') };
 }
 

@@ -28,7 +28,13 @@ describe('layoutMesh', () => {
   });
 
   it('fills a wide pane with a wide ring, but not flatter than a limit', () => {
-    const four = snapshot({ peers: [...snapshot().peers, { peerKey: 'p3', role: 'small-peer', appId: undefined, auth: undefined }, { peerKey: 'p4', role: 'small-peer', appId: undefined, auth: undefined }] });
+    const four = snapshot({
+      peers: [
+        ...snapshot().peers,
+        { peerKey: 'p3', role: 'small-peer', appId: undefined, auth: undefined },
+        { peerKey: 'p4', role: 'small-peer', appId: undefined, auth: undefined },
+      ],
+    });
     const wide = layoutMesh(four, true, { width: 1400, height: 600 });
     const xs = wide.nodes.map((n) => n.x);
     expect(Math.max(...xs) - Math.min(...xs)).toBeGreaterThan(600);
@@ -78,7 +84,9 @@ describe('layoutMesh', () => {
   });
 
   it('tells each node the best state among its connections', () => {
-    const layout = layoutMesh(snapshot({ connections: [connection('WsClient#1', { state: 'closed' }), connection('WsServer#3', { direction: 'accepted', state: 'elected' })] }));
+    const layout = layoutMesh(
+      snapshot({ connections: [connection('WsClient#1', { state: 'closed' }), connection('WsServer#3', { direction: 'accepted', state: 'elected' })] }),
+    );
     expect(layout.nodes.find((n) => n.id === BIG)?.state).toBe('elected');
     expect(layout.nodes.find((n) => n.id === SMALL_A)?.state).toBe('none');
   });
@@ -99,7 +107,15 @@ describe('layoutMesh on a LAN', () => {
 
   it('draws the connections accepted from one host, none identified, as one endpoint: a refused peer redialing is not a new node each time', () => {
     const refusedFrom = (id: string, port: number, since: number) =>
-      connection(id, { direction: 'accepted', transport: 'LAN', state: 'closed', since, remotePeerKey: undefined, address: `192.168.1.40:${port}`, refusal: { by: 'local', code: 4401, reason: 'bad certificate' } });
+      connection(id, {
+        direction: 'accepted',
+        transport: 'LAN',
+        state: 'closed',
+        since,
+        remotePeerKey: undefined,
+        address: `192.168.1.40:${port}`,
+        refusal: { by: 'local', code: 4401, reason: 'bad certificate' },
+      });
     const connections = [refusedFrom('WsServer#1', 50001, 1), refusedFrom('WsServer#2', 50002, 2), refusedFrom('WsServer#3', 50003, 3)];
     expect(new Set(connections.map(nodeIdOf))).toEqual(new Set(['address:192.168.1.40']));
     expect(nodeIdOf(connection('WsServer#4', { direction: 'accepted', remotePeerKey: undefined, address: '[::1]:5000' }))).toBe('address:[::1]');
@@ -115,7 +131,13 @@ describe('layoutMesh on a LAN', () => {
         peers: [],
         connections: [
           connection('WsServer#1', { direction: 'accepted', remotePeerKey: SMALL_A }),
-          connection('WsClient#2', { state: 'closed', remotePeerKey: undefined, advertisedPeerKey: SMALL_A, transport: 'LAN', reason: 'not dialed while another connection to this peer is elected' }),
+          connection('WsClient#2', {
+            state: 'closed',
+            remotePeerKey: undefined,
+            advertisedPeerKey: SMALL_A,
+            transport: 'LAN',
+            reason: 'not dialed while another connection to this peer is elected',
+          }),
           connection('WsClient#3', { state: 'standby', remotePeerKey: SMALL_A }),
         ],
       }),
@@ -126,7 +148,10 @@ describe('layoutMesh on a LAN', () => {
     const closed = layoutMesh(
       snapshot({
         peers: [],
-        connections: [connection('WsServer#1', { direction: 'accepted', state: 'closed', since: 5, remotePeerKey: SMALL_A }), connection('WsClient#2', { state: 'closed', since: 7, remotePeerKey: SMALL_A })],
+        connections: [
+          connection('WsServer#1', { direction: 'accepted', state: 'closed', since: 5, remotePeerKey: SMALL_A }),
+          connection('WsClient#2', { state: 'closed', since: 7, remotePeerKey: SMALL_A }),
+        ],
       }),
     );
     expect(closed.edges.filter((e) => e.labelled).map((e) => e.connection.id)).toEqual(['WsClient#2']);

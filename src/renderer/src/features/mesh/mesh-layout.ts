@@ -163,7 +163,14 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
     readonly appId: string | undefined;
     readonly auth: MeshAuth | undefined;
   }
-  const fromPeer = (peer: MeshPeer): Remote => ({ id: peer.peerKey, role: peer.role === 'local' ? 'small-peer' : peer.role, peerKey: peer.peerKey, address: undefined, appId: peer.appId, auth: peer.auth });
+  const fromPeer = (peer: MeshPeer): Remote => ({
+    id: peer.peerKey,
+    role: peer.role === 'local' ? 'small-peer' : peer.role,
+    peerKey: peer.peerKey,
+    address: undefined,
+    appId: peer.appId,
+    auth: peer.auth,
+  });
   const remotes: Remote[] = snapshot.peers.map(fromPeer);
   const lan = new Map(snapshot.lanPeers.map((p) => [p.peerKey, p]));
   const known = new Set(remotes.map((r) => r.id));
@@ -176,7 +183,14 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
     remotes.push(
       advertised !== undefined
         ? { id, role: 'lan-peer', peerKey: advertised, address: c.address, appId: seen?.appId, auth: seen?.auth }
-        : { id, role: 'unknown', peerKey: c.remotePeerKey, address: c.remotePeerKey === undefined ? endpointOf(c) : undefined, appId: undefined, auth: undefined },
+        : {
+            id,
+            role: 'unknown',
+            peerKey: c.remotePeerKey,
+            address: c.remotePeerKey === undefined ? endpointOf(c) : undefined,
+            appId: undefined,
+            auth: undefined,
+          },
     );
   }
   // Stable order: by role, then as the peer listed them (the order they were first met).
@@ -233,7 +247,10 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
   for (const node of nodes.slice(1)) {
     const connections = byNode.get(node.id) ?? [];
     const open = connections.filter((c) => c.state !== 'closed');
-    const newestClosed = connections.reduce<MeshConnection | undefined>((a, c) => (c.state === 'closed' && (a === undefined || c.since > a.since) ? c : a), undefined);
+    const newestClosed = connections.reduce<MeshConnection | undefined>(
+      (a, c) => (c.state === 'closed' && (a === undefined || c.since > a.since) ? c : a),
+      undefined,
+    );
     const labelled = open.length > 0 || newestClosed === undefined ? open : [newestClosed];
     // Labels of one peer's edges sit apart along the edges, as far as the edge's length allows.
     const step = Math.min(0.25, LABEL_GAP / Math.max(1, Math.hypot(node.x - local.x, node.y - local.y)));
@@ -251,7 +268,12 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
  * A quadratic curve from `a`'s rim to `b`'s rim whose middle lies `offset` to the side of the
  * straight line (0: the straight line itself), and the point on it where its label goes.
  */
-export function curve(a: { x: number; y: number; r: number }, b: { x: number; y: number; r: number }, offset: number, labelAt = 0.5): { path: string; labelX: number; labelY: number } {
+export function curve(
+  a: { x: number; y: number; r: number },
+  b: { x: number; y: number; r: number },
+  offset: number,
+  labelAt = 0.5,
+): { path: string; labelX: number; labelY: number } {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
   const length = Math.hypot(dx, dy) || 1;
@@ -263,7 +285,8 @@ export function curve(a: { x: number; y: number; r: number }, b: { x: number; y:
   const start = towards(a, { x: cx, y: cy }, a.r + 3);
   const end = towards(b, { x: cx, y: cy }, b.r + 6);
   const t = labelAt;
-  if (offset === 0) return { path: `M${start.x} ${start.y}L${end.x} ${end.y}`, labelX: round(start.x + (end.x - start.x) * t), labelY: round(start.y + (end.y - start.y) * t) };
+  if (offset === 0)
+    return { path: `M${start.x} ${start.y}L${end.x} ${end.y}`, labelX: round(start.x + (end.x - start.x) * t), labelY: round(start.y + (end.y - start.y) * t) };
   // The curve's own point at t, so that the label sits on the line drawn.
   const labelX = round((1 - t) ** 2 * start.x + 2 * t * (1 - t) * cx + t ** 2 * end.x);
   const labelY = round((1 - t) ** 2 * start.y + 2 * t * (1 - t) * cy + t ** 2 * end.y);

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { authSentence, authWords, edgeCaption, edgeCaptionLines, electedConnection, peerNow, refusalTitle, retryText, shortAddress, sortConnections, stateAge } from './mesh-model.ts';
+import {
+  authSentence,
+  authWords,
+  edgeCaption,
+  edgeCaptionLines,
+  electedConnection,
+  peerNow,
+  refusalTitle,
+  retryText,
+  shortAddress,
+  sortConnections,
+  stateAge,
+} from './mesh-model.ts';
 import { BIG, NOW, connection, refused, snapshot, verified } from '../../../../testing/renderer/mesh-snapshots.ts';
 
 describe('the Mesh panel’s words', () => {
@@ -63,7 +75,9 @@ describe('the Mesh panel’s words for authentication and refusals', () => {
       lines: ['user alice'],
       expiry: { expired: false, text: 'certificate expires in 8 h 00 min', exact: '1970-01-01 08:00:10.000 UTC' },
     });
-    expect(authSentence(verified('alice', NOW + 8 * HOUR), NOW)).toBe('certificate verified, user alice, certificate expires in 8 h 00 min (1970-01-01 08:00:10.000 UTC)');
+    expect(authSentence(verified('alice', NOW + 8 * HOUR), NOW)).toBe(
+      'certificate verified, user alice, certificate expires in 8 h 00 min (1970-01-01 08:00:10.000 UTC)',
+    );
   });
 
   it('says when a verified certificate has expired since', () => {
@@ -72,7 +86,13 @@ describe('the Mesh panel’s words for authentication and refusals', () => {
 
   it('says who refused a handshake, with its code, and why in full', () => {
     const reason = 'bad certificate (UnknownIssuer): not issued by the Big Peer this peer trusts';
-    expect(authWords(refused('remote', reason), NOW)).toEqual({ tone: 'danger', label: 'refused', by: 'by the remote (4401)', lines: [reason], expiry: undefined });
+    expect(authWords(refused('remote', reason), NOW)).toEqual({
+      tone: 'danger',
+      label: 'refused',
+      by: 'by the remote (4401)',
+      lines: [reason],
+      expiry: undefined,
+    });
     expect(authSentence(refused('local', reason), NOW)).toBe(`handshake refused by this peer (4401): ${reason}`);
     expect(refusalTitle({ by: 'local', code: undefined, reason: 'this peer has no certificate yet' })).toBe('Refused by this peer');
   });

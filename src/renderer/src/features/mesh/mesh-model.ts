@@ -55,13 +55,21 @@ export function stateAge(connection: MeshConnection, snapshot: MeshSnapshot, rec
  * An edge's caption under its id: the state (`refused` for a refused handshake, with the retry
  * countdown of a closed one), then why it closed or what it waits for, when the peer said.
  */
-export function edgeCaptionLines(connection: MeshConnection, receivedAt: number, viewerNow: number): { readonly state: string; readonly reason: string | undefined } {
+export function edgeCaptionLines(
+  connection: MeshConnection,
+  receivedAt: number,
+  viewerNow: number,
+): { readonly state: string; readonly reason: string | undefined } {
   const reason = connection.reason === undefined || connection.reason === '' ? undefined : connection.reason;
-  if (connection.state !== 'closed') return { state: connection.state, reason: connection.state === 'connecting' && reason !== undefined ? `waiting: ${reason}` : reason };
+  if (connection.state !== 'closed')
+    return { state: connection.state, reason: connection.state === 'connecting' && reason !== undefined ? `waiting: ${reason}` : reason };
   const retry = retryText(connection, receivedAt, viewerNow);
   const refusal = connection.refusal;
   const state = refusal === undefined ? 'closed' : 'refused';
-  return { state: retry === undefined ? state : `${state} · ${retry}`, reason: refusal === undefined ? reason : refusal.reason === '' ? refusalTitle(refusal) : refusal.reason };
+  return {
+    state: retry === undefined ? state : `${state} · ${retry}`,
+    reason: refusal === undefined ? reason : refusal.reason === '' ? refusalTitle(refusal) : refusal.reason,
+  };
 }
 
 /** `by this peer (4401)`, `by the remote (4401)`. */
@@ -100,7 +108,10 @@ export function authWords(auth: MeshAuth, peerClock: number): AuthWords {
       ? undefined
       : {
           expired: expires <= peerClock,
-          text: expires <= peerClock ? `certificate expired ${formatDuration(peerClock - expires)} ago` : `certificate expires in ${formatDuration(expires - peerClock)}`,
+          text:
+            expires <= peerClock
+              ? `certificate expired ${formatDuration(peerClock - expires)} ago`
+              : `certificate expires in ${formatDuration(expires - peerClock)}`,
           exact: `${formatTimestamp(expires)} UTC`,
         };
   return { tone: 'ok', label: 'verified', by: undefined, lines: auth.userID === undefined ? [] : [`user ${auth.userID}`], expiry };

@@ -11,7 +11,11 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): Size | undef
       if (entry === undefined) return;
       const { width, height } = entry.contentRect;
       // Whole pixels: sub-pixel jitter must not re-lay the graph out.
-      setSize((previous) => (previous !== undefined && Math.round(previous.width) === Math.round(width) && Math.round(previous.height) === Math.round(height) ? previous : { width: Math.round(width), height: Math.round(height) }));
+      setSize((previous) =>
+        previous !== undefined && Math.round(previous.width) === Math.round(width) && Math.round(previous.height) === Math.round(height)
+          ? previous
+          : { width: Math.round(width), height: Math.round(height) },
+      );
     });
     observer.observe(element);
     return () => observer.disconnect();

@@ -24,7 +24,11 @@ export function OverviewPanel() {
   if (snapshot.value === undefined) {
     return (
       <div className="overview">
-        <ErrorNotice title="Could not load the overview" error={snapshot.error ?? { code: 'internal/unexpected', message: 'no answer' }} onRetry={() => void load()} />
+        <ErrorNotice
+          title="Could not load the overview"
+          error={snapshot.error ?? { code: 'internal/unexpected', message: 'no answer' }}
+          onRetry={() => void load()}
+        />
       </div>
     );
   }
@@ -47,14 +51,37 @@ export function OverviewPanel() {
 
 function IdentityCard({ snapshot }: { readonly snapshot: OverviewSnapshot }) {
   return (
-    <Section card title="Identity" actions={<Badge tone={snapshot.identityType === 'offline' ? 'neutral' : 'accent'}>{IDENTITY_LABELS[snapshot.identityType]}</Badge>}>
+    <Section
+      card
+      title="Identity"
+      actions={<Badge tone={snapshot.identityType === 'offline' ? 'neutral' : 'accent'}>{IDENTITY_LABELS[snapshot.identityType]}</Badge>}
+    >
       <KeyValueList
         items={[
           ['Peer key', <PeerKey key="k" value={snapshot.peerKey} full />],
           ['App ID', snapshot.appId === undefined ? <span className="faint">none (offline)</span> : <code>{snapshot.appId}</code>],
-          ['Store', snapshot.persistenceDirectory === undefined ? <span className="muted">in memory (lost on exit)</span> : <code>{snapshot.persistenceDirectory}</code>],
-          ['Size on disk', snapshot.persistenceDirectory === undefined ? <span className="faint">—</span> : <span className="num-text">{formatBytes(snapshot.storeSizeBytes)}</span>],
-          ['Last commit', <span key="t" className="num-text">txn {formatCount(snapshot.lastTxnId)}</span>],
+          [
+            'Store',
+            snapshot.persistenceDirectory === undefined ? (
+              <span className="muted">in memory (lost on exit)</span>
+            ) : (
+              <code>{snapshot.persistenceDirectory}</code>
+            ),
+          ],
+          [
+            'Size on disk',
+            snapshot.persistenceDirectory === undefined ? (
+              <span className="faint">—</span>
+            ) : (
+              <span className="num-text">{formatBytes(snapshot.storeSizeBytes)}</span>
+            ),
+          ],
+          [
+            'Last commit',
+            <span key="t" className="num-text">
+              txn {formatCount(snapshot.lastTxnId)}
+            </span>,
+          ],
         ]}
       />
     </Section>
@@ -84,7 +111,12 @@ function SyncCard({ snapshot }: { readonly snapshot: OverviewSnapshot }) {
     >
       <KeyValueList
         items={[
-          ['Sync', <StatusText key="s" tone={snapshot.syncActive ? 'ok' : 'neutral'}>{snapshot.syncActive ? 'On' : 'Off'}</StatusText>],
+          [
+            'Sync',
+            <StatusText key="s" tone={snapshot.syncActive ? 'ok' : 'neutral'}>
+              {snapshot.syncActive ? 'On' : 'Off'}
+            </StatusText>,
+          ],
           [
             'Big Peer',
             <span key="b" className="stack">

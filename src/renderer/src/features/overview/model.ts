@@ -49,7 +49,9 @@ export interface CollectionTable {
 
 /** The collections shown (internal ones only when asked), by name, with totals over those shown. */
 export function collectionTable(collections: readonly CollectionCount[], showInternal: boolean): CollectionTable {
-  const rows = collections.filter((c) => showInternal || !c.internal).toSorted((a, b) => (a.internal === b.internal ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.internal ? 1 : -1));
+  const rows = collections
+    .filter((c) => showInternal || !c.internal)
+    .toSorted((a, b) => (a.internal === b.internal ? (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) : a.internal ? 1 : -1));
   return {
     rows,
     hiddenInternal: collections.length - rows.length,

@@ -21,7 +21,12 @@ export function AccessCheck() {
   const ready = view.collection.trim() !== '' && id !== undefined;
   const report = check.value;
   return (
-    <Section card title="Check a document" description="Pick a document; each peer’s read and write verdict comes with the rule that decided it." className="access-card">
+    <Section
+      card
+      title="Check a document"
+      description="Pick a document; each peer’s read and write verdict comes with the rule that decided it."
+      className="access-card"
+    >
       <form
         className="access-form"
         aria-label="Check a document’s access"
@@ -32,7 +37,13 @@ export function AccessCheck() {
       >
         <label className="field">
           <span className="field-label">Collection</span>
-          <input className="input mono" list="access-collections" value={view.collection} placeholder="orders" onChange={(event) => setQuery({ collection: event.target.value })} />
+          <input
+            className="input mono"
+            list="access-collections"
+            value={view.collection}
+            placeholder="orders"
+            onChange={(event) => setQuery({ collection: event.target.value })}
+          />
           <datalist id="access-collections">
             {(collections ?? []).map((c) => (
               <option key={c.name} value={c.name} />
@@ -41,7 +52,12 @@ export function AccessCheck() {
         </label>
         <label className="field access-id">
           <span className="field-label">_id</span>
-          <input className="input mono" value={view.idText} placeholder='o1   (or JSON: 42, {"shop": 1})' onChange={(event) => setQuery({ idText: event.target.value })} />
+          <input
+            className="input mono"
+            value={view.idText}
+            placeholder='o1   (or JSON: 42, {"shop": 1})'
+            onChange={(event) => setQuery({ idText: event.target.value })}
+          />
         </label>
         <Button type="submit" variant="primary" icon="shield" disabled={!ready} busy={check.status === 'loading'}>
           Check access
@@ -66,7 +82,8 @@ export function AccessCheck() {
           </p>
           {!report.found && (
             <p className="access-warning">
-              <Icon name="info" /> This peer does not hold this document, so rules with conditions cannot be tested against it; only rules without conditions decide.
+              <Icon name="info" /> This peer does not hold this document, so rules with conditions cannot be tested against it; only rules without conditions
+              decide.
             </p>
           )}
           <table className="data-table access-table" aria-label="Access by peer">

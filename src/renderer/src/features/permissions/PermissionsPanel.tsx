@@ -27,7 +27,8 @@ export function PermissionsPanel() {
           <div>
             <h2 className="page-title">Permissions</h2>
             <p className="page-description">
-              This peer’s rules are its certificate’s: what the Big Peer lets it read and write. A remote’s rules are what it may read from and write to this peer.
+              This peer’s rules are its certificate’s: what the Big Peer lets it read and write. A remote’s rules are what it may read from and write to this
+              peer.
             </p>
           </div>
           <div className="page-actions">
@@ -51,10 +52,16 @@ export function PermissionsPanel() {
           {isFirstLoad(snapshot) ? (
             <Loading>Loading the rules…</Loading>
           ) : value === undefined ? (
-            <ErrorNotice title="Could not load the rules" error={snapshot.error ?? { code: 'internal/unexpected', message: 'no answer' }} onRetry={() => void load()} />
+            <ErrorNotice
+              title="Could not load the rules"
+              error={snapshot.error ?? { code: 'internal/unexpected', message: 'no answer' }}
+              onRetry={() => void load()}
+            />
           ) : printed ? (
             <div className="card printed-rules">
-              <JsonView value={{ local: value.local.permissions ?? null, remotes: Object.fromEntries(value.remotes.map((r) => [r.peerKey, r.permissions ?? null])) }} />
+              <JsonView
+                value={{ local: value.local.permissions ?? null, remotes: Object.fromEntries(value.remotes.map((r) => [r.peerKey, r.permissions ?? null])) }}
+              />
             </div>
           ) : (
             <div className="rules-grid">

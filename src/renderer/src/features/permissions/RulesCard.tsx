@@ -66,7 +66,9 @@ function Rules({ title, rules }: { readonly title: string; readonly rules: Permi
           ))}
         </dl>
       )}
-      {rules.everything && collections.length > 0 && <p className="muted small">queries_by_collection also lists {collections.map(([c]) => c).join(', ')} (everything wins).</p>}
+      {rules.everything && collections.length > 0 && (
+        <p className="muted small">queries_by_collection also lists {collections.map(([c]) => c).join(', ')} (everything wins).</p>
+      )}
     </div>
   );
 }

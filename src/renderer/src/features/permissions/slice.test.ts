@@ -22,7 +22,14 @@ beforeEach(() => {
         collection,
         id,
         found: id === 42,
-        peers: [{ peerKey: 'pk_local', role: 'local', read: { allowed: true, reason: 'read.everything is true' }, write: { allowed: false, reason: 'no write rule for orders' } }],
+        peers: [
+          {
+            peerKey: 'pk_local',
+            role: 'local',
+            read: { allowed: true, reason: 'read.everything is true' },
+            write: { allowed: false, reason: 'no write rule for orders' },
+          },
+        ],
       },
     }),
   });

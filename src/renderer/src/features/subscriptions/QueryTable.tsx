@@ -17,7 +17,17 @@ export interface QueryRow {
   readonly action?: ReactNode;
 }
 
-export function QueryTable({ rows, label, withLead = false, withAction = false }: { readonly rows: readonly QueryRow[]; readonly label: string; readonly withLead?: boolean; readonly withAction?: boolean }) {
+export function QueryTable({
+  rows,
+  label,
+  withLead = false,
+  withAction = false,
+}: {
+  readonly rows: readonly QueryRow[];
+  readonly label: string;
+  readonly withLead?: boolean;
+  readonly withAction?: boolean;
+}) {
   return (
     <table className="data-table query-table" aria-label={label}>
       <thead>
@@ -56,7 +66,9 @@ export function QueryTable({ rows, label, withLead = false, withAction = false }
                 {row.badges}
               </span>
             </td>
-            <td className="query-expr">{row.query.expr === '' || row.query.expr === 'true' ? <span className="faint">every document</span> : <DqlText text={row.query.expr} />}</td>
+            <td className="query-expr">
+              {row.query.expr === '' || row.query.expr === 'true' ? <span className="faint">every document</span> : <DqlText text={row.query.expr} />}
+            </td>
             <td className="mono">{row.query.order_by.length === 0 ? <span className="faint">—</span> : row.query.order_by.join(', ')}</td>
             <td className="num mono">{row.query.limit ?? <span className="faint">—</span>}</td>
             <td className="num mono">{row.query.offset ?? <span className="faint">—</span>}</td>

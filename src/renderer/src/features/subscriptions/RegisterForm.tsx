@@ -43,7 +43,7 @@ export function RegisterForm() {
     >
       <div className="register-fields">
         {field('collection', 'Collection', 'orders', 'field-collection')}
-        {field('where', 'WHERE', "locationId = :loc AND isDeleted = false", 'field-where')}
+        {field('where', 'WHERE', 'locationId = :loc AND isDeleted = false', 'field-where')}
         {field('orderBy', 'ORDER BY', 'createdAt DESC', 'field-order')}
         {field('limit', 'LIMIT', '—', 'field-small')}
         {field('offset', 'OFFSET', '—', 'field-small')}

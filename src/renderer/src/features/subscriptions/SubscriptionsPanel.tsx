@@ -53,10 +53,16 @@ export function SubscriptionsPanel() {
         {isFirstLoad(snapshot) ? (
           <Loading>Loading subscriptions…</Loading>
         ) : value === undefined ? (
-          <ErrorNotice title="Could not load the subscriptions" error={snapshot.error ?? { code: 'internal/unexpected', message: 'no answer' }} onRetry={() => void load()} />
+          <ErrorNotice
+            title="Could not load the subscriptions"
+            error={snapshot.error ?? { code: 'internal/unexpected', message: 'no answer' }}
+            onRetry={() => void load()}
+          />
         ) : (
           <>
-            {snapshot.status === 'error' && snapshot.error !== undefined && <ErrorNotice compact title="The last refresh failed; showing the previous one" error={snapshot.error} />}
+            {snapshot.status === 'error' && snapshot.error !== undefined && (
+              <ErrorNotice compact title="The last refresh failed; showing the previous one" error={snapshot.error} />
+            )}
             <LocalCard snapshot={value} />
             <h3 className="page-subtitle">
               Remote peers <span className="faint">{formatCount(value.remotes.length)}</span>

@@ -3,7 +3,9 @@ import { checkForm, EMPTY_FORM } from './draft.ts';
 
 describe('the subscription form', () => {
   it('builds the statement and arguments it registers', () => {
-    expect(checkForm({ ...EMPTY_FORM, collection: ' orders ', where: 'locationId = :loc', orderBy: 'createdAt DESC', limit: '50', args: '{"loc": "A"}' })).toEqual({
+    expect(
+      checkForm({ ...EMPTY_FORM, collection: ' orders ', where: 'locationId = :loc', orderBy: 'createdAt DESC', limit: '50', args: '{"loc": "A"}' }),
+    ).toEqual({
       ok: true,
       statement: { statement: 'SELECT * FROM orders WHERE locationId = :loc ORDER BY createdAt DESC LIMIT 50', args: { loc: 'A' } },
     });

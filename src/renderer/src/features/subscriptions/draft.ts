@@ -14,7 +14,8 @@ export interface SubscriptionForm {
 
 export const EMPTY_FORM: SubscriptionForm = { collection: '', where: '', orderBy: '', limit: '', offset: '', args: '' };
 
-export type FormCheck = { readonly ok: true; readonly statement: Statement } | { readonly ok: false; readonly field: keyof SubscriptionForm; readonly problem: string };
+export type FormCheck =
+  { readonly ok: true; readonly statement: Statement } | { readonly ok: false; readonly field: keyof SubscriptionForm; readonly problem: string };
 
 function count(text: string): number | undefined | 'bad' {
   const trimmed = text.trim();
@@ -37,7 +38,8 @@ export function checkForm(form: SubscriptionForm): FormCheck {
     } catch (error) {
       return { ok: false, field: 'args', problem: `The arguments are not JSON: ${(error as Error).message}` };
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, field: 'args', problem: 'The arguments are a JSON object: {"loc": "A"}.' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, field: 'args', problem: 'The arguments are a JSON object: {"loc": "A"}.' };
     args = value as JsonObject;
   }
   let statement: string;

@@ -12,7 +12,15 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function fakePeer() {
   const local: LocalSubscription[] = [
-    { id: 1, statement: 'SELECT * FROM __presence', args: {}, collection: '__presence', query: { expr: 'true', order_by: [] }, internal: true, matchingDocuments: 2 },
+    {
+      id: 1,
+      statement: 'SELECT * FROM __presence',
+      args: {},
+      collection: '__presence',
+      query: { expr: 'true', order_by: [] },
+      internal: true,
+      matchingDocuments: 2,
+    },
   ];
   let next = 2;
   const snapshot = (): SubscriptionsSnapshot => ({ localSet: { everything: false, queries: {} }, local: [...local], remotes: [] });
@@ -20,7 +28,15 @@ function fakePeer() {
     'subscriptions:list': () => ({ ok: true, value: snapshot() }),
     'subscriptions:register': ({ statement, args = {} }) => {
       if (!statement.startsWith('SELECT * FROM')) return { ok: false, error: { code: 'query/unsupported', message: 'only SELECT *' } };
-      const sub: LocalSubscription = { id: next++, statement, args, collection: 'orders', query: { expr: 'true', order_by: [] }, internal: false, matchingDocuments: 10 };
+      const sub: LocalSubscription = {
+        id: next++,
+        statement,
+        args,
+        collection: 'orders',
+        query: { expr: 'true', order_by: [] },
+        internal: false,
+        matchingDocuments: 10,
+      };
       local.push(sub);
       return { ok: true, value: sub };
     },
@@ -71,7 +87,10 @@ describe('the Subscriptions slice', () => {
     if (!check.ok) return;
     expect(await store.getState().registerSubscription(check.statement)).toBe(true);
     await settled();
-    expect(fake.calls.find((c) => c.channel === 'subscriptions:register')?.input).toEqual({ statement: 'SELECT * FROM orders WHERE locationId = :loc', args: { loc: 'A' } });
+    expect(fake.calls.find((c) => c.channel === 'subscriptions:register')?.input).toEqual({
+      statement: 'SELECT * FROM orders WHERE locationId = :loc',
+      args: { loc: 'A' },
+    });
     expect(store.getState().subscriptionsView).toMatchObject({ formOpen: false, form: EMPTY_FORM });
     expect(store.getState().subscriptions.snapshot.value?.local.map((s) => s.id)).toEqual([1, 2]);
   });
@@ -84,7 +103,15 @@ describe('the Subscriptions slice', () => {
   });
 
   it('cancels after confirmation, and keeps the confirmation open with the error when refused', async () => {
-    store.getState().confirmCancelSubscription({ id: 1, statement: 'SELECT * FROM __presence', args: {}, collection: '__presence', query: { expr: 'true', order_by: [] }, internal: true, matchingDocuments: 0 });
+    store.getState().confirmCancelSubscription({
+      id: 1,
+      statement: 'SELECT * FROM __presence',
+      args: {},
+      collection: '__presence',
+      query: { expr: 'true', order_by: [] },
+      internal: true,
+      matchingDocuments: 0,
+    });
     expect(await store.getState().cancelSubscription(1)).toBe(false);
     expect(store.getState().subscriptionsView.cancelling?.id).toBe(1);
     expect(store.getState().subscriptions.cancel.error?.code).toBe('inspector/bad-request');

@@ -59,8 +59,8 @@ export function HoldDialog({ initialMs, initialHint, onHold, onClose }: HoldDial
         <p className="txn-hold-warning">
           <Icon name="alert" size={16} />
           <span>
-            While held, <strong>every writer of this peer waits</strong>: local writes, replication from other peers, internal jobs. None fails; each
-            logs a “blocked” line every 10 s. “End hold” gives the slot back early; closing this inspector does too.
+            While held, <strong>every writer of this peer waits</strong>: local writes, replication from other peers, internal jobs. None fails; each logs a
+            “blocked” line every 10 s. “End hold” gives the slot back early; closing this inspector does too.
           </span>
         </p>
         <div className="field">
@@ -82,7 +82,13 @@ export function HoldDialog({ initialMs, initialHint, onHold, onClose }: HoldDial
             />
             <div className="txn-hold-presets" role="group" aria-label="Durations">
               {PRESETS.map((preset) => (
-                <button key={preset.seconds} type="button" className="btn btn-ghost" aria-pressed={value === preset.seconds} onClick={() => setSeconds(String(preset.seconds))}>
+                <button
+                  key={preset.seconds}
+                  type="button"
+                  className="btn btn-ghost"
+                  aria-pressed={value === preset.seconds}
+                  onClick={() => setSeconds(String(preset.seconds))}
+                >
                   {preset.seconds} s{preset.level !== undefined && <LevelBadge level={preset.level} />}
                 </button>
               ))}

@@ -37,7 +37,8 @@ export function SlotStatus({ slot, age, hold, now, onHold, onRelease }: SlotStat
               Held
             </StatusText>
             <span>
-              by <strong>txn #{holder.txnId}</strong> <OriginatorTag originator={holder.originator} /> {holder.hint !== undefined && <q className="txn-hint">{holder.hint}</q>} for{' '}
+              by <strong>txn #{holder.txnId}</strong> <OriginatorTag originator={holder.originator} />{' '}
+              {holder.hint !== undefined && <q className="txn-hint">{holder.hint}</q>} for{' '}
               <strong className="tabular">{formatDuration(holder.heldMs + age)}</strong>
             </span>
           </span>
@@ -54,7 +55,11 @@ export function SlotStatus({ slot, age, hold, now, onHold, onRelease }: SlotStat
               const waitingMs = writer.waitingMs + age;
               const level = age === 0 ? writer.logLevel : nextBlockedLogLevel(waitingMs);
               return (
-                <li key={i} className={`txn-waiting txn-waiting-${level.toLowerCase()}`} title={`${writerName(writer.originator, writer.hint)} has waited ${formatDuration(waitingMs)}; its next "blocked" line will be ${level}`}>
+                <li
+                  key={i}
+                  className={`txn-waiting txn-waiting-${level.toLowerCase()}`}
+                  title={`${writerName(writer.originator, writer.hint)} has waited ${formatDuration(waitingMs)}; its next "blocked" line will be ${level}`}
+                >
                   <OriginatorTag originator={writer.originator} />
                   {writer.hint !== undefined && <q className="txn-hint">{writer.hint}</q>}
                   <strong className="tabular">{formatDuration(waitingMs)}</strong>
@@ -90,7 +95,12 @@ export function SlotStatus({ slot, age, hold, now, onHold, onRelease }: SlotStat
 }
 
 function HoldStatus({ hold, now }: { readonly hold: HoldState; readonly now: number }) {
-  if (hold.status === 'waiting') return <span className="txn-hold-status" role="status">Waiting for the slot to start the hold…</span>;
+  if (hold.status === 'waiting')
+    return (
+      <span className="txn-hold-status" role="status">
+        Waiting for the slot to start the hold…
+      </span>
+    );
   if (hold.status === 'held' && hold.endsAt !== undefined) {
     return (
       <>

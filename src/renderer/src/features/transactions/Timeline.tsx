@@ -33,11 +33,13 @@ export function Timeline({ layout, windowLabel, selected, frozen, onSelect }: Ti
         <div className="txn-lane-label" />
         <div className="txn-track">
           {/* The last tick's label would run into "now". */}
-          {layout.ticks.filter((tick) => tick.position < 0.94).map((tick) => (
-            <span key={tick.at} className="txn-tick-label" style={{ left: pct(tick.position) }}>
-              {clockTime(tick.at, false)}
-            </span>
-          ))}
+          {layout.ticks
+            .filter((tick) => tick.position < 0.94)
+            .map((tick) => (
+              <span key={tick.at} className="txn-tick-label" style={{ left: pct(tick.position) }}>
+                {clockTime(tick.at, false)}
+              </span>
+            ))}
           <span className={frozen ? 'txn-now-label is-frozen' : 'txn-now-label'}>{frozen ? 'frozen' : 'now'}</span>
         </div>
       </div>
@@ -85,17 +87,33 @@ const CommitLane = memo(function CommitLane({
       <div className="txn-lane-label">
         <span className={`txn-swatch txn-${originator.toLowerCase()}`} aria-hidden="true" />
         {originator}
-        <span className="txn-lane-count" title="Commits in the window; an open transaction is drawn but not counted">{bars.filter((bar) => bar.kind === 'commit').length}</span>
+        <span className="txn-lane-count" title="Commits in the window; an open transaction is drawn but not counted">
+          {bars.filter((bar) => bar.kind === 'commit').length}
+        </span>
       </div>
       <div className="txn-track">
         <Gridlines ticks={ticks} />
-        {bars.map((bar) => (bar.kind === 'commit' ? <CommitBarView key={bar.entry.txnId} bar={bar} selected={selected?.kind === 'commit' && selected.txnId === bar.entry.txnId} onSelect={onSelect} /> : <HolderBarView key={`holder-${bar.txnId}`} bar={bar} selected={selected?.kind === 'commit' && selected.txnId === bar.txnId} />))}
+        {bars.map((bar) =>
+          bar.kind === 'commit' ? (
+            <CommitBarView key={bar.entry.txnId} bar={bar} selected={selected?.kind === 'commit' && selected.txnId === bar.entry.txnId} onSelect={onSelect} />
+          ) : (
+            <HolderBarView key={`holder-${bar.txnId}`} bar={bar} selected={selected?.kind === 'commit' && selected.txnId === bar.txnId} />
+          ),
+        )}
       </div>
     </div>
   );
 });
 
-const CommitBarView = memo(function CommitBarView({ bar, selected, onSelect }: { readonly bar: CommitBar; readonly selected: boolean; readonly onSelect: (selection: Selection) => void }) {
+const CommitBarView = memo(function CommitBarView({
+  bar,
+  selected,
+  onSelect,
+}: {
+  readonly bar: CommitBar;
+  readonly selected: boolean;
+  readonly onSelect: (selection: Selection) => void;
+}) {
   const { entry } = bar;
   const title = `txn #${entry.txnId} · ${writerName(entry.originator, entry.hint)} · ${durationText(entry.durationMs)} · started ${clockTime(entry.startedAt)}${entry.collections.length > 0 ? ` · ${entry.collections.join(', ')}` : ''} · ${plural(entry.documents, 'document')}`;
   return (
@@ -116,13 +134,28 @@ const CommitBarView = memo(function CommitBarView({ bar, selected, onSelect }: {
 function HolderBarView({ bar, selected }: { readonly bar: HolderBar; readonly selected: boolean }) {
   const text = `txn #${bar.txnId} ${writerName(bar.originator, bar.hint)} holding the slot · ${formatDuration(bar.heldMs)}`;
   return (
-    <div className={`txn-bar txn-${bar.originator.toLowerCase()} is-open${selected ? ' is-selected' : ''}`} style={place(bar)} title={text} data-testid="txn-bar" data-kind="holder" data-txn={bar.txnId}>
+    <div
+      className={`txn-bar txn-${bar.originator.toLowerCase()} is-open${selected ? ' is-selected' : ''}`}
+      style={place(bar)}
+      title={text}
+      data-testid="txn-bar"
+      data-kind="holder"
+      data-txn={bar.txnId}
+    >
       <span className="txn-bar-label">{text}</span>
     </div>
   );
 }
 
-function WaitLane({ layout, selected, onSelect }: { readonly layout: TimelineLayout; readonly selected: Selection; readonly onSelect: (selection: Selection) => void }) {
+function WaitLane({
+  layout,
+  selected,
+  onSelect,
+}: {
+  readonly layout: TimelineLayout;
+  readonly selected: Selection;
+  readonly onSelect: (selection: Selection) => void;
+}) {
   return (
     <div className="txn-lane txn-lane-waits" style={{ height: `${layout.waitRows * 22 + 8}px` }}>
       <div className="txn-lane-label">
@@ -132,7 +165,13 @@ function WaitLane({ layout, selected, onSelect }: { readonly layout: TimelineLay
       </div>
       <div className="txn-track">
         <Gridlines ticks={layout.ticks} />
-        {layout.waits.map((bar, i) => (bar.kind === 'wait' ? <WaitBarView key={waitKey(bar.entry)} bar={bar} selected={selected?.kind === 'wait' && selected.key === waitKey(bar.entry)} onSelect={onSelect} /> : <WaitingBarView key={`waiting-${i}`} bar={bar} />))}
+        {layout.waits.map((bar, i) =>
+          bar.kind === 'wait' ? (
+            <WaitBarView key={waitKey(bar.entry)} bar={bar} selected={selected?.kind === 'wait' && selected.key === waitKey(bar.entry)} onSelect={onSelect} />
+          ) : (
+            <WaitingBarView key={`waiting-${i}`} bar={bar} />
+          ),
+        )}
       </div>
     </div>
   );
@@ -142,7 +181,15 @@ function levelClass(level: string | null): string {
   return level === null ? 'txn-wait-unlogged' : `txn-wait-${level.toLowerCase()}`;
 }
 
-const WaitBarView = memo(function WaitBarView({ bar, selected, onSelect }: { readonly bar: WaitBar; readonly selected: boolean; readonly onSelect: (selection: Selection) => void }) {
+const WaitBarView = memo(function WaitBarView({
+  bar,
+  selected,
+  onSelect,
+}: {
+  readonly bar: WaitBar;
+  readonly selected: boolean;
+  readonly onSelect: (selection: Selection) => void;
+}) {
   const { entry } = bar;
   const text = describeWait(entry);
   const level = entry.logLevel === null ? 'not logged (under 10 s)' : `logged at ${entry.logLevel}`;

@@ -21,12 +21,24 @@ export function useScrollToSelected(container: RefObject<HTMLElement | null>, se
   }, [container, selectedKey]);
 }
 
-export function CommitsTable({ commits, selected, onSelect }: { readonly commits: readonly TransactionEntry[]; readonly selected: Selection; readonly onSelect: (s: Selection) => void }) {
+export function CommitsTable({
+  commits,
+  selected,
+  onSelect,
+}: {
+  readonly commits: readonly TransactionEntry[];
+  readonly selected: Selection;
+  readonly onSelect: (s: Selection) => void;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const rows = [...commits].reverse();
   const selectedTxn = selected?.kind === 'commit' ? selected.txnId : undefined;
   useScrollToSelected(scroller, selectedTxn);
-  const onKeyDown = useRowKeys(rows, (c) => c.txnId === selectedTxn, (c) => onSelect({ kind: 'commit', txnId: c.txnId }));
+  const onKeyDown = useRowKeys(
+    rows,
+    (c) => c.txnId === selectedTxn,
+    (c) => onSelect({ kind: 'commit', txnId: c.txnId }),
+  );
   if (rows.length === 0) {
     return (
       <EmptyState compact icon="activity" title="No commits yet">
@@ -73,7 +85,15 @@ export function CommitsTable({ commits, selected, onSelect }: { readonly commits
   );
 }
 
-const CommitRow = memo(function CommitRow({ entry, selected, onSelect }: { readonly entry: TransactionEntry; readonly selected: boolean; readonly onSelect: (s: Selection) => void }) {
+const CommitRow = memo(function CommitRow({
+  entry,
+  selected,
+  onSelect,
+}: {
+  readonly entry: TransactionEntry;
+  readonly selected: boolean;
+  readonly onSelect: (s: Selection) => void;
+}) {
   return (
     <tr aria-current={selected || undefined} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'commit', txnId: entry.txnId })}>
       <td className="num mono">#{entry.txnId}</td>
@@ -106,7 +126,11 @@ export function WaitsTable({ waits, hints, slot, age, selected, onSelect }: Wait
   const rows = [...waits].reverse();
   const selectedKey = selected?.kind === 'wait' ? selected.key : undefined;
   useScrollToSelected(scroller, selectedKey);
-  const onKeyDown = useRowKeys(rows, (w) => waitKey(w) === selectedKey, (w) => onSelect({ kind: 'wait', key: waitKey(w) }));
+  const onKeyDown = useRowKeys(
+    rows,
+    (w) => waitKey(w) === selectedKey,
+    (w) => onSelect({ kind: 'wait', key: waitKey(w) }),
+  );
   const waiting = slot?.waiting ?? [];
   const holder = slot?.holder;
   if (rows.length === 0 && waiting.length === 0) {
@@ -150,7 +174,9 @@ export function WaitsTable({ waits, hints, slot, age, selected, onSelect }: Wait
                 </td>
                 <td className="txn-cell-hint">{writer.hint ?? <span className="faint">—</span>}</td>
                 <td className="num mono">{formatDuration(waitingMs)}</td>
-                <td>{holder === undefined ? <span className="faint">—</span> : <Behind txnId={holder.txnId} originator={holder.originator} hint={holder.hint} />}</td>
+                <td>
+                  {holder === undefined ? <span className="faint">—</span> : <Behind txnId={holder.txnId} originator={holder.originator} hint={holder.hint} />}
+                </td>
                 <td>
                   <span className="txn-live">waiting now</span>
                 </td>
@@ -161,7 +187,13 @@ export function WaitsTable({ waits, hints, slot, age, selected, onSelect }: Wait
             );
           })}
           {rows.map((entry) => (
-            <WaitRow key={waitKey(entry)} entry={entry} behindHint={hints.get(entry.blockingTxnId)} selected={waitKey(entry) === selectedKey} onSelect={onSelect} />
+            <WaitRow
+              key={waitKey(entry)}
+              entry={entry}
+              behindHint={hints.get(entry.blockingTxnId)}
+              selected={waitKey(entry) === selectedKey}
+              onSelect={onSelect}
+            />
           ))}
         </tbody>
       </table>
@@ -178,7 +210,17 @@ function Behind({ txnId, originator, hint }: { readonly txnId: number; readonly 
   );
 }
 
-const WaitRow = memo(function WaitRow({ entry, behindHint, selected, onSelect }: { readonly entry: BlockedWaitEntry; readonly behindHint: string | undefined; readonly selected: boolean; readonly onSelect: (s: Selection) => void }) {
+const WaitRow = memo(function WaitRow({
+  entry,
+  behindHint,
+  selected,
+  onSelect,
+}: {
+  readonly entry: BlockedWaitEntry;
+  readonly behindHint: string | undefined;
+  readonly selected: boolean;
+  readonly onSelect: (s: Selection) => void;
+}) {
   return (
     <tr aria-current={selected || undefined} className={selected ? 'is-selected' : undefined} onClick={() => onSelect({ kind: 'wait', key: waitKey(entry) })}>
       <td>
@@ -190,7 +232,15 @@ const WaitRow = memo(function WaitRow({ entry, behindHint, selected, onSelect }:
         <Behind txnId={entry.blockingTxnId} originator={entry.blockedBy} hint={behindHint} />
       </td>
       <td className="mono muted">{clockTime(entry.endedAt)}</td>
-      <td>{entry.logLevel === null ? <span className="faint" title="It waited less than 10 s: no blocked line was logged">not logged</span> : <LevelBadge level={entry.logLevel} />}</td>
+      <td>
+        {entry.logLevel === null ? (
+          <span className="faint" title="It waited less than 10 s: no blocked line was logged">
+            not logged
+          </span>
+        ) : (
+          <LevelBadge level={entry.logLevel} />
+        )}
+      </td>
     </tr>
   );
 });

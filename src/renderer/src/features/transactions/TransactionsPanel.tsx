@@ -28,7 +28,17 @@ export const SLOT_POLL_MS = 500;
 export function TransactionsPanel() {
   const data = useInspector((s) => s.transactions);
   const view = useInspector((s) => s.transactionsView);
-  const { loadTransactions, pollWriteSlot, holdWriteSlot, releaseWriteSlot, selectTransaction, setTimelineWindow, freezeTimeline, toggleOriginator, setTransactionsTab } = useInspector.getState();
+  const {
+    loadTransactions,
+    pollWriteSlot,
+    holdWriteSlot,
+    releaseWriteSlot,
+    selectTransaction,
+    setTimelineWindow,
+    freezeTimeline,
+    toggleOriginator,
+    setTransactionsTab,
+  } = useInspector.getState();
   const [holdOpen, setHoldOpen] = useState(false);
   const tick = useTicker(SLOT_POLL_MS);
 
@@ -46,7 +56,15 @@ export function TransactionsPanel() {
   const waits = data.waits.items;
   const visibleCommits = view.hidden.length === 0 ? commits : commits.filter((c) => !view.hidden.includes(c.originator));
   const visibleWaits = view.hidden.length === 0 ? waits : waits.filter((w) => !view.hidden.includes(w.originator));
-  const layout = layoutTimeline({ commits, waits, slot: view.frozenAt === undefined ? data.slot : undefined, slotAt: data.slotAt, now, windowMs: view.windowMs, hidden: view.hidden });
+  const layout = layoutTimeline({
+    commits,
+    waits,
+    slot: view.frozenAt === undefined ? data.slot : undefined,
+    slotAt: data.slotAt,
+    now,
+    windowMs: view.windowMs,
+    hidden: view.hidden,
+  });
   const summary = summarize(visibleCommits, visibleWaits, now - view.windowMs);
   const hints = useMemo(() => new Map(commits.map((c) => [c.txnId, c.hint] as const)), [commits]);
   const waitingNow = data.slot?.waiting.length ?? 0;
@@ -65,7 +83,12 @@ export function TransactionsPanel() {
       <SlotStatus slot={data.slot} age={age} hold={view.hold} now={tick} onHold={() => setHoldOpen(true)} onRelease={() => void releaseWriteSlot()} />
       {data.status === 'error' && data.error !== undefined && (
         <div className="txn-notice">
-          <ErrorNotice compact error={data.error} title="Could not load the recent transactions; new ones still arrive." onRetry={() => void loadTransactions()} />
+          <ErrorNotice
+            compact
+            error={data.error}
+            title="Could not load the recent transactions; new ones still arrive."
+            onRetry={() => void loadTransactions()}
+          />
         </div>
       )}
       {data.slotError !== undefined && (
@@ -75,7 +98,12 @@ export function TransactionsPanel() {
       )}
 
       <div className="txn-toolbar" role="toolbar" aria-label="Timeline controls">
-        <Segmented label="Time window" options={TIMELINE_WINDOWS.map(({ ms, label }) => ({ value: ms, label }))} value={view.windowMs} onChange={setTimelineWindow} />
+        <Segmented
+          label="Time window"
+          options={TIMELINE_WINDOWS.map(({ ms, label }) => ({ value: ms, label }))}
+          value={view.windowMs}
+          onChange={setTimelineWindow}
+        />
         <div className="txn-originators" role="group" aria-label="Originators shown">
           {ORIGINATORS.map((originator) => (
             <button
@@ -92,7 +120,13 @@ export function TransactionsPanel() {
             </button>
           ))}
         </div>
-        <Button variant="ghost" icon={view.frozenAt === undefined ? 'stop' : 'play'} aria-pressed={view.frozenAt !== undefined} onClick={() => freezeTimeline(view.frozenAt === undefined)} title="Stop the timeline moving, to look at a moment (entries keep arriving)">
+        <Button
+          variant="ghost"
+          icon={view.frozenAt === undefined ? 'stop' : 'play'}
+          aria-pressed={view.frozenAt !== undefined}
+          onClick={() => freezeTimeline(view.frozenAt === undefined)}
+          title="Stop the timeline moving, to look at a moment (entries keep arriving)"
+        >
           {view.frozenAt === undefined ? 'Freeze' : 'Follow now'}
         </Button>
         <p className="txn-summary" aria-live="off">
@@ -137,7 +171,14 @@ export function TransactionsPanel() {
         </div>
       </div>
 
-      {holdOpen && <HoldDialog initialMs={view.hold.ms} initialHint={view.hold.hint} onHold={(ms, hint) => void holdWriteSlot(ms, hint)} onClose={() => setHoldOpen(false)} />}
+      {holdOpen && (
+        <HoldDialog
+          initialMs={view.hold.ms}
+          initialHint={view.hold.hint}
+          onHold={(ms, hint) => void holdWriteSlot(ms, hint)}
+          onClose={() => setHoldOpen(false)}
+        />
+      )}
     </section>
   );
 }

@@ -108,7 +108,9 @@ describe('the Transactions slice', () => {
 
   it('takes a hold released while it waited for the slot as ended, not failed', async () => {
     const { store, bridge } = setup();
-    bridge.answer('transactions:hold', () => ({ code: 'inspector/cancelled', message: 'released while queued' })).answer('transactions:release', { released: true });
+    bridge
+      .answer('transactions:hold', () => ({ code: 'inspector/cancelled', message: 'released while queued' }))
+      .answer('transactions:release', { released: true });
     await store.getState().holdWriteSlot(60_000, 'qa');
     expect(store.getState().transactionsView.hold.status).toBe('idle');
     expect(store.getState().transactionsView.hold.error).toBeUndefined();

@@ -40,7 +40,11 @@ describe('ticks', () => {
 describe('layoutTimeline', () => {
   it('draws each commit in its originator’s lane', () => {
     const layout = layoutTimeline({
-      commits: [commit(1, { startedAt: NOW - 30_000 }), commit(2, { originator: 'Replication', startedAt: NOW - 20_000 }), commit(3, { startedAt: NOW - 120_000 })],
+      commits: [
+        commit(1, { startedAt: NOW - 30_000 }),
+        commit(2, { originator: 'Replication', startedAt: NOW - 20_000 }),
+        commit(3, { startedAt: NOW - 120_000 }),
+      ],
       waits: [],
       slot: undefined,
       slotAt: undefined,
@@ -53,7 +57,15 @@ describe('layoutTimeline', () => {
   });
 
   it('leaves out hidden originators', () => {
-    const layout = layoutTimeline({ commits: [commit(1, { startedAt: NOW - 1_000 })], waits: [wait(NOW - 1_000)], slot: undefined, slotAt: undefined, now: NOW, windowMs: 60_000, hidden: ['User'] });
+    const layout = layoutTimeline({
+      commits: [commit(1, { startedAt: NOW - 1_000 })],
+      waits: [wait(NOW - 1_000)],
+      slot: undefined,
+      slotAt: undefined,
+      now: NOW,
+      windowMs: 60_000,
+      hidden: ['User'],
+    });
     expect(layout.commits.User).toHaveLength(0);
     expect(layout.waits).toHaveLength(0);
   });
@@ -62,7 +74,11 @@ describe('layoutTimeline', () => {
     const layout = layoutTimeline({
       commits: [],
       waits: [],
-      slot: { holder: { txnId: 9, originator: 'User', hint: 'inspector hold', heldMs: 20_000 }, waiting: [{ originator: 'Replication', hint: undefined, waitingMs: 25_000, logLevel: 'DEBUG' }], openReadTransactions: 0 },
+      slot: {
+        holder: { txnId: 9, originator: 'User', hint: 'inspector hold', heldMs: 20_000 },
+        waiting: [{ originator: 'Replication', hint: undefined, waitingMs: 25_000, logLevel: 'DEBUG' }],
+        openReadTransactions: 0,
+      },
       slotAt: NOW - 6_000,
       now: NOW,
       windowMs: 60_000,

@@ -147,7 +147,8 @@ export function layoutTimeline(input: LayoutInput): TimelineLayout {
     if (holder !== undefined && !hidden.has(holder.originator)) {
       const heldMs = holder.heldMs + age;
       const s = span(end - heldMs, end, start, end);
-      if (s !== undefined) commits[holder.originator].push({ kind: 'holder', txnId: holder.txnId, originator: holder.originator, hint: holder.hint, heldMs, ...s });
+      if (s !== undefined)
+        commits[holder.originator].push({ kind: 'holder', txnId: holder.txnId, originator: holder.originator, hint: holder.hint, heldMs, ...s });
     }
     for (const writer of slot.waiting) {
       if (hidden.has(writer.originator)) continue;

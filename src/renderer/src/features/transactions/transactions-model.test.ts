@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, commitKey, durationText, commitOrder, describeWait, describeWaiting, mergeBounded, summarize, waitKey, waitOrder } from './transactions-model.ts';
+import {
+  clockTime,
+  commitKey,
+  durationText,
+  commitOrder,
+  describeWait,
+  describeWaiting,
+  mergeBounded,
+  summarize,
+  waitKey,
+  waitOrder,
+} from './transactions-model.ts';
 import { commit, wait } from '../../../../testing/renderer/transaction-entries.ts';
 
 const empty = { items: [], dropped: 0 };
@@ -17,8 +28,18 @@ describe('mergeBounded', () => {
   });
 
   it('keeps the last 1,000 and counts the ones it let go', () => {
-    let merged = mergeBounded(empty, Array.from({ length: 900 }, (_, i) => commit(i + 1)), commitKey, commitOrder);
-    merged = mergeBounded(merged, Array.from({ length: 250 }, (_, i) => commit(i + 901)), commitKey, commitOrder);
+    let merged = mergeBounded(
+      empty,
+      Array.from({ length: 900 }, (_, i) => commit(i + 1)),
+      commitKey,
+      commitOrder,
+    );
+    merged = mergeBounded(
+      merged,
+      Array.from({ length: 250 }, (_, i) => commit(i + 901)),
+      commitKey,
+      commitOrder,
+    );
     expect(merged.items).toHaveLength(1_000);
     expect(merged.items[0]?.txnId).toBe(151);
     expect(merged.dropped).toBe(150);
@@ -45,7 +66,9 @@ describe('the words for waits', () => {
   });
 
   it('says who waits now and behind whom', () => {
-    expect(describeWaiting({ originator: 'Replication', hint: undefined, waitingMs: 45_000 }, { txnId: 7, originator: 'User' })).toBe('Replication waiting 45 s behind txn #7 (User)');
+    expect(describeWaiting({ originator: 'Replication', hint: undefined, waitingMs: 45_000 }, { txnId: 7, originator: 'User' })).toBe(
+      'Replication waiting 45 s behind txn #7 (User)',
+    );
     expect(describeWaiting({ originator: 'User', hint: undefined, waitingMs: 900 }, undefined)).toBe('User waiting 900 ms for the slot');
   });
 });

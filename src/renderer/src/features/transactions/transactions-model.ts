@@ -63,7 +63,10 @@ export function describeWait(entry: Pick<BlockedWaitEntry, 'originator' | 'hint'
 }
 
 /** `User "save" waiting 8.2 s behind txn #46 (User)`, or `… for the slot` between two holders. */
-export function describeWaiting(writer: { readonly originator: Originator; readonly hint: string | undefined; readonly waitingMs: number }, holder: { readonly txnId: number; readonly originator: Originator } | undefined): string {
+export function describeWaiting(
+  writer: { readonly originator: Originator; readonly hint: string | undefined; readonly waitingMs: number },
+  holder: { readonly txnId: number; readonly originator: Originator } | undefined,
+): string {
   const behind = holder === undefined ? 'for the slot' : `behind txn #${holder.txnId} (${holder.originator})`;
   return `${writerName(writer.originator, writer.hint)} waiting ${formatDuration(writer.waitingMs)} ${behind}`;
 }

@@ -12,7 +12,17 @@ import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 import { bracketMatching, indentOnInput } from '@codemirror/language';
 import { Compartment, EditorState, Prec, StateEffect, StateField, type Extension } from '@codemirror/state';
-import { Decoration, drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, placeholder as placeholderText, type DecorationSet } from '@codemirror/view';
+import {
+  Decoration,
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers,
+  placeholder as placeholderText,
+  type DecorationSet,
+} from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 import { dqlLanguage } from './dql-language.ts';
 import { inspectorEditorTheme } from './theme.ts';
@@ -174,7 +184,9 @@ export function CodeEditor(props: CodeEditorProps) {
   const errorLine = props.errorAt?.line;
   const errorColumn = props.errorAt?.column;
   useEffect(() => {
-    view.current?.dispatch({ effects: setError.of(errorLine === undefined || errorColumn === undefined ? undefined : { line: errorLine, column: errorColumn }) });
+    view.current?.dispatch({
+      effects: setError.of(errorLine === undefined || errorColumn === undefined ? undefined : { line: errorLine, column: errorColumn }),
+    });
   }, [errorLine, errorColumn]);
 
   return <div ref={host} className={`code-editor${props.className === undefined ? '' : ` ${props.className}`}`} />;

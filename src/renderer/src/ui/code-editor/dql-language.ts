@@ -26,9 +26,6 @@ export const DQL_DIALECT = SQLDialect.define({
 /** DQL highlighting and completion: keywords (upper-case), functions, and the peer's collections. */
 export function dqlLanguage(collections: readonly string[]): Extension {
   const collectionOptions: Completion[] = collections.map((name) => ({ label: name, type: 'type', detail: 'collection' }));
-  const sources: CompletionSource[] = [
-    keywordCompletionSource(DQL_DIALECT, true),
-    schemaCompletionSource({ dialect: DQL_DIALECT, tables: collectionOptions }),
-  ];
+  const sources: CompletionSource[] = [keywordCompletionSource(DQL_DIALECT, true), schemaCompletionSource({ dialect: DQL_DIALECT, tables: collectionOptions })];
   return [DQL_DIALECT.extension, autocompletion({ override: sources, icons: false, activateOnTyping: true })];
 }
