@@ -143,6 +143,7 @@ export const LOG_EVENTS = {
   updateDelivered: 'replication.update-delivered',
   noMessageToSend: 'replication.no-message',
   chunkMerged: 'replication.chunk-merged',
+  updateDocuments: 'replication.update-documents',
   writesRefused: 'replication.writes-refused',
   subscriptionNotServed: 'replication.subscription-not-served',
   messageMalformed: 'replication.message-malformed',

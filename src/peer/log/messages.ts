@@ -118,7 +118,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.updateDelivered]: () => 'No next update chunk to send - setting is_ready to false',
   [LOG_EVENTS.noMessageToSend]: () => 'No message to send',
   [LOG_EVENTS.chunkMerged]: (f) =>
-    `Merged an update chunk; remote = ${f.remote}; update = ${f.update}; chunk = ${f.chunk}; docs = ${f.docs}; merged = ${f.merged}; refused = ${f.refused}; txn_id = ${f.txn_id}`,
+    `Merged an update chunk; remote = ${f.remote}; update = ${f.update}; chunk = ${f.chunk}; docs = ${f.docs}; merged = ${f.merged}; refused = ${f.refused}; txn_id = ${f.txn_id}; ids = ${f.ids}`,
+  [LOG_EVENTS.updateDocuments]: (f) => `Sending an update; remote = ${f.remote}; update = ${f.update}; num_docs = ${f.num_docs}; ids = ${f.ids}`,
   [LOG_EVENTS.writesRefused]: (f) =>
     `Refused writes the remote peer may not make; remote = ${f.remote}; collection = ${f.collection}; count = ${f.count}; ids = ${f.ids}`,
   [LOG_EVENTS.subscriptionNotServed]: (f) => `Not serving a subscription the remote peer may not read; remote = ${f.remote}; collection = ${f.collection}`,

@@ -31,7 +31,7 @@ import type { FrameQueue } from './frame-queue.ts';
 import type { RemotePeer } from './handshake.ts';
 import { compileReadRules, compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
-import { SubscriptionTooExpensive, buildUpdate, docKey, type BuiltChunk } from './update-builder.ts';
+import { SubscriptionTooExpensive, buildUpdate, describeIds, docKey, type BuiltChunk } from './update-builder.ts';
 import { errorMessage } from '../../shared/error-message.ts';
 
 /** Chunks sent ahead of their acknowledgements. */
@@ -455,6 +455,14 @@ export class Session {
       return;
     }
     const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
+    if (this.#log.isEnabled('DEBUG')) {
+      this.#log.debug(LOG_EVENTS.updateDocuments, {
+        remote: this.remote.peerKey,
+        update: this.#updates + 1,
+        num_docs: built.numDocs,
+        ids: describeIds(built.sample, built.numDocs),
+      });
+    }
     this.#current = {
       number: ++this.#updates,
       chunks: built.chunks,
@@ -589,6 +597,10 @@ export class Session {
       merged: outcome.merged,
       refused: outcome.refused.length,
       txn_id: outcome.txnId ?? null,
+      ids: describeIds(
+        message.docs.slice(0, 5).map((d) => [d.collection, d.id] as const),
+        message.docs.length,
+      ),
     });
     // Documents that left the subscriptions: ask for those this peer holds.
     if (message.notices !== undefined && message.notices.length > 0) {

@@ -63,6 +63,16 @@ export interface UpdateInput {
   readonly chunkBytes?: number;
 }
 
+/** How many documents of an update or chunk the DEBUG lines name; the rest are counted. */
+export const SAMPLE_IDS = 5;
+
+/** Documents named as the DEBUG lines show them: `orders:"o1", orders:"o2" (+3 more)`. */
+export function describeIds(refs: readonly (readonly [string, JsonValue])[], total: number = refs.length): string {
+  const shown = refs.slice(0, SAMPLE_IDS).map(([collection, id]) => `${collection}:${JSON.stringify(id)}`);
+  const more = total - shown.length;
+  return more > 0 ? `${shown.join(', ')} (+${more} more)` : shown.join(', ');
+}
+
 export interface BuiltChunk {
   /** The `docs` array as JSON text. */
   readonly docsJson: string;
@@ -73,6 +83,8 @@ export interface BuiltChunk {
 export interface BuiltUpdate {
   readonly chunks: BuiltChunk[];
   readonly numDocs: number;
+  /** The first documents of the update (`SAMPLE_IDS` at most), for the DEBUG line that names them. */
+  readonly sample: readonly (readonly [string, JsonValue])[];
   /** Progress per query key once every chunk is merged. */
   readonly progress: Record<string, number>;
   /** Documents too large for one frame: never sent, reported. */
@@ -138,11 +150,13 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
   const unreadable: string[] = [];
   const windowsOut = new Map<string, Set<string>>();
   const sent = new Set<string>();
+  const sample: (readonly [string, JsonValue])[] = [];
   const emit = (collection: string, doc: StoredDocument): void => {
     const key = docKey(collection, doc.id);
     if (sent.has(key)) return;
     sent.add(key);
     if (!out.add(JSON.stringify(wire(collection, doc)))) tooLarge.push([collection, doc.id]);
+    else if (sample.length < SAMPLE_IDS) sample.push([collection, doc.id]);
   };
 
   // Documents the remote asked for by name come first, whatever they match.
@@ -249,5 +263,5 @@ export async function buildUpdate(input: UpdateInput): Promise<BuiltUpdate> {
   out.flush();
   const progress: Record<string, number> = {};
   for (const key of subs.keys) progress[key] = Math.max(input.since(key), input.upto);
-  return { chunks: out.chunks, numDocs: out.numDocs, progress, tooLarge, unreadable, windows: windowsOut };
+  return { chunks: out.chunks, numDocs: out.numDocs, sample, progress, tooLarge, unreadable, windows: windowsOut };
 }
