@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
 import type { JsonObject } from '../shared/json.ts';
-import type { LogEntry } from '../shared/log.ts';
+import type { LogEntry, LogLevel } from '../shared/log.ts';
 import { generateIssuerKeys, signCertificate, type IssuerKeys } from '../peer/auth/certificate.ts';
 import { signProof } from '../peer/auth/proof.ts';
 import { LogHub } from '../peer/log/log-hub.ts';
@@ -60,6 +60,8 @@ export interface PeerOptions {
   readonly keyPem?: string;
   /** The replicator's clock (default the system's). */
   readonly timers?: Timers;
+  /** The lowest level its log keeps (default DEBUG). */
+  readonly logLevel?: LogLevel;
   /** How long its certificate lasts from now (default an hour). */
   readonly certificateLifetimeMs?: number;
 }
@@ -87,7 +89,7 @@ export function createMesh(): Mesh {
     issuer,
     peer(name, options = {}) {
       const key = newKey();
-      const hub = new LogHub({ minimumLogLevel: 'DEBUG' });
+      const hub = new LogHub({ minimumLogLevel: options.logLevel ?? 'DEBUG' });
       const logs: LogEntry[] = [];
       hub.setCustomLogCallback((entry) => logs.push(entry));
       let storage: StorageEngine;

@@ -455,8 +455,9 @@ export class Session {
       return;
     }
     const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
-    if (this.#log.isEnabled('DEBUG')) {
-      this.#log.debug(LOG_EVENTS.updateDocuments, {
+    // VERBOSE, not DEBUG: spec 3.5's DEBUG lines of a local write follow each other exactly.
+    if (this.#log.isEnabled('VERBOSE')) {
+      this.#log.verbose(LOG_EVENTS.updateDocuments, {
         remote: this.remote.peerKey,
         update: this.#updates + 1,
         num_docs: built.numDocs,

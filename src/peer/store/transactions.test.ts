@@ -213,6 +213,8 @@ describe.each(STORAGES)('transactions on %s storage', (_kind, openStorage) => {
       { txnId: 1, originator: 'User', hint: 'slow', collections: ['a'] },
       { txnId: 2, originator: 'User', hint: undefined, collections: ['b'] },
     ]);
-    expect(waits).toEqual([{ originator: 'User', hint: undefined, waitedMs: 35_000, blockedBy: 'User', blockingTxnId: 1, blockingHint: 'slow', lastLogLevel: 'DEBUG' }]);
+    expect(waits).toEqual([
+      { originator: 'User', hint: undefined, waitedMs: 35_000, blockedBy: 'User', blockingTxnId: 1, blockingHint: 'slow', lastLogLevel: 'DEBUG' },
+    ]);
   });
 });
