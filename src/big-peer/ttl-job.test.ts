@@ -46,6 +46,27 @@ describe('the TTL job', () => {
     expect(lines).toContainEqual(['DEBUG', 'Write txn committed; txn_id = 3; originator = Internal']);
   });
 
+  it('flags no document whose createdAt is not a string: a number, a boolean, null, an array or an object', async () => {
+    const { sync, timers, hub } = await setUp();
+    await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', {
+      docs: [
+        { _id: 'number', createdAt: NOW - 100 * HOUR, evictionFlag: false },
+        { _id: 'true', createdAt: true, evictionFlag: false },
+        { _id: 'null', createdAt: null, evictionFlag: false },
+        { _id: 'array', createdAt: [iso(NOW - 100 * HOUR)], evictionFlag: false },
+        { _id: 'object', createdAt: { at: iso(NOW - 100 * HOUR) }, evictionFlag: false },
+      ],
+    });
+    const job = new TtlJob({ store: sync.store, jobs: [{ collection: 'orders', ttlHours: 72 }], timers, logger: hub.logger('ttl') });
+    const [run] = await job.runNow();
+    expect(run?.flagged).toBe(2);
+    expect((await sync.store.execute('SELECT _id FROM orders WHERE evictionFlag = true')).items).toEqual([
+      { _id: 'exactly' },
+      { _id: 'flagged' },
+      { _id: 'old' },
+    ]);
+  });
+
   it('runs daily at the configured low-activity time, on the injected clock', async () => {
     const { sync, timers, hub } = await setUp();
     const job = new TtlJob({ store: sync.store, jobs: [{ collection: 'orders', ttlHours: 72, at: '03:00' }], timers, logger: hub.logger('ttl') });

@@ -52,6 +52,32 @@ describe('store/write', () => {
     ]);
   });
 
+  it('flags only string createdAt at or before a string TTL, never a number, boolean, null, missing, array or object', async () => {
+    await t.peer.sync.store.execute('INSERT INTO typed DOCUMENTS (:docs)', {
+      docs: [
+        { _id: 'old', createdAt: '2026-11-01T00:00:00.000Z', evictionFlag: false },
+        { _id: 'new', createdAt: '2026-11-20T00:00:00.000Z', evictionFlag: false },
+        { _id: 'number', createdAt: 1700000000000, evictionFlag: false },
+        { _id: 'true', createdAt: true, evictionFlag: false },
+        { _id: 'null', createdAt: null, evictionFlag: false },
+        { _id: 'missing', evictionFlag: false },
+        { _id: 'array', createdAt: ['2026-11-01T00:00:00.000Z'], evictionFlag: false },
+        { _id: 'object', createdAt: { at: '2026-11-01T00:00:00.000Z' }, evictionFlag: false },
+      ],
+    });
+    const flag = (query: string) =>
+      write({
+        args: { TTL: '2026-11-18T00:00:00.000Z' },
+        commands: [{ method: 'update', collection: 'typed', query, commands: [{ method: 'set', path: 'evictionFlag', value: true }] }],
+      });
+    const flagged = async () => (await t.peer.sync.store.execute('SELECT _id FROM typed WHERE evictionFlag = true')).items.map((d) => d._id);
+    expect((await flag('createdAt <= $args.TTL && evictionFlag == false')).json.results[0].updated).toBe(1);
+    expect(await flagged()).toEqual(['old']);
+    // Negated, a range of different types stays unknown: `!(createdAt > TTL)` flags no other type either.
+    expect((await flag('!(createdAt > $args.TTL)')).json.results[0].updated).toBe(1);
+    expect(await flagged()).toEqual(['old']);
+  });
+
   it('applies every sub-command to the documents the query matched before the first one ran', async () => {
     const res = await write({
       commands: [

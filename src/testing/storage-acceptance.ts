@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../shared/json.ts';
 import type { Expr } from '../peer/dql/ast.ts';
+import { parseCondition } from '../peer/dql/parser.ts';
 import type { Hlc } from '../peer/crdt/hlc.ts';
 import type { ChangeCursor, ChangeQuery, DocumentQuery, StorageEngine, StorageReader, StoredDocument } from '../peer/storage/types.ts';
 
@@ -150,6 +151,37 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
         expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual(['d0', 'd1', 'd2']);
         expect(s.write((w) => w.evict(query('c')))).toEqual(['d0', 'd1', 'd2']);
         expect(s.read((r) => r.get('c', 'gone'))?.value).toBeNull();
+      });
+    });
+
+    it('compares ranges only between values of one type: a string TTL finds, counts and evicts only strings', () => {
+      withStorage((s) => {
+        const createdAt: JsonValue[] = [
+          '2026-11-01T00:00:00.000Z',
+          '2026-11-20T00:00:00.000Z',
+          1700000000000,
+          true,
+          false,
+          null,
+          ['2026-11-01'],
+          { at: '2026-11-01' },
+        ];
+        s.write((w) => {
+          createdAt.forEach((value, i) => w.put('c', doc({ _id: `d${i}`, createdAt: value })));
+          w.put('c', doc({ _id: 'missing' }));
+        });
+        const params = { ttl: '2026-11-18T00:00:00.000Z', lo: 1, hi: 2e12 };
+        const ids = (condition: string): JsonValue[] =>
+          s.read((r) => r.findValues(query('c', { where: parseCondition(condition), params }))).map((d) => d._id as JsonValue);
+        expect(ids('createdAt <= :ttl')).toEqual(['d0']);
+        expect(ids('NOT (createdAt > :ttl)')).toEqual(['d0']);
+        expect(ids('createdAt BETWEEN :lo AND :hi')).toEqual(['d2']);
+        expect(ids('createdAt > false')).toEqual(['d3']);
+        expect(ids('createdAt >= [1]')).toEqual(['d6']);
+        expect(ids('createdAt < null')).toEqual([]);
+        expect(s.read((r) => r.count(query('c', { where: parseCondition('createdAt <= :ttl'), params })))).toBe(1);
+        expect(s.write((w) => w.evict(query('c', { where: parseCondition('createdAt <= :ttl'), params })))).toEqual(['d0']);
+        expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'missing']);
       });
     });
 

@@ -8,7 +8,7 @@ import type { CallExpr, Expr, PathSegment } from './ast.ts';
 import { QueryEvaluationError } from '../errors.ts';
 import { SCALAR_FUNCTIONS } from './functions.ts';
 import { likeMatches } from './like.ts';
-import { MISSING, compareForPredicate, comparisonHolds, isObject, type Value } from './values.ts';
+import { MISSING, compareForPredicate, compareForRange, comparisonTruth, isObject, type Value } from './values.ts';
 
 export type Params = Readonly<Record<string, JsonValue>>;
 
@@ -85,8 +85,9 @@ export function evaluate(expr: Expr, env: EvalEnv): Value {
     }
     case 'between': {
       const v = evaluate(expr.value, env);
-      const lo = compareForPredicate(v, evaluate(expr.low, env));
-      const hi = compareForPredicate(v, evaluate(expr.high, env));
+      // `v >= low AND v <= high`: each unknown unless both sides are of one type.
+      const lo = compareForRange(v, evaluate(expr.low, env));
+      const hi = compareForRange(v, evaluate(expr.high, env));
       const t = and(lo === null ? null : lo >= 0, hi === null ? null : hi <= 0);
       return expr.negated ? not(t) : t;
     }
@@ -219,10 +220,9 @@ export function like(v: Value, p: Value, caseInsensitive: boolean): boolean | nu
   return likeMatches(v, p, caseInsensitive);
 }
 
-/** A comparison operator applied to two values, three-valued. */
+/** A comparison operator applied to two values, three-valued (`comparisonTruth`: ranges only within a type). */
 export function comparison(op: string, left: Value, right: Value): boolean | null {
-  const c = compareForPredicate(left, right);
-  return c === null ? null : comparisonHolds(op, c);
+  return comparisonTruth(op, left, right);
 }
 
 function arithmetic(op: string, left: Value, right: Value): Value {

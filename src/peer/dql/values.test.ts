@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../shared/json.ts';
 import { seededRandom as prng } from '../../testing/seeded-random.ts';
 import { sortKey } from './sort-key.ts';
-import { MISSING, compareForPredicate, compareStrings, compareTotal, valuesEqual, type Value } from './values.ts';
+import { MISSING, compareForPredicate, compareStrings, compareTotal, comparisonTruth, sameType, valuesEqual, type Value } from './values.ts';
 
 const STRINGS = ['', 'a', 'a\u0000', 'a\u0000b', 'ab', 'B', '\uffff', '\u{1F600}', '\u{10FFFF}', 'é', 'e\u0301'];
 
@@ -56,6 +56,36 @@ describe('the cross-type order', () => {
     expect(compareForPredicate(1, MISSING)).toBeNull();
     expect(compareForPredicate(MISSING, MISSING)).toBeNull();
     expect(compareForPredicate('a', 1)).toBe(1);
+  });
+});
+
+describe('the comparison operators', () => {
+  const ONE_OF_EACH: Value[] = [false, true, 1, 'a', [1], { a: 1 }, null, MISSING];
+
+  it('make a range true or false only between two values of one type, the booleans being one type', () => {
+    expect(sameType(false, true)).toBe(true);
+    expect(sameType(1, 2.5)).toBe(true);
+    expect(sameType(1, '1')).toBe(false);
+    expect(sameType([], {})).toBe(false);
+    for (const op of ['<', '<=', '>', '>=']) {
+      for (const a of ONE_OF_EACH) {
+        for (const b of ONE_OF_EACH) {
+          const known = a !== null && a !== MISSING && b !== null && b !== MISSING && sameType(a, b);
+          expect(comparisonTruth(op, a, b) === null, `${String(a)} ${op} ${String(b)}`).toBe(!known);
+        }
+      }
+    }
+    expect(comparisonTruth('>', true, false)).toBe(true);
+    expect(comparisonTruth('<=', 'a', 'b')).toBe(true);
+    expect(comparisonTruth('>=', [1], [1, 2])).toBe(false);
+  });
+
+  it('leave = and != comparing any two values: known between different types, unknown with null or MISSING', () => {
+    expect(comparisonTruth('=', 1, '1')).toBe(false);
+    expect(comparisonTruth('!=', 1, '1')).toBe(true);
+    expect(comparisonTruth('!=', true, 1)).toBe(true);
+    expect(comparisonTruth('=', null, null)).toBeNull();
+    expect(comparisonTruth('!=', 1, MISSING)).toBeNull();
   });
 });
 

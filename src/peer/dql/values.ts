@@ -4,7 +4,9 @@
  * the SQLite functions and the in-memory storage), so that SQL and JavaScript agree exactly.
  *
  * Ascending order: false < true < numbers < strings < arrays < objects < null < MISSING.
- * Strings compare by code point, which is the byte order of their UTF-8 form.
+ * Strings compare by code point, which is the byte order of their UTF-8 form. That order is for
+ * ORDER BY, MIN and MAX; a range comparison (`<`, `<=`, `>`, `>=`) holds only between two values
+ * of one type (see `comparisonTruth`).
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 
@@ -129,7 +131,7 @@ function compareObjects(a: JsonObject, b: JsonObject): number {
 }
 
 /**
- * A comparison operator's three-valued answer: `null` (unknown) when either side is null or
+ * The three-valued comparison behind `=` and `!=`: `null` (unknown) when either side is null or
  * MISSING; otherwise the cross-type order decides, so a number never equals a string.
  */
 export function compareForPredicate(a: Value, b: Value): number | null {
@@ -138,9 +140,34 @@ export function compareForPredicate(a: Value, b: Value): number | null {
 }
 
 /**
+ * Are two values of one type, as range comparisons see it: both booleans (`false < true`), both
+ * numbers, both strings, both arrays or both objects.
+ */
+export function sameType(a: Value, b: Value): boolean {
+  const ra = rankOf(a);
+  const rb = rankOf(b);
+  return ra === rb || (ra <= RANK.true && rb <= RANK.true);
+}
+
+/**
+ * The three-valued comparison behind `<`, `<=`, `>`, `>=` and BETWEEN: `null` (unknown) unless
+ * both sides are of one type (`sameType`), so also for null or MISSING on either side; within
+ * the type, the order ORDER BY uses. Unknown rather than false, so that NOT of a range between
+ * different types is unknown too: `NOT (createdAt > :ttl)` selects no number when `:ttl` is a string.
+ */
+export function compareForRange(a: Value, b: Value): number | null {
+  if (a === null || b === null || a === MISSING || b === MISSING || !sameType(a, b)) return null;
+  return compareTotal(a, b);
+}
+
+/** Is the operator one of `<`, `<=`, `>`, `>=`? */
+export function isRangeOperator(op: string): boolean {
+  return op === '<' || op === '<=' || op === '>' || op === '>=';
+}
+
+/**
  * Whether a comparison operator (`=`, `!=`, `<`, `<=`, `>`, `>=`) holds for the sign of a
- * comparison `c` (negative, zero, positive): the one definition the evaluator and the SQLite
- * translation share. Any other operator reads as `>=`.
+ * comparison `c` (negative, zero, positive). Any other operator reads as `>=`.
  */
 export function comparisonHolds(op: string, c: number): boolean {
   switch (op) {
@@ -157,6 +184,17 @@ export function comparisonHolds(op: string, c: number): boolean {
     default:
       return c >= 0;
   }
+}
+
+/**
+ * A comparison operator applied to two values, three-valued: the one definition the evaluator,
+ * the SQLite translation (plain SQL and `dql_cmp`), the in-memory and PostgreSQL storages,
+ * subscriptions and permission rules share. `=` and `!=` compare any two values (a number is
+ * never equal to a string); the range operators only values of one type, else unknown.
+ */
+export function comparisonTruth(op: string, a: Value, b: Value): boolean | null {
+  const c = isRangeOperator(op) ? compareForRange(a, b) : compareForPredicate(a, b);
+  return c === null ? null : comparisonHolds(op, c);
 }
 
 /** Deep equality under the total order (`10 = 10.0`, key order of objects does not matter). */

@@ -66,6 +66,38 @@ describe('permissions', () => {
     expect(await rows(big, 'SELECT locationId, n FROM orders')).toEqual([{ locationId: 1, n: 0 }]);
   });
 
+  it('serves a subscription and a read rule on createdAt <= a string TTL with only the string createdAt at or before it', async () => {
+    const ttl = '2026-11-18T00:00:00.000Z';
+    const big = mesh.peer('big', { bigPeer: true });
+    const small = mesh.peer('small', {
+      permissions: {
+        read: { everything: false, queries_by_collection: { orders: [`createdAt <= '${ttl}'`], people: ['true'] } },
+        write: { everything: false, queries_by_collection: {} },
+      },
+    });
+    const typed = (collection: string) =>
+      big.store.execute(`INSERT INTO ${collection} DOCUMENTS (:docs)`, {
+        docs: [
+          { _id: 'old', createdAt: '2026-11-01T00:00:00.000Z' },
+          { _id: 'new', createdAt: '2026-11-20T00:00:00.000Z' },
+          { _id: 'number', createdAt: 1700000000000 },
+          { _id: 'true', createdAt: true },
+          { _id: 'null', createdAt: null },
+          { _id: 'missing' },
+          { _id: 'array', createdAt: ['2026-11-01T00:00:00.000Z'] },
+          { _id: 'object', createdAt: { at: '2026-11-01T00:00:00.000Z' } },
+        ],
+      });
+    await typed('orders');
+    await typed('people');
+    small.store.registerSubscription('SELECT * FROM orders');
+    small.store.registerSubscription('SELECT * FROM people WHERE createdAt <= :ttl', { ttl });
+    await mesh.connect(small, big);
+    await mesh.settle();
+    expect(await ids(small, 'orders')).toEqual(['old']);
+    expect(await ids(small, 'people')).toEqual(['old']);
+  });
+
   it('lets the Big Peer write anything to a small peer', async () => {
     const big = mesh.peer('big', { bigPeer: true });
     const small = mesh.peer('small', { permissions: LOCATION_1 });

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import type { ComparisonOp, Expr, OrderTerm } from '../dql/ast.ts';
+import { evaluate } from '../dql/evaluate.ts';
 import { sortKey } from '../dql/sort-key.ts';
+import { MISSING, compareTotal, type Value } from '../dql/values.ts';
 import { seededRandom as prng } from '../../testing/seeded-random.ts';
 import { runQuery } from './js-query.ts';
 import { SqlTranslator } from './sql-translate.ts';
@@ -107,6 +109,32 @@ function randomOrder(r: () => number): OrderTerm[] {
   }));
 }
 
+const RANGE_OPS: ComparisonOp[] = ['<', '<=', '>', '>='];
+const param = (name: string): Expr => ({ kind: 'param', name, pos: POS });
+/** Bound by every range query: a TTL string, a number, a boolean, an array, an object, null. */
+const RANGE_PARAMS = { ttl: 'b', n: 0.5, f: false, a: [1], o: { p: 1 }, nil: null };
+
+/** An operand of a range comparison: a field of any type, or a constant or argument of any type. */
+function randomRangeOperand(r: () => number): Expr {
+  const k = r();
+  if (k < 0.4) return path(FIELDS[Math.floor(r() * 3)] as string);
+  if (k < 0.45) return path('x', 'p');
+  if (k < 0.5) return path('_id');
+  if (k < 0.8) return lit(randomValue(r));
+  return param(Object.keys(RANGE_PARAMS)[Math.floor(r() * 6)] as string);
+}
+
+/** Range comparisons and BETWEEN, between values of every type, under NOT, AND and OR. */
+function randomRangeCondition(r: () => number, depth = 0): Expr {
+  const k = r();
+  if (depth < 2 && k < 0.15)
+    return { kind: 'binary', op: r() < 0.5 ? 'AND' : 'OR', left: randomRangeCondition(r, depth + 1), right: randomRangeCondition(r, depth + 1), pos: POS };
+  if (depth < 2 && k < 0.3) return { kind: 'unary', op: 'NOT', operand: randomRangeCondition(r, depth + 1), pos: POS };
+  if (k < 0.8)
+    return { kind: 'binary', op: RANGE_OPS[Math.floor(r() * 4)] as ComparisonOp, left: randomRangeOperand(r), right: randomRangeOperand(r), pos: POS };
+  return { kind: 'between', negated: r() < 0.4, value: randomRangeOperand(r), low: randomRangeOperand(r), high: randomRangeOperand(r), pos: POS };
+}
+
 describe('the SQLite translation of conditions and ORDER BY', () => {
   let dir: string;
   let storage: SqliteStorage;
@@ -156,6 +184,22 @@ describe('the SQLite translation of conditions and ORDER BY', () => {
     }
   });
 
+  it.each(Array.from({ length: 20 }, (_, i) => i + 1))(
+    'agrees with the reference evaluator on random range comparisons between every type (seed %i)',
+    (seed) => {
+      const r = prng(seed * 104729);
+      for (let i = 0; i < 40; i++) {
+        const q: DocumentQuery = { collection: 'c', where: randomRangeCondition(r), params: RANGE_PARAMS, orderBy: [], limit: undefined, offset: 0 };
+        expect(() => new SqlTranslator(RANGE_PARAMS).condition(q.where as Expr)).not.toThrow();
+        const got = storage.read((reader) => reader.findValues(q));
+        expect(
+          got,
+          JSON.stringify(q.where, (k, v: unknown) => (k === 'pos' ? undefined : v)),
+        ).toEqual(reference(q));
+      }
+    },
+  );
+
   it('orders every type in the cross-type order, ascending and descending', () => {
     for (const direction of ['ASC', 'DESC'] as const) {
       const q: DocumentQuery = { collection: 'c', where: undefined, params: {}, orderBy: [{ expr: path('x'), direction }], limit: undefined, offset: 0 };
@@ -178,5 +222,105 @@ describe('the SQLite translation of conditions and ORDER BY', () => {
       pos: POS,
     });
     expect(sql).not.toContain('dql_');
+  });
+});
+
+/**
+ * Every pair of types, every range operator, plain and under NOT, a field against a constant
+ * (either side) and against another field: SQLite, the reference evaluator and the rule itself
+ * give the same answer. The rule: true or false only between values of one type (the booleans
+ * are one type, false < true), unknown for different types and for null or MISSING.
+ */
+describe('range comparisons between types in SQL and in JavaScript', () => {
+  const VALUES: Value[] = [false, true, -1, 0, 2.5, '', '10', 'a', '\uffff', '\u{1F600}', [], [1], [1, 'a'], ['a'], {}, { a: 1 }, { b: 0 }, null, MISSING];
+  const kind = (v: Value): string => (v === MISSING ? 'missing' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  /** The rule, written out independently of the code under test. */
+  function expected(op: string, a: Value, b: Value): boolean | null {
+    if (a === null || b === null || a === MISSING || b === MISSING || kind(a) !== kind(b)) return null;
+    const c = compareTotal(a, b);
+    return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
+  }
+  const not = (t: boolean | null): boolean | null => (t === null ? null : !t);
+
+  let dir: string;
+  let storage: SqliteStorage;
+  const docs: JsonObject[] = VALUES.flatMap((a, i) =>
+    VALUES.map((b, j): JsonObject => {
+      const doc: JsonObject = { _id: i * 100 + j };
+      if (a !== MISSING) doc.a = a;
+      if (b !== MISSING) doc.b = b;
+      return doc;
+    }),
+  );
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sqlrange-'));
+    storage = SqliteStorage.open(dir);
+    storage.write((w) => {
+      for (const doc of docs) w.put('pairs', { id: doc._id as JsonValue, value: doc, meta: { c: ['0000000000000000' as never, 'me'] }, txnId: 1 });
+    });
+  });
+  afterAll(() => {
+    storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ids = (where: Expr, params: Record<string, JsonValue> = {}): JsonValue[] =>
+    storage
+      .read((reader) => reader.findValues({ collection: 'pairs', where, params, orderBy: [], limit: undefined, offset: 0 }))
+      .map((d) => d._id as JsonValue);
+  const cmp = (op: ComparisonOp, left: Expr, right: Expr): Expr => ({ kind: 'binary', op, left, right, pos: POS });
+  const negated = (operand: Expr): Expr => ({ kind: 'unary', op: 'NOT', operand, pos: POS });
+
+  it.each(RANGE_OPS)('answers a %s b between fields exactly as the rule says, and NOT of it too', (op) => {
+    const where = cmp(op, path('a'), path('b'));
+    const want = docs.filter((d) => expected(op, d.a ?? MISSING, d.b ?? MISSING) === true).map((d) => d._id);
+    const wantNot = docs.filter((d) => not(expected(op, d.a ?? MISSING, d.b ?? MISSING)) === true).map((d) => d._id);
+    expect(ids(where)).toEqual(want);
+    expect(ids(negated(where))).toEqual(wantNot);
+    expect(docs.filter((d) => evaluate(where, { doc: d, params: {} }) === true).map((d) => d._id)).toEqual(want);
+    expect(docs.filter((d) => evaluate(negated(where), { doc: d, params: {} }) === true).map((d) => d._id)).toEqual(wantNot);
+  });
+
+  it.each(RANGE_OPS)('answers field %s constant, on either side and as an argument, exactly as the rule says', (op) => {
+    const firstOfEach = docs.filter((d) => (d._id as number) % 100 === 0);
+    for (const c of VALUES) {
+      if (c === MISSING) continue;
+      const want = firstOfEach.filter((d) => expected(op, d.a ?? MISSING, c) === true).map((d) => d._id);
+      const wantNot = firstOfEach.filter((d) => not(expected(op, d.a ?? MISSING, c)) === true).map((d) => d._id);
+      const flipped = ({ '<': '>', '<=': '>=', '>': '<', '>=': '<=' } as const)[op as '<'];
+      const onlyFirst = (found: JsonValue[]): JsonValue[] => found.filter((id) => (id as number) % 100 === 0);
+      const shown = JSON.stringify(c);
+      expect(onlyFirst(ids(cmp(op, path('a'), lit(c)))), `a ${op} ${shown}`).toEqual(want);
+      expect(onlyFirst(ids(cmp(flipped, lit(c), path('a')))), `${shown} ${flipped} a`).toEqual(want);
+      expect(onlyFirst(ids(cmp(op, path('a'), param('c')), { c })), `a ${op} :c = ${shown}`).toEqual(want);
+      expect(onlyFirst(ids(negated(cmp(op, path('a'), lit(c))))), `NOT (a ${op} ${shown})`).toEqual(wantNot);
+    }
+  });
+
+  it('answers BETWEEN and NOT BETWEEN with bounds of every type as the two comparisons it stands for', () => {
+    const firstOfEach = docs.filter((d) => (d._id as number) % 100 === 0);
+    for (const lo of VALUES) {
+      for (const hi of VALUES) {
+        if (lo === MISSING || hi === MISSING) continue;
+        const between = (negatedBetween: boolean): Expr => ({
+          kind: 'between',
+          negated: negatedBetween,
+          value: path('a'),
+          low: lit(lo),
+          high: lit(hi),
+          pos: POS,
+        });
+        const truth = (d: JsonObject): boolean | null => {
+          const l = expected('>=', d.a ?? MISSING, lo);
+          const h = expected('<=', d.a ?? MISSING, hi);
+          return l === false || h === false ? false : l === null || h === null ? null : true;
+        };
+        const shown = `${JSON.stringify(lo)} AND ${JSON.stringify(hi)}`;
+        const onlyFirst = (found: JsonValue[]): JsonValue[] => found.filter((id) => (id as number) % 100 === 0);
+        expect(onlyFirst(ids(between(false))), `BETWEEN ${shown}`).toEqual(firstOfEach.filter((d) => truth(d) === true).map((d) => d._id));
+        expect(onlyFirst(ids(between(true))), `NOT BETWEEN ${shown}`).toEqual(firstOfEach.filter((d) => not(truth(d)) === true).map((d) => d._id));
+      }
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Translates a DQL condition and ORDER BY into SQLite SQL over the `body` JSON column, with the
  * exact semantics of the reference evaluator (`evaluate.ts`): three-valued logic as SQL NULL,
- * MISSING (json_type NULL) apart from null (json_type 'null'), and the cross-type order.
+ * MISSING (json_type NULL) apart from null (json_type 'null'), range comparisons only between
+ * values of one type (NULL otherwise), and the cross-type order for ORDER BY.
  *
  * Comparisons of a path with a scalar, IN lists of scalars, LIKE and `_id` lookups become plain
  * SQL that SQLite runs without calling JavaScript (`_id` uses the primary key). Everything else
@@ -12,7 +13,7 @@ import type { Expr, OrderTerm, PathSegment } from '../dql/ast.ts';
 import { evaluate, truth, type Params } from '../dql/evaluate.ts';
 import { isLikePatternTooLong, likeToGlob } from '../dql/like.ts';
 import { sortKey } from '../dql/sort-key.ts';
-import { MISSING, RANK, comparisonHolds, rankOf, type Value } from '../dql/values.ts';
+import { MISSING, RANK, comparisonHolds, isRangeOperator, rankOf, type Value } from '../dql/values.ts';
 
 /** Raised for a condition SQLite cannot express exactly; the caller filters in JavaScript. */
 export class Untranslatable extends Error {}
@@ -213,17 +214,21 @@ export class SqlTranslator {
   }
 
   // `path op constant`: one json_type per row, json_extract only for a constant of the path's type.
+  // A type without a branch (null, MISSING, and for a range every other type) gives NULL: unknown.
   #comparePathConst(op: string, path: Extract<Frag, { k: 'path' }>, c: Value): string {
     if (c === null || c === MISSING) return 'NULL';
     const rank = rankOf(c);
     if (rank > 3) return `dql_cmp(${sqlString(op)}, ${this.#toJson(path)}, ${this.#toJson({ k: 'const', v: c })})`;
     // A live document always has its _id, so `_id = c` is a primary-key lookup.
     if (path.isId && (op === '=' || op === '!=')) return `(id ${SQL_OP[op]} ${this.#bind(sortKey(c))})`;
+    const range = isRangeOperator(op);
     const branches: string[] = [];
     TYPES_BY_RANK.forEach((types, r) => {
       let result: string;
       if (r === rank) result = rank <= 1 ? (comparisonHolds(op, 0) ? '1' : '0') : `${extracted(path.jp, rank)} ${SQL_OP[op]} ${this.#bind(c)}`;
-      else result = comparisonHolds(op, r < rank ? -1 : 1) ? '1' : '0';
+      // Different types: never equal; ordered by a range only when both are booleans (false < true).
+      else if (!range || (r <= RANK.true && rank <= RANK.true)) result = comparisonHolds(op, r < rank ? -1 : 1) ? '1' : '0';
+      else return;
       for (const t of types) branches.push(`WHEN '${t}' THEN ${result}`);
     });
     return `(CASE json_type(body, ${path.jp}) ${branches.join(' ')} END)`;
