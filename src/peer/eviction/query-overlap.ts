@@ -4,13 +4,17 @@
  * documents stored now, for the shape strategies use: conjunctions (AND) of comparisons of a
  * field with a value (`=`, `<`, `<=`, `>`, `>=`, BETWEEN). Two such conditions are disjoint
  * when, for some field, no value satisfies both sides' bounds; otherwise they overlap, and the
- * answer says where. Anything else (OR, NOT, functions, LIKE, paths compared with paths) is
- * `unknown`: the caller falls back to the stored documents.
+ * answer says where. Each such comparison holds only for a value of its own value's type (a
+ * number never equals a string, and a range holds only within a type), so a field compared
+ * with a string and with a number is disjoint too. Strings are ordered by code point, as the
+ * storages order them. Anything else (OR, NOT, functions, LIKE, paths compared with paths,
+ * ranges of booleans) is `unknown`: the caller falls back to the stored documents.
  */
 import type { JsonValue } from '../../shared/json.ts';
 import type { Expr } from '../dql/ast.ts';
 import type { Params } from '../dql/evaluate.ts';
 import { printPath } from '../dql/print.ts';
+import { compareStrings } from '../dql/values.ts';
 
 export type OverlapVerdict =
   | { readonly kind: 'disjoint'; readonly field: string; readonly explanation: string }
@@ -43,11 +47,8 @@ function valueOf(expr: Expr, params: Params): Scalar | undefined {
   return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
 }
 
-function comparable(a: Scalar, b: Scalar): boolean {
-  return typeof a === typeof b && typeof a !== 'boolean';
-}
-
-const compare = (a: Scalar, b: Scalar): number => (a < b ? -1 : a > b ? 1 : 0);
+/** Two values of one type (`narrow` keeps each field to one), strings by code point as SQLite orders them. */
+const compare = (a: Scalar, b: Scalar): number => (typeof a === 'string' && typeof b === 'string' ? compareStrings(a, b) : a < b ? -1 : a > b ? 1 : 0);
 
 /** The conjunction's atoms as (field, op, value), or undefined when it is not of that shape. */
 function atomsOf(expr: Expr | undefined, params: Params, out: [string, string, Scalar][] = []): [string, string, Scalar][] | undefined {
@@ -92,19 +93,22 @@ function tighterHigh(a: Bound | undefined, b: Bound): Bound {
   return c < 0 || (c === 0 && !a.inclusive) ? a : b;
 }
 
-/** Adds one atom to a field's range; false when its value cannot be compared with the others. */
-function narrow(range: Range, op: string, value: Scalar): boolean {
+/**
+ * Adds one atom to a field's range: `types` when its value is of another type than the field's
+ * other values (no value satisfies both), `unknown` for a range over booleans.
+ */
+function narrow(range: Range, op: string, value: Scalar): 'ok' | 'types' | 'unknown' {
   const others = [range.low?.value, range.high?.value, range.equals].filter((v) => v !== undefined);
+  if (others.some((o) => typeof o !== typeof value)) return 'types';
   if (op === '=') {
-    if (others.some((o) => typeof o !== typeof value)) return false;
     if (range.equals !== undefined && range.equals !== value) range.empty = true;
     range.equals = value;
-    return true;
+    return 'ok';
   }
-  if (others.some((o) => !comparable(o, value)) || typeof value === 'boolean') return false;
+  if (typeof value === 'boolean') return 'unknown';
   if (op === '<' || op === '<=') range.high = tighterHigh(range.high, { value, inclusive: op === '<=' });
   else range.low = tighterLow(range.low, { value, inclusive: op === '>=' });
-  return true;
+  return 'ok';
 }
 
 /** Is some value inside the range? (For strings and numbers: the bounds leave room.) */
@@ -138,14 +142,20 @@ export function conditionsOverlap(a: Expr | undefined, aParams: Params, b: Expr 
     return { kind: 'unknown', explanation: 'a condition is not a conjunction of comparisons of fields with values' };
   }
   const ranges = new Map<string, Range>();
+  // Fields whose atoms this cannot decide: left out of the verdict, which is then at best unknown.
+  const undecided = new Set<string>();
   for (const [field, op, value] of [...left, ...right]) {
+    if (undecided.has(field)) continue;
     let range = ranges.get(field);
     if (range === undefined) ranges.set(field, (range = { low: undefined, high: undefined, equals: undefined, empty: false }));
-    if (!narrow(range, op, value)) return { kind: 'unknown', explanation: `${field} is compared with values of different types` };
+    const outcome = narrow(range, op, value);
+    if (outcome === 'types') return { kind: 'disjoint', field, explanation: `${field} is compared with values of different types, and no value is of both` };
+    if (outcome === 'unknown') undecided.add(field);
   }
   for (const [field, range] of ranges) {
-    if (!satisfiable(range)) return { kind: 'disjoint', field, explanation: `no value of ${field} satisfies both` };
+    if (!undecided.has(field) && !satisfiable(range)) return { kind: 'disjoint', field, explanation: `no value of ${field} satisfies both` };
   }
+  if (undecided.size > 0) return { kind: 'unknown', explanation: `a range over booleans on ${[...undecided].join(', ')}` };
   const where = [...ranges].map(([field, range]) => describe(field, range));
   return { kind: 'overlap', explanation: where.length === 0 ? 'both select every document' : `both select documents with ${where.join(', ')}` };
 }
