@@ -42,6 +42,10 @@ describe('the eviction entry of the settings', () => {
     expect(parse({ strategies: [{ kind: 'local', collection: 'carts', ttlHours: 72 }] }).eviction).toEqual({
       strategies: [{ kind: 'local', collection: 'carts', ttlHours: 72 }],
     });
+    // Only the collections the peer owns are internal: `__private` is the application's.
+    expect(parse({ strategies: [{ kind: 'big-peer', collection: '__private' }] }).eviction).toEqual({
+      strategies: [{ kind: 'big-peer', collection: '__private' }],
+    });
   });
 
   it.each([

@@ -18,6 +18,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseWindow, type EvictionOptions, type EvictionStrategyConfig } from '../peer/host.ts';
 import { ConfigError } from './config.ts';
+import { isInternalCollection } from '../shared/internal-collections.ts';
 
 export const APP_SETTINGS_FILE = 'settings.json';
 
@@ -128,7 +129,7 @@ function parseStrategy(value: unknown, fail: (problem: string) => never): Evicti
   const { kind, collection } = record;
   if (typeof collection !== 'string' || collection.trim() === '') fail(`needs "collection" as a non-empty string`);
   const name = collection as string;
-  if (name.startsWith('__')) fail(`names an internal collection, ${name}: strategies evict application collections`);
+  if (isInternalCollection(name)) fail(`names an internal collection, ${name}: strategies evict application collections`);
   if (kind === 'big-peer') {
     const extra = Object.keys(record).filter((key) => key !== 'kind' && key !== 'collection');
     if (extra.length > 0) fail(`(big-peer) takes kind and collection only, not ${extra.join(', ')}: the Big Peer's TTL job decides what is old`);

@@ -156,6 +156,8 @@ describe('a small peer and the Big Peer over WebSocket', () => {
       await until('logged in', () => sync.auth.status.authenticated);
       expect(() => sync.store.registerSubscription('SELECT * FROM payroll')).toThrow(expect.objectContaining({ code: 'sync/permission-denied' }));
       expect(() => sync.store.collection('payroll').find('amount > 0').subscribe()).toThrow(/may not read the collection payroll/);
+      // An application's own `__` collection is under the rules like any other; only presence is readable by all.
+      expect(() => sync.store.registerSubscription('SELECT * FROM __private')).toThrow(expect.objectContaining({ code: 'sync/permission-denied' }));
       expect(sync.store.registerSubscription('SELECT * FROM orders').collection).toBe('orders');
       expect(sync.store.subscriptions.map((s) => s.collection)).toEqual(['__presence', 'orders']);
     } finally {

@@ -40,6 +40,8 @@ describe('the --evict options', () => {
     ]) {
       expect(() => evictStrategyOption(bad), bad).toThrow(UsageError);
     }
+    expect(() => evictStrategyOption('local:__presence:1')).toThrow(/__presence is an internal collection/);
+    expect(evictStrategyOption('local:__private:1')).toEqual({ kind: 'local', collection: '__private', ttlHours: 1 });
     expect(() => evictStrategyOption('local:orders:0')).toThrow(/TTL_HOURS is a number of hours above 0/);
     expect(() => evictStrategyOption('fifo:orders')).toThrow(/the strategy is big-peer or local/);
     expect(() => evictStrategyOption('orders')).toThrow(

@@ -4,6 +4,7 @@
  * and the eviction strategies.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isInternalCollection } from '../shared/internal-collections.ts';
 import { LOG_LEVELS, type LogLevel } from '../shared/log.ts';
 import { parseWindow, type EvictionOptions, type EvictionStrategyConfig, type LanOptions } from '../peer/host.ts';
 
@@ -115,7 +116,7 @@ export function evictStrategyOption(text: string): EvictionStrategyConfig {
   const usage = `--evict takes big-peer:COLLECTION or local:COLLECTION:TTL_HOURS[:FIELD] (such as local:orders:72), not ${JSON.stringify(text)}`;
   const [kind, collection, ...rest] = text.split(':');
   if (collection === undefined || collection.trim() === '' || collection !== collection.trim()) throw new UsageError(usage);
-  if (collection.startsWith('__')) throw new UsageError(`${usage}: ${collection} is an internal collection; strategies evict application collections`);
+  if (isInternalCollection(collection)) throw new UsageError(`${usage}: ${collection} is an internal collection; strategies evict application collections`);
   if (kind === 'big-peer') {
     if (rest.length > 0) throw new UsageError(`${usage}: big-peer takes a collection only (the Big Peer's TTL job decides what is old)`);
     return { kind: 'big-peer', collection };

@@ -357,6 +357,13 @@ describe('the schedule, on an injected clock', () => {
     await expect(eviction.runNow('customers')).rejects.toMatchObject({ code: 'eviction/not-configured' });
   });
 
+  it('configures a strategy for an application collection named with a leading __, as for any other', async () => {
+    const small = mesh.peer('small');
+    const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'big-peer', collection: '__private' }], scheduled: false });
+    expect(appSubscriptions(small)).toEqual(['SELECT * FROM `__private` WHERE evictionFlag == false']);
+    await expect(eviction.runNow('__private')).resolves.toMatchObject({ outcome: 'evicted' });
+  });
+
   it('moves the schedule after a run by hand, and tries a refused pair again the next day, not at once', async () => {
     const { small } = await syncedPair();
     const timers = new ManualTimers(Date.UTC(2026, 10, 22, 1, 0)); // 01:00

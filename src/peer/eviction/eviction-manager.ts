@@ -51,6 +51,7 @@ import {
   type LocalStrategyConfig,
 } from './types.ts';
 import { errorMessage } from '../../shared/error-message.ts';
+import { isInternalCollection } from '../../shared/internal-collections.ts';
 
 /** The setting holding when a collection was last evicted (ms). */
 const LAST_RUN_PREFIX = 'eviction/last-run/';
@@ -106,7 +107,7 @@ function validate(config: EvictionStrategyConfig): void {
   if (c.kind !== 'big-peer' && c.kind !== 'local')
     throw new SyncError('eviction/invalid', `an eviction strategy's kind is 'big-peer' or 'local', not ${JSON.stringify(c.kind)}`);
   if (typeof c.collection !== 'string' || c.collection === '') throw new SyncError('eviction/invalid', 'an eviction strategy needs a collection');
-  if (c.collection.startsWith('__'))
+  if (isInternalCollection(c.collection))
     throw new SyncError('eviction/invalid', `${c.collection} is an internal collection; strategies evict application collections`);
   if (c.kind === 'local') {
     const l = c as Partial<LocalStrategyConfig>;

@@ -212,7 +212,6 @@ describe.each(STORAGES)('errors on %s storage', (_kind, open) => {
         'UPDATE __presence SET x = 1',
         'DELETE FROM __presence',
         'EVICT FROM __presence',
-        'INSERT INTO __other DOCUMENTS ({_id: 1})',
       ]) {
         const error = await failureOf(run(statement));
         expect(error).toBeInstanceOf(UnsupportedQueryError);

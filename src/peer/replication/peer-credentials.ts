@@ -3,7 +3,7 @@
  * replication holds on to. It keeps the auth client, the key and the options, never the Sync
  * object itself, so that a Sync forgotten while it syncs can still be collected and shut down.
  */
-import { EVERYTHING, type Permissions } from '../../shared/permissions.ts';
+import { EVERYTHING, READABLE_BY_EVERY_PEER, type Permissions } from '../../shared/permissions.ts';
 import type { AuthClient } from '../auth/auth-client.ts';
 import type { IssuerKeys } from '../auth/certificate.ts';
 import { signProof } from '../auth/proof.ts';
@@ -56,7 +56,9 @@ export class PeerCredentials {
 
   /** Refuses a subscription to a collection this peer may not read (spec 5.7). */
   checkReadable(collection: string): void {
-    if (collection.startsWith('__') || this.#bigPeer !== undefined) return;
+    // Presence is readable by every peer of the app (READABLE_BY_EVERY_PEER); any other `__`
+    // collection is the application's, under its rules like any other.
+    if (READABLE_BY_EVERY_PEER.includes(collection) || this.#bigPeer !== undefined) return;
     const permissions = this.#auth.status.permissions;
     if (permissions === undefined) return; // Not known before the first login: the remotes check it.
     if (!coversCollection(compileRules(permissions.read), collection)) {

@@ -23,6 +23,7 @@ import { ROLLBACK, TransactionHandle, type Transaction, type TransactionOptions 
 import { WriteSlot, type BlockedWait, type SlotHolder, type WaitingWrite } from './write-slot.ts';
 import { Collection } from './collection.ts';
 import { assertWritable } from './internal-collections.ts';
+import { INTERNAL_COLLECTIONS } from '../../shared/internal-collections.ts';
 import { createIdGenerator, type IdGenerator } from '../query/ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from '../query/mutations.ts';
 import type { QueryResult } from '../query/query-result.ts';
@@ -55,8 +56,8 @@ export interface ExecuteOptions {
   readonly targets?: MutationTargets;
 }
 
-/** Collections every peer has from the start. */
-export const BUILT_IN_COLLECTIONS: readonly string[] = ['__presence'];
+/** Collections every peer has from the start: the internal ones, which the peer owns. */
+export const BUILT_IN_COLLECTIONS: readonly string[] = INTERNAL_COLLECTIONS;
 
 export { assertWritable, isInternalCollection } from './internal-collections.ts';
 

@@ -74,7 +74,7 @@ export interface EvictionCollectionInfo {
 export interface EvictionSample {
   /** When (ms, the peer's clock). */
   readonly at: number;
-  /** Live documents in the application's collections (`__` ones left out). */
+  /** Live documents in the application's collections (the internal ones, such as `__presence`, left out). */
   readonly documents: number;
   /** The store's size on disk (SQLite file, WAL and shared memory); 0 in memory. */
   readonly storeBytes: number;

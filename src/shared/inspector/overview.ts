@@ -21,7 +21,7 @@ export interface CollectionCount {
   readonly documents: number;
   /** Deleted documents kept so that the deletion replicates. */
   readonly tombstones: number;
-  /** `__`-prefixed, internal to the peer. */
+  /** Internal to the peer (`__presence`: src/shared/internal-collections.ts); other `__` names are the application's. */
   readonly internal: boolean;
 }
 

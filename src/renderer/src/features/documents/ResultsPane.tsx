@@ -4,6 +4,7 @@
  * as JSON, refreshed live as commits change its collection.
  */
 import type { QueryOutcome } from '../../../../shared/inspector/documents.ts';
+import { isInternalCollection } from '../../../../shared/internal-collections.ts';
 import { useInspector } from '../../store/index.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button, IconButton, Switch } from '../../ui/Button.tsx';
@@ -27,7 +28,7 @@ export function ResultsPane() {
   const openDialog = useInspector((s) => s.openDialog);
   const viewCollection = useInspector((s) => s.documentsView.collection);
   const target = result?.collection ?? viewCollection;
-  const internal = target?.startsWith('__') === true;
+  const internal = target !== undefined && isInternalCollection(target);
   return (
     <section className="results" aria-label="Results">
       <div className="results-toolbar" role="toolbar" aria-label="Results">

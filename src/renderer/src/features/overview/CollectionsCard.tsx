@@ -75,7 +75,7 @@ export function CollectionsCard({ snapshot }: { readonly snapshot: OverviewSnaps
       )}
       {!showInternal && table.hiddenInternal > 0 && (
         <p className="table-note">
-          {plural(table.hiddenInternal, 'internal collection')} hidden (<code>__</code>-prefixed, kept by the peer itself).
+          {plural(table.hiddenInternal, 'internal collection')} hidden (kept by the peer itself, such as <code>__presence</code>).
         </p>
       )}
     </Section>
