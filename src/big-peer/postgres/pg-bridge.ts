@@ -7,6 +7,7 @@
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { StoreError } from '../../peer/host.ts';
 import type { PostedRequest, Statement, StatementResult, WorkerEvent, WorkerOutcome, WorkerRequest, WorkerSetup } from './pg-protocol.ts';
+import { siblingModule } from '../../shared/module-url.ts';
 
 export interface PgBridgeOptions {
   readonly url: string;
@@ -58,7 +59,7 @@ export class PgBridge {
       signal,
       syncPort: port2,
     };
-    this.#worker = new Worker(new URL('./pg-worker.ts', import.meta.url), { workerData: setup, transferList: [port2] });
+    this.#worker = new Worker(siblingModule(new URL('./pg-worker.ts', import.meta.url), import.meta.url), { workerData: setup, transferList: [port2] });
     // The worker never keeps the process alive on its own: close() ends it.
     this.#worker.unref();
     this.#signal = new Int32Array(signal);

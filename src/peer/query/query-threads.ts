@@ -20,6 +20,7 @@ import type { Logger } from '../log/log-hub.ts';
 import { systemTimers, type TimerHandle, type Timers } from '../time.ts';
 import { sharedNow, type QueryJob, type QueryThreadMessage, type QueryThreadSetup } from './query-thread-protocol.ts';
 import { errorMessage } from '../../shared/error-message.ts';
+import { siblingModule } from '../../shared/module-url.ts';
 
 /** How long past a job's deadline its thread may take to answer before it is terminated. */
 export const QUERY_THREAD_GRACE_MS = 1_000;
@@ -205,7 +206,7 @@ export class QueryThreads {
     let worker: Worker;
     try {
       // A bundle that leaves this file behind (the desktop app's) fails here or with an 'error' event.
-      worker = new Worker(this.#options.threadUrl ?? new URL('./query-thread.ts', import.meta.url), { workerData: setup });
+      worker = new Worker(this.#options.threadUrl ?? siblingModule(new URL('./query-thread.ts', import.meta.url), import.meta.url), { workerData: setup });
     } catch (error) {
       this.#unavailable = `query threads cannot start here: ${errorMessage(error)}`;
       this.#options.logger.warn(LOG_EVENTS.queryThreadsUnavailable, { reason: this.#unavailable });
