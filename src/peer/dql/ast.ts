@@ -193,3 +193,39 @@ export interface EvictStatement {
   readonly offset: Expr | undefined;
   readonly pos: SourcePosition;
 }
+
+/** One key of `CREATE INDEX`: a path and its direction. */
+export interface IndexKeyClause {
+  readonly path: readonly PathSegment[];
+  readonly direction: 'ASC' | 'DESC';
+  readonly pos: SourcePosition;
+}
+
+/** `CREATE INDEX [IF NOT EXISTS] name ON collection (path [ASC|DESC], …)`. */
+export interface CreateIndexStatement {
+  readonly kind: 'create-index';
+  readonly name: string;
+  readonly collection: string;
+  readonly ifNotExists: boolean;
+  readonly keys: readonly IndexKeyClause[];
+  readonly pos: SourcePosition;
+}
+
+/** `DROP INDEX [IF EXISTS] name ON collection`. */
+export interface DropIndexStatement {
+  readonly kind: 'drop-index';
+  readonly name: string;
+  readonly collection: string;
+  readonly ifExists: boolean;
+  readonly pos: SourcePosition;
+}
+
+/** `EXPLAIN statement`: the plan of a statement, which is not run. */
+export interface ExplainStatement {
+  readonly kind: 'explain';
+  readonly statement: Statement;
+  readonly pos: SourcePosition;
+}
+
+/** What `execute` runs: a statement, or a command about the peer's own indexes and plans (never observed, subscribed or replicated). */
+export type Command = Statement | CreateIndexStatement | DropIndexStatement | ExplainStatement;

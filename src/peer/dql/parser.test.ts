@@ -566,7 +566,10 @@ describe('malformed statements', () => {
   });
 
   it('reports an unknown statement', () => {
-    expect(messageOf('DROP TABLE t')).toBe('Syntax error at line 1 column 1: expected a statement, found DROP');
+    expect(messageOf('GRANT ALL ON t')).toBe('Syntax error at line 1 column 1: expected a statement, found GRANT');
+    expect(messageOf('DROP INDEX i ON t')).toBe(
+      'Syntax error at line 1 column 1: expected a statement (CREATE INDEX, DROP INDEX and EXPLAIN run on their own, through execute), found DROP',
+    );
     expect(messageOf('`SELECT` * FROM t')).toBe('Syntax error at line 1 column 1: expected a statement, found `SELECT`');
   });
 

@@ -6,7 +6,11 @@
  */
 import { ParseError } from '../errors.ts';
 import type {
+  Command,
   ConflictPolicy,
+  CreateIndexStatement,
+  DropIndexStatement,
+  IndexKeyClause,
   DeleteStatement,
   EvictStatement,
   Expr,
@@ -20,7 +24,7 @@ import type {
   Statement,
   UpdateStatement,
 } from './ast.ts';
-import { TokenKind } from './lexer.ts';
+import { TokenKind, type Token } from './lexer.ts';
 import { ExpressionParser } from './parse-expression.ts';
 
 export { MAX_EXPRESSION_HEIGHT, MAX_NESTING_DEPTH, RESERVED_WORDS } from './parse-expression.ts';
@@ -47,6 +51,22 @@ export function parseStatement(text: string): Statement {
   }
   return withoutAlias(new StatementParser(text).parseDocument());
 }
+
+/**
+ * Parses a statement or a command of its own (`CREATE INDEX`, `DROP INDEX`, `EXPLAIN …`).
+ *
+ * @throws ParseError (`query/invalid`) as `parseStatement` does.
+ */
+export function parseCommand(text: string): Command {
+  if (text.length > MAX_STATEMENT_LENGTH) return parseStatement(text); // refused there, with its message
+  const parser = new StatementParser(text);
+  const command = parser.parseCommandDocument();
+  if (command.kind === 'explain') return { ...command, statement: withoutAlias(command.statement) };
+  return command.kind === 'create-index' || command.kind === 'drop-index' ? command : withoutAlias(command);
+}
+
+/** The first word of the commands `parseCommand` reads beyond statements. */
+export const COMMAND_WORDS: ReadonlySet<string> = new Set(['CREATE', 'DROP', 'EXPLAIN']);
 
 /**
  * Parses a condition on its own, as the older query API takes it (`collection(name).find('isDeleted == false')`).
@@ -81,6 +101,59 @@ class StatementParser extends ExpressionParser {
     return statement;
   }
 
+  // CommandDocument : (Statement | CreateIndex | DropIndex | Explain) <end of input>
+  parseCommandDocument(): Command {
+    let command: Command;
+    if (this.isKeyword('CREATE')) command = this.parseCreateIndex();
+    else if (this.isKeyword('DROP')) command = this.parseDropIndex();
+    else if (this.isKeyword('EXPLAIN')) {
+      const { pos } = this.lexer.advance();
+      command = { kind: 'explain', statement: this.parseStatement(), pos };
+    } else command = this.parseStatement();
+    if (this.token.kind !== TokenKind.EOF) throw this.unexpected('end of statement');
+    return command;
+  }
+
+  // CreateIndex : CREATE INDEX (IF NOT EXISTS)? Name ON CollectionName "(" IndexKey ("," IndexKey)* ")"
+  // IndexKey : Path (ASC | DESC)?
+  parseCreateIndex(): CreateIndexStatement {
+    const { pos } = this.expectKeyword('CREATE');
+    this.expectKeyword('INDEX');
+    let ifNotExists = false;
+    if (this.skipKeyword('IF')) {
+      this.expectKeyword('NOT');
+      this.expectKeyword('EXISTS');
+      ifNotExists = true;
+    }
+    const name = this.parseName('an index name');
+    this.expectKeyword('ON');
+    const collection = this.parseCollectionName(NO_WORDS);
+    this.expectPunct('(');
+    const keys: IndexKeyClause[] = [];
+    do {
+      const path = this.parsePath();
+      const direction = this.skipKeyword('DESC') ? 'DESC' : (this.skipKeyword('ASC'), 'ASC');
+      keys.push({ path: path.segments, direction, pos: path.pos });
+    } while (this.skipPunct(','));
+    this.expectPunct(')');
+    return { kind: 'create-index', name, collection, ifNotExists, keys, pos };
+  }
+
+  // DropIndex : DROP INDEX (IF EXISTS)? Name ON CollectionName
+  parseDropIndex(): DropIndexStatement {
+    const { pos } = this.expectKeyword('DROP');
+    this.expectKeyword('INDEX');
+    let ifExists = false;
+    if (this.skipKeyword('IF')) {
+      this.expectKeyword('EXISTS');
+      ifExists = true;
+    }
+    const name = this.parseName('an index name');
+    this.expectKeyword('ON');
+    const collection = this.parseCollectionName(NO_WORDS);
+    return { kind: 'drop-index', name, collection, ifExists, pos };
+  }
+
   // Statement : Select | Insert | Update | Delete | Evict
   parseStatement(): Statement {
     switch (this.token.keyword) {
@@ -95,7 +168,9 @@ class StatementParser extends ExpressionParser {
       case 'EVICT':
         return this.parseEvict();
       default:
-        throw this.unexpected('a statement');
+        throw this.unexpected(
+          COMMAND_WORDS.has(this.token.keyword) ? 'a statement (CREATE INDEX, DROP INDEX and EXPLAIN run on their own, through execute)' : 'a statement',
+        );
     }
   }
 
@@ -140,12 +215,26 @@ class StatementParser extends ExpressionParser {
     return { collection, alias };
   }
 
-  // CollectionName : COLLECTION? Name
+  // CollectionName : COLLECTION? Name | SystemName
+  // SystemName : system:Name (no space around the colon), a collection the peer describes itself
   // `COLLECTION` not followed by a name (other than a keyword in `clauses`) is itself the name.
   parseCollectionName(clauses: ReadonlySet<string>): string {
-    if (!this.isKeyword('COLLECTION')) return this.parseName('a collection name');
+    if (!this.isKeyword('COLLECTION')) {
+      if (!this.isName()) throw this.unexpected('a collection name');
+      return this.parseSystemName(this.lexer.advance());
+    }
     const word = this.lexer.advance();
-    return this.isName() && !clauses.has(this.token.keyword) ? this.lexer.advance().value : word.value;
+    return this.isName() && !clauses.has(this.token.keyword) ? this.parseSystemName(this.lexer.advance()) : word.value;
+  }
+
+  /** The name of a collection token just read: `system` with a parameter-like `:name` right after it is `system:name`. */
+  parseSystemName(name: Token): string {
+    const next = this.token;
+    if (name.kind !== TokenKind.NAME || name.value !== 'system' || next.kind !== TokenKind.PARAM || next.pos.offset !== name.pos.offset + name.text.length) {
+      return name.value;
+    }
+    this.lexer.advance();
+    return `system:${next.value}`;
   }
 
   // Where : WHERE Expression

@@ -12,6 +12,9 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.storeMigrated]: (f) =>
     `Store database ready; file = ${f.file}; schema_version = ${f.schema_version}${f.migrated_from === f.schema_version ? '' : `; migrated_from = ${f.migrated_from}`}`,
   [LOG_EVENTS.storeOpened]: (f) => `Store opened; path = ${f.path}; peer_key = ${f.peer_key}; last_txn_id = ${f.last_txn_id}`,
+  [LOG_EVENTS.indexBuilding]: (f) => `Building index; name = ${f.name}; collection = ${f.collection}; keys = ${f.keys}; documents = ${f.documents}`,
+  [LOG_EVENTS.indexBuilt]: (f) => `Index built; name = ${f.name}; collection = ${f.collection}; documents = ${f.documents}; elapsed = ${f.elapsed}`,
+  [LOG_EVENTS.indexDropped]: (f) => `Index dropped; name = ${f.name}; collection = ${f.collection}`,
   [LOG_EVENTS.loggerConfigured]: (f) => `Logging at ${f.level}${f.file === undefined ? '' : ` to ${f.file}`}`,
   [LOG_EVENTS.writeTxnCommitted]: (f) => `Write txn committed; txn_id = ${f.txn_id}; originator = ${f.originator}`,
   [LOG_EVENTS.writeTxnRolledBack]: (f) => `Write txn rolled back; txn_id = ${f.txn_id}; originator = ${f.originator}; reason = ${f.reason}`,

@@ -116,28 +116,51 @@ export function runSelect(reader: StorageReader, prepared: PreparedStatement, pa
   const limit = countOf(ast.limit, 'LIMIT', params);
   const offset = countOf(ast.offset, 'OFFSET', params) ?? 0;
   const names = projectionNames(ast.projections);
-  const orderBy = resolveAliases(ast.orderBy, ast.projections, names);
   const starOnly = ast.projections.length === 1 && ast.projections[0]?.kind === 'star';
+  const { shape, query } = selectStorageQuery(prepared, params, budget);
 
-  if (!prepared.grouped && !ast.distinct) {
-    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit, offset, budget });
+  if (shape === 'documents') {
+    const values = reader.findValues(query);
     if (sourceIds !== undefined) for (const doc of values) sourceIds.add(sortKey(doc._id as JsonValue).toString('latin1'));
     return starOnly ? values : values.map((doc) => project({ doc, params }, ast.projections, names));
   }
-  if (!prepared.grouped) {
-    const values = reader.findValues({ collection: ast.collection, where: ast.where, params, orderBy, limit: undefined, offset: 0, budget });
+  if (shape === 'distinct') {
+    const values = reader.findValues(query);
     budget?.check();
     const rows = distinct(values.map((doc) => project({ doc, params }, ast.projections, names)));
     return rows.slice(offset, limit === undefined ? undefined : offset + limit);
   }
   // `SELECT COUNT(*) [AS n], … FROM c [WHERE …]`: counted by the storage, no document read.
-  if (ast.groupBy.length === 0 && !ast.distinct && prepared.aggregates.length > 0 && ast.projections.every(isCountStar)) {
-    const n = reader.count({ collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0, budget });
+  if (shape === 'count') {
+    const n = reader.count(query);
     const row: JsonObject = {};
     names.forEach((name) => (row[name] = n));
     return [row].slice(offset, limit === undefined ? undefined : offset + limit);
   }
   return runGrouped(reader, prepared, ast, params, names, limit, offset, budget);
+}
+
+/**
+ * What a SELECT asks of the storage: its documents in order and bounded (`documents`), all of
+ * them for DISTINCT (`distinct`) or grouping (`grouped`), or only how many (`count`, for a
+ * projection of nothing but COUNT(*)). EXPLAIN shows the plan of this query.
+ */
+export function selectStorageQuery(
+  prepared: PreparedStatement,
+  params: Params,
+  budget?: Budget,
+): { shape: 'documents' | 'distinct' | 'count' | 'grouped'; query: DocumentQuery } {
+  const ast = prepared.ast as SelectStatement;
+  const all: DocumentQuery = { collection: ast.collection, where: ast.where, params, orderBy: [], limit: undefined, offset: 0, budget };
+  if (!prepared.grouped) {
+    const orderBy = resolveAliases(ast.orderBy, ast.projections, projectionNames(ast.projections));
+    if (ast.distinct) return { shape: 'distinct', query: { ...all, orderBy } };
+    const limit = countOf(ast.limit, 'LIMIT', params);
+    const offset = countOf(ast.offset, 'OFFSET', params) ?? 0;
+    return { shape: 'documents', query: { ...all, orderBy, limit, offset } };
+  }
+  if (ast.groupBy.length === 0 && !ast.distinct && prepared.aggregates.length > 0 && ast.projections.every(isCountStar)) return { shape: 'count', query: all };
+  return { shape: 'grouped', query: all };
 }
 
 function runGrouped(

@@ -14,6 +14,7 @@ import { evaluate, truth, type Params } from '../dql/evaluate.ts';
 import { isLikePatternTooLong, likeToGlob } from '../dql/like.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { MISSING, RANK, comparisonHolds, isRangeOperator, rankOf, type Value } from '../dql/values.ts';
+import { indexHints, keyRankSql, keyValueSql, sqlString, type Conjunct } from './sqlite-index-sql.ts';
 
 /** Raised for a condition SQLite cannot express exactly; the caller filters in JavaScript. */
 export class Untranslatable extends Error {}
@@ -29,11 +30,8 @@ const TYPES_BY_RANK: readonly (readonly string[])[] = [['false'], ['true'], ['in
 const SQL_OP: Readonly<Record<string, string>> = { '=': '=', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 const FLIP: Readonly<Record<string, string>> = { '=': '=', '!=': '!=', '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
 
-function sqlString(s: string): string {
-  return `'${s.replaceAll("'", "''")}'`;
-}
-
-function jsonPath(segments: readonly PathSegment[]): string {
+/** The JSON path of a DQL path as SQL text, as index definitions and queries both write it. */
+export function jsonPath(segments: readonly PathSegment[]): string {
   let jp = '$';
   for (const s of segments) {
     if (typeof s === 'number') jp += `[${s}]`;
@@ -112,17 +110,37 @@ export class SqlTranslator {
         out.push(`id${dir}`);
         endsWithId = true;
       } else if (f.k === 'path') {
-        const t = `json_type(body, ${f.jp})`;
-        out.push(
-          `CASE ${t} WHEN 'false' THEN 0 WHEN 'true' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 WHEN 'text' THEN 3 WHEN 'array' THEN 4 WHEN 'object' THEN 5 WHEN 'null' THEN 6 ELSE 7 END${dir}`,
-          `CASE WHEN ${t} IN ('array', 'object') THEN dql_sortkey(body -> ${f.jp}) ELSE json_extract(body, ${f.jp}) END${dir}`,
-        );
+        // The columns of an index on the path (sqlite-index-sql.ts), so that one serves the order.
+        out.push(`${keyRankSql(f.jp)}${dir}`, `${keyValueSql(f.jp)}${dir}`);
       } else {
         out.push(`dql_sortkey(${this.#toJson(f)})${dir}`);
       }
     }
     if (!endsWithId) out.push('id');
     return out.join(', ');
+  }
+
+  /**
+   * The condition's top-level conjuncts, each with the term it implies over an indexed path
+   * (their JSON paths as SQL text), so that SQLite can seek an index (see sqlite-index-sql.ts).
+   */
+  conjuncts(where: Expr | undefined, indexed: ReadonlySet<string>): Conjunct[] {
+    return indexHints(where, indexed, {
+      pathOf: (e) => this.indexablePath(e),
+      constantOf: (e) => (isConstant(e) ? evaluate(e, { doc: {}, params: this.#params }) : undefined),
+      bind: (v) => this.#bind(v),
+    });
+  }
+
+  /** The JSON path (as SQL text) of a path an index may hold: not `_id`, none with a key SQL cannot write; else undefined. */
+  indexablePath(e: Expr): string | undefined {
+    if (e.kind !== 'path' || (e.segments.length === 1 && e.segments[0] === '_id')) return undefined;
+    try {
+      return jsonPath(e.segments);
+    } catch (error) {
+      if (error instanceof Untranslatable) return undefined;
+      throw error;
+    }
   }
 
   #bind(value: unknown): string {

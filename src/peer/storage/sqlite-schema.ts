@@ -31,6 +31,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX documents_by_txn ON documents (collection, txn_id);
   `,
+  // 3: the secondary indexes an application created (CREATE INDEX): their keys as JSON, and the
+  // name of the SQLite index that holds each (sqlite-index-sql.ts).
+  `
+  CREATE TABLE secondary_indexes (
+    collection TEXT NOT NULL,
+    name TEXT NOT NULL,
+    keys TEXT NOT NULL,
+    sqlite_name TEXT NOT NULL UNIQUE,
+    PRIMARY KEY (collection, name)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -115,7 +115,7 @@ describe('the SQLite store on disk', () => {
     SqliteStorage.open(dir).close();
   });
 
-  it('migrates a schema-1 store to schema 2 on open, keeping its documents', () => {
+  it('migrates a schema-1 store to the latest schema on open, keeping its documents', () => {
     const v1 = new Database(join(dir, DATABASE_FILE));
     v1.exec(MIGRATIONS[0] as string);
     const meta = JSON.stringify({ c: ['0000000000010000', 'p'] });
@@ -139,8 +139,9 @@ describe('the SQLite store on disk', () => {
     }
     const db = new Database(join(dir, DATABASE_FILE));
     try {
-      expect(SCHEMA_VERSION).toBe(2);
-      expect(db.pragma('user_version', { simple: true })).toBe(2);
+      expect(SCHEMA_VERSION).toBe(3);
+      expect(db.pragma('user_version', { simple: true })).toBe(3);
+      expect(db.prepare('SELECT count(*) FROM secondary_indexes').pluck().get()).toBe(0);
       expect(db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'documents_by_txn'").pluck().get()).toBe(
         'CREATE INDEX documents_by_txn ON documents (collection, txn_id)',
       );

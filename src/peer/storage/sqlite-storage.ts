@@ -17,7 +17,11 @@ import { runQuery } from './js-query.ts';
 import { writeThrough } from './write-through.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { registerSqlFunctions } from './sql-functions.ts';
-import { SqlTranslator, Untranslatable } from './sql-translate.ts';
+import { SqlTranslator, Untranslatable, jsonPath } from './sql-translate.ts';
+import { indexForOrder, planFromDetails, readCatalog, sqliteIndexName, type CollectionIndexes, type IndexRow } from './sqlite-index-catalog.ts';
+import { createIndexSql, plannerStatistics, sqlIdentifier, sqlString } from './sqlite-index-sql.ts';
+import type { IndexDefinition, PlanOperation, StoragePlan } from './index-definition.ts';
+import { UnsupportedQueryError } from '../errors.ts';
 import { SCHEMA_VERSION, migrate } from './sqlite-schema.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import type { Logger } from '../log/log-hub.ts';
@@ -44,6 +48,16 @@ interface Row {
   readonly meta: string;
   readonly deleted: number;
   readonly txn_id: number;
+}
+
+/** A query as SQL: see `SqliteReader.translate`. */
+interface QuerySql {
+  /** ` INDEXED BY "…"` when the store picks the index itself, else empty. */
+  readonly indexedBy: string;
+  readonly col: string;
+  readonly where: string;
+  readonly order: string;
+  readonly binds: Record<string, unknown>;
 }
 
 interface ChangeRow extends Row {
@@ -74,6 +88,11 @@ function loadDatabase(): DatabaseConstructor {
 function toStored(row: Row): StoredDocument {
   const body = JSON.parse(row.body) as JsonObject;
   return { id: body._id as JsonValue, value: row.deleted === 1 ? null : body, meta: JSON.parse(row.meta) as DocumentMeta, txnId: row.txn_id };
+}
+
+/** Does an EVICT pick its documents by ORDER BY, LIMIT or OFFSET? */
+function isBounded(query: DocumentQuery): boolean {
+  return query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
 }
 
 function bodyOf(doc: StoredDocument): string {
@@ -121,19 +140,73 @@ class SqliteReader implements StorageReader {
     return stmt;
   }
 
-  /** The SQL WHERE (after collection and liveness), ORDER BY and bound values of a query, or undefined when only JavaScript can filter it. */
-  protected translate(query: DocumentQuery): { where: string; order: string; binds: Record<string, unknown> } | undefined {
+  /** The secondary indexes of this connection's snapshot, by collection; read again after the schema changes. */
+  protected catalog(): ReadonlyMap<string, CollectionIndexes> {
+    const version = this.statement('PRAGMA schema_version', true).get() as number;
+    if (version !== this.#catalogVersion) {
+      this.#catalog = readCatalog(
+        this.statement('SELECT collection, name, keys, sqlite_name FROM secondary_indexes ORDER BY collection, name').all() as IndexRow[],
+      );
+      this.#catalogVersion = version;
+    }
+    return this.#catalog;
+  }
+
+  #catalog: ReadonlyMap<string, CollectionIndexes> = new Map();
+  #catalogVersion = -1;
+
+  /**
+   * The SQL of a query: `col` picks the collection's live documents, `where` follows it (the
+   * budget check, index hints, the condition), `order` is the ORDER BY; or undefined when only
+   * JavaScript can filter it. A collection with secondary indexes is named as a literal, which
+   * SQLite needs to use its partial indexes.
+   */
+  protected translate(query: DocumentQuery): QuerySql | undefined {
     try {
       const t = new SqlTranslator(query.params);
+      const indexes = this.catalog().get(query.collection);
       // The budget's check comes first: it runs at each row before the condition, however long that takes.
       const tick = query.budget === undefined ? '' : ' AND dql_budget()';
-      const where = query.where === undefined ? tick : `${tick} AND ${t.condition(query.where)}`;
+      let where: string;
+      let indexedBy = '';
+      if (indexes === undefined) where = query.where === undefined ? tick : `${tick} AND ${t.condition(query.where)}`;
+      else {
+        // Each conjunct's hint first, where SQLite looks for index terms; a hint as exact as its conjunct stands in for it.
+        const conjuncts = t.conjuncts(query.where, indexes.paths);
+        const hints = conjuncts.flatMap((c) => (c.hint === undefined ? [] : [` AND ${c.hint}`]));
+        const exact = conjuncts.flatMap((c) => (c.exact ? [] : [` AND ${t.condition(c.expr)}`]));
+        where = `${hints.join('')}${tick}${exact.join('')}`;
+        // ORDER BY … LIMIT with no index term to seek: reading an index in order stops after LIMIT
+        // rows, where SQLite would sort the collection.
+        if (hints.length === 0 && query.limit !== undefined) {
+          const order = query.orderBy.map((o) => ({ jp: t.indexablePath(o.expr), descending: o.direction === 'DESC' }));
+          const name = indexForOrder(indexes, order);
+          if (name !== undefined) indexedBy = ` INDEXED BY ${sqlIdentifier(name)}`;
+        }
+      }
       const order = t.orderBy(query.orderBy);
-      return { where, order, binds: { ...t.binds, col: query.collection, lim: query.limit ?? -1, off: query.offset } };
+      const col = indexes === undefined ? 'collection = @col' : `collection = ${sqlString(query.collection)}`;
+      const binds: Record<string, unknown> = { ...t.binds, lim: query.limit ?? -1, off: query.offset };
+      if (indexes === undefined) binds.col = query.collection;
+      return { indexedBy, col, where, order, binds };
     } catch (error) {
       if (error instanceof Untranslatable) return undefined;
       throw error;
     }
+  }
+
+  /** The bound values of a query's SQL without LIMIT and OFFSET. */
+  protected unbounded(plan: QuerySql): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
+  }
+
+  /** The SQL a query runs as an operation (the documents' columns for `find`). */
+  protected sqlOf(plan: QuerySql, operation: PlanOperation, columns = 'id, body, meta, deleted, txn_id'): string {
+    const live = `FROM documents WHERE ${plan.col} AND deleted = 0${plan.where}`;
+    if (operation === 'count') return `SELECT count(*) ${live}`;
+    if (operation === 'find')
+      return `SELECT ${columns} FROM documents${plan.indexedBy} WHERE ${plan.col} AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    return `DELETE ${live} RETURNING id, body -> '$._id' AS doc_id`;
   }
 
   protected rowsInJs(query: DocumentQuery): Row[] {
@@ -161,7 +234,7 @@ class SqliteReader implements StorageReader {
 
   findValues(query: DocumentQuery): JsonObject[] {
     const plan = this.translate(query);
-    const sql = plan && `SELECT body FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    const sql = plan && this.sqlOf(plan, 'find', 'body');
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
     if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map((r) => JSON.parse(r.body) as JsonObject);
     const bodies = this.budgeted(query, () => stmt.all(plan.binds) as string[]);
@@ -172,21 +245,48 @@ class SqliteReader implements StorageReader {
 
   count(query: DocumentQuery): number {
     const plan = this.translate(query);
-    const sql = plan && `SELECT count(*) FROM documents WHERE collection = @col AND deleted = 0${plan.where}`;
+    const sql = plan && this.sqlOf(plan, 'count');
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
     if (plan === undefined || stmt === undefined) return this.rowsInJs({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
-    const binds = Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
-    return this.budgeted(query, () => stmt.get(binds) as number);
+    return this.budgeted(query, () => stmt.get(this.unbounded(plan)) as number);
   }
 
   findDocuments(query: DocumentQuery): StoredDocument[] {
     const plan = this.translate(query);
-    const sql =
-      plan &&
-      `SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off`;
+    const sql = plan && this.sqlOf(plan, 'find');
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
     if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map(toStored);
     return this.budgeted(query, () => stmt.all(plan.binds) as Row[]).map(toStored);
+  }
+
+  indexes(collection?: string): IndexDefinition[] {
+    const catalog = this.catalog();
+    if (collection !== undefined) return [...(catalog.get(collection)?.definitions ?? [])];
+    return [...catalog.values()].flatMap((c) => c.definitions);
+  }
+
+  explain(query: DocumentQuery, operation: PlanOperation): StoragePlan {
+    const plan = this.translate({ ...query, budget: undefined });
+    const sql = plan && (operation === 'evict' ? this.evictSql(plan, query) : this.sqlOf(plan, operation));
+    const stmt = sql === undefined ? undefined : this.preparedOrUndefined(`EXPLAIN QUERY PLAN ${sql}`);
+    if (plan === undefined || sql === undefined || stmt === undefined) {
+      return {
+        access: 'scan',
+        index: null,
+        sorted: query.orderBy.length > 0,
+        sql: null,
+        details: ['the condition has no SQL form: JavaScript filters every document'],
+      };
+    }
+    const bounded = operation === 'find' || (operation === 'evict' && isBounded(query));
+    const details = (stmt.all(bounded ? plan.binds : this.unbounded(plan)) as { detail: string }[]).map((r) => r.detail);
+    return planFromDetails(sql, details, this.catalog().get(query.collection));
+  }
+
+  /** The DELETE of an EVICT; one with ORDER BY, LIMIT or OFFSET picks its documents in a subquery. */
+  protected evictSql(plan: QuerySql, query: DocumentQuery): string {
+    if (!isBounded(query)) return this.sqlOf(plan, 'evict');
+    return `DELETE FROM documents WHERE ${plan.col} AND id IN (SELECT id FROM documents WHERE ${plan.col} AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off) RETURNING id, body -> '$._id' AS doc_id`;
   }
 
   get(collection: string, id: JsonValue): StoredDocument | undefined {
@@ -263,12 +363,8 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
 
   evict(query: DocumentQuery): JsonValue[] {
     const plan = this.translate(query);
-    const bounded = query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
-    const sql =
-      plan &&
-      (bounded
-        ? `DELETE FROM documents WHERE collection = @col AND id IN (SELECT id FROM documents WHERE collection = @col AND deleted = 0${plan.where} ORDER BY ${plan.order} LIMIT @lim OFFSET @off) RETURNING id, body -> '$._id' AS doc_id`
-        : `DELETE FROM documents WHERE collection = @col AND deleted = 0${plan.where} RETURNING id, body -> '$._id' AS doc_id`);
+    const bounded = isBounded(query);
+    const sql = plan && this.evictSql(plan, query);
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
     let rows: { id: Buffer; doc_id: string }[];
     if (plan === undefined || stmt === undefined) {
@@ -278,11 +374,61 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
         return { id: r.id, doc_id: JSON.stringify((JSON.parse(r.body) as JsonObject)._id) };
       });
     } else {
-      const binds = bounded ? plan.binds : Object.fromEntries(Object.entries(plan.binds).filter(([k]) => k !== 'lim' && k !== 'off'));
+      const binds = bounded ? plan.binds : this.unbounded(plan);
       rows = this.budgeted(query, () => stmt.all(binds) as { id: Buffer; doc_id: string }[]);
     }
     rows.sort((a, b) => Buffer.compare(a.id, b.id));
     return rows.map((r) => JSON.parse(r.doc_id) as JsonValue);
+  }
+
+  createIndex(index: IndexDefinition): boolean {
+    const exists = this.statement('SELECT 1 FROM secondary_indexes WHERE collection = ? AND name = ?', true).get(index.collection, index.name);
+    if (exists !== undefined) return false;
+    if (index.collection.includes('\0') || index.name.includes('\0'))
+      throw new UnsupportedQueryError('an index or collection name holding a NUL character cannot be indexed');
+    const keys = index.keys.map((k) => {
+      try {
+        return { jp: jsonPath(k.path), descending: k.direction === 'DESC' };
+      } catch (error) {
+        if (!(error instanceof Untranslatable)) throw error;
+        throw new UnsupportedQueryError(`the path ${JSON.stringify(k.path)} cannot be indexed: ${error.message}`, { path: k.path });
+      }
+    });
+    const sqliteName = sqliteIndexName(index.collection, index.name);
+    this.db.exec(createIndexSql(sqliteName, index.collection, keys));
+    this.statement('INSERT INTO secondary_indexes (collection, name, keys, sqlite_name) VALUES (?, ?, ?, ?)').run(
+      index.collection,
+      index.name,
+      JSON.stringify(index.keys),
+      sqliteName,
+    );
+    this.#writePlannerStatistics();
+    return true;
+  }
+
+  /** Gives SQLite's planner the fixed statistics of `plannerStatistics` for the documents table, in this transaction. */
+  #writePlannerStatistics(): void {
+    const rows = this.statement('SELECT sqlite_name, keys FROM secondary_indexes').all() as { sqlite_name: string; keys: string }[];
+    // SQLite makes sqlite_stat1 itself, at the first ANALYZE: of the one-row clock table, at no cost.
+    if (this.db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get() === undefined) this.db.exec('ANALYZE clock');
+    this.db.prepare("DELETE FROM sqlite_stat1 WHERE tbl = 'documents'").run();
+    const insert = this.db.prepare("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('documents', ?, ?)");
+    for (const [idx, stat] of plannerStatistics(rows.map((r) => ({ sqliteName: r.sqlite_name, keys: (JSON.parse(r.keys) as unknown[]).length })))) {
+      insert.run(idx, stat);
+    }
+    // The planner reads sqlite_stat1 when it loads the schema: this connection now, the others at
+    // their next statement (the CREATE or DROP INDEX changed the schema).
+    this.db.exec('ANALYZE sqlite_schema');
+  }
+
+  dropIndex(collection: string, name: string): boolean {
+    const sqliteName = this.statement('SELECT sqlite_name FROM secondary_indexes WHERE collection = ? AND name = ?', true).get(collection, name) as
+      string | undefined;
+    if (sqliteName === undefined) return false;
+    this.db.exec(`DROP INDEX ${sqlIdentifier(sqliteName)}`);
+    this.statement('DELETE FROM secondary_indexes WHERE collection = ? AND name = ?').run(collection, name);
+    this.#writePlannerStatistics();
+    return true;
   }
 
   setClock(state: ClockState): void {

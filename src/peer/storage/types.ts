@@ -8,6 +8,7 @@ import type { Expr, OrderTerm } from '../dql/ast.ts';
 import type { Params } from '../dql/evaluate.ts';
 import type { DocumentMeta } from '../crdt/document-meta.ts';
 import type { Budget } from '../budget.ts';
+import type { IndexDefinition, PlanOperation, StoragePlan } from './index-definition.ts';
 
 /** A document as stored: its value (`null` for a tombstone), merge metadata, last commit. */
 export interface StoredDocument {
@@ -101,6 +102,10 @@ export interface StorageReader {
   collections(): CollectionInfo[];
   clock(): ClockState;
   setting(key: string): string | undefined;
+  /** The secondary indexes (of one collection, or all), by collection then name; absent where the storage has none (in memory, PostgreSQL). */
+  indexes?(collection?: string): IndexDefinition[];
+  /** How the storage would run the query as the operation; absent: JavaScript scans the collection. */
+  explain?(query: DocumentQuery, operation: PlanOperation): StoragePlan;
 }
 
 export interface StorageWriter extends StorageReader {
@@ -114,6 +119,10 @@ export interface StorageWriter extends StorageReader {
   setSetting(key: string, value: string): void;
   /** Marks a point inside the transaction that its changes since can be undone to. */
   savepoint(): Savepoint;
+  /** Builds a secondary index over the collection's documents; false (and nothing built) when one of its name exists. */
+  createIndex?(index: IndexDefinition): boolean;
+  /** Removes a secondary index; false when there is none of that name. */
+  dropIndex?(collection: string, name: string): boolean;
 }
 
 /** A point inside a write transaction: `rollback()` undoes what came after it, `release()` keeps it. */

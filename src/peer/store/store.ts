@@ -22,12 +22,15 @@ import { prepareWithArgs } from '../query/prepare.ts';
 import { ROLLBACK, TransactionHandle, type Transaction, type TransactionOptions } from './transaction.ts';
 import { WriteSlot, type BlockedWait, type SlotHolder, type WaitingWrite } from './write-slot.ts';
 import { Collection } from './collection.ts';
-import { assertWritable } from './internal-collections.ts';
+import { assertSystemCollection, assertWritable } from './internal-collections.ts';
 import { INTERNAL_COLLECTIONS } from '../../shared/internal-collections.ts';
 import { createIdGenerator, type IdGenerator } from '../query/ids.ts';
 import { insertDocuments, runMutation, type WriteContext } from '../query/mutations.ts';
 import type { QueryResult } from '../query/query-result.ts';
 import { documentQueryOf, runSelect } from '../query/select.ts';
+import { commandOf, createIndex, dropIndex, explain, isSystemCollection, keysText, selectSystemIndexes } from '../query/commands.ts';
+import type { Command } from '../dql/ast.ts';
+import { toParams } from '../query/args.ts';
 import { prepare, type PreparedStatement } from '../query/prepare.ts';
 import { SubscriptionSet, type SyncSubscription } from '../subscriptions/subscription-set.ts';
 import { EvictionWatch, checkEviction, type EvictionCheck, type ResyncEvent } from './eviction-watch.ts';
@@ -254,6 +257,7 @@ export class Store {
   /** @internal Registers a subscription of a statement already prepared (the collection API's `subscribe`). */
   subscribePrepared(prepared: PreparedStatement, params: Params): SyncSubscription {
     this.#assertOpen();
+    if (isSystemCollection(prepared.ast.collection)) assertSystemCollection(prepared.ast.collection, 'a subscription');
     this.#subscriptionGuard(prepared.ast.collection);
     return this.#subscriptions.register(prepared, params);
   }
@@ -270,9 +274,15 @@ export class Store {
    */
   async execute(statement: string, args?: Record<string, unknown>, options: ExecuteOptions = {}): Promise<QueryResult> {
     this.#assertOpen();
+    const command = commandOf(statement);
+    if (command !== undefined) return this.#runCommand(command, statement, args);
     const { prepared, params } = prepareWithArgs(statement, args);
     const { budget, targets } = options;
     if (prepared.ast.kind === 'select') {
+      if (isSystemCollection(prepared.ast.collection)) {
+        assertSystemCollection(prepared.ast.collection);
+        return { items: this.#read((r) => selectSystemIndexes(r, prepared, params)), mutatedDocumentIds: [], commitId: null };
+      }
       return { items: this.#read((r) => runSelect(r, prepared, params, undefined, budget)), mutatedDocumentIds: [], commitId: null };
     }
     assertWritable(prepared.ast.collection);
@@ -285,6 +295,55 @@ export class Store {
       budget,
     );
     return { items: [], mutatedDocumentIds: result, commitId: txnId };
+  }
+
+  /**
+   * CREATE INDEX and DROP INDEX hold the write slot and change the storage in one transaction of
+   * their own, with no txn_id: no document changes, nothing replicates. EXPLAIN reads.
+   */
+  async #runCommand(command: Command, text: string, args: Record<string, unknown> | undefined): Promise<QueryResult> {
+    const params = toParams(args);
+    const kind = this.#storage.kind;
+    if (command.kind === 'explain') return { items: [this.#read((r) => explain(r, command, text, params, kind))], mutatedDocumentIds: [], commitId: null };
+    if (command.kind !== 'create-index' && command.kind !== 'drop-index') throw new UnsupportedQueryError(`${command.kind.toUpperCase()} is not a command`);
+    if (this.#insideWrite.getStore()?.open === true) {
+      throw new UnsupportedQueryError(`${command.kind === 'create-index' ? 'CREATE' : 'DROP'} INDEX runs on its own, not inside a write transaction`);
+    }
+    const { name, collection } = command;
+    const verb = command.kind === 'create-index' ? 'CREATE' : 'DROP';
+    const lease = await this.#slot.acquire({ originator: 'User', hint: `${verb} INDEX ${name} ON ${collection}` });
+    try {
+      this.#assertOpen();
+      const opening = this.#openStorageWrite();
+      const tx = opening instanceof Promise ? await opening : opening;
+      const log = this.#log.child('store');
+      try {
+        let done: boolean;
+        if (command.kind === 'create-index') {
+          const documents = tx.writer.collections().find((c) => c.name === collection)?.documents ?? 0;
+          const started = this.#timers.now();
+          const fields = { name, collection, keys: keysText(command.keys), documents };
+          if (tx.writer.indexes?.(collection).some((i) => i.name === name) !== true) log.info(LOG_EVENTS.indexBuilding, fields);
+          done = createIndex(tx.writer, command, kind);
+          tx.commit();
+          if (done) log.info(LOG_EVENTS.indexBuilt, { name, collection, documents, elapsed: `${(this.#timers.now() - started).toFixed(3)}ms` });
+        } else {
+          done = dropIndex(tx.writer, name, collection, command.ifExists, kind);
+          tx.commit();
+          if (done) log.info(LOG_EVENTS.indexDropped, { name, collection });
+        }
+        return {
+          items: [{ index: name, collection, [command.kind === 'create-index' ? 'created' : 'dropped']: done }],
+          mutatedDocumentIds: [],
+          commitId: null,
+        };
+      } catch (error) {
+        tx.rollback();
+        throw error;
+      }
+    } finally {
+      lease.release();
+    }
   }
 
   /**
@@ -368,6 +427,7 @@ export class Store {
     if (prepared.ast.kind !== 'select') {
       throw new UnsupportedQueryError(`an observer takes a SELECT, not ${prepared.ast.kind.toUpperCase()}`, { statement: prepared.text });
     }
+    if (isSystemCollection(prepared.ast.collection)) assertSystemCollection(prepared.ast.collection, 'an observer');
     return this.#observers.register(prepared, params, handler, signal);
   }
 

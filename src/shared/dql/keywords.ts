@@ -50,6 +50,12 @@ export const DQL_KEYWORDS: readonly string[] = [
   'MISSING',
   'TRUE',
   'FALSE',
+  'CREATE',
+  'INDEX',
+  'IF',
+  'EXISTS',
+  'DROP',
+  'EXPLAIN',
 ];
 
 /**
