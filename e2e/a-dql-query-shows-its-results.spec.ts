@@ -69,3 +69,21 @@ test('a malformed statement shows its error and keeps the last result', async ({
   // The last result stays.
   await expect(resultRows(page)).toHaveCount(3);
 });
+
+test('an index made in the console is listed, and EXPLAIN shows the plan that uses it', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await runInConsole(page, 'CREATE INDEX IF NOT EXISTS by_city ON orders (city)');
+  await expect(resultRows(page)).toHaveCount(1);
+  await expect(resultRows(page).first()).toContainText('by_city');
+  await runInConsole(page, 'SELECT name, collection, statement FROM system:indexes');
+  await expect(resultRows(page).first()).toContainText('CREATE INDEX by_city ON orders (city ASC)');
+  await runInConsole(page, 'EXPLAIN SELECT * FROM orders WHERE city = :city', { city: 'Oslo' });
+  await expect(resultRows(page)).toHaveCount(1);
+  for (const name of ['access', 'index', 'sql', 'estimatedRows']) await expect(resultsGrid(page).getByRole('columnheader', { name })).toBeVisible();
+  await page.getByRole('tab', { name: 'JSON' }).click();
+  // 30 orders over 5 cities: 6 in Oslo, found through the index.
+  await expect(resultRows(page).first()).toContainText(/"access":\s*"index"/);
+  await expect(resultRows(page).first()).toContainText(/"index":\s*"by_city"/);
+  await expect(resultRows(page).first()).toContainText(/"estimatedRows":\s*6/);
+  await page.getByRole('tab', { name: 'Table' }).click();
+});

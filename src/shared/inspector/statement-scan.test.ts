@@ -17,6 +17,14 @@ describe('statementCollection and statementKind', () => {
     expect(statementCollection('SELECT * FROM (')).toBeUndefined();
   });
 
+  it('finds no collection of documents in index commands, plans and system collections', () => {
+    expect(statementCollection('EXPLAIN SELECT * FROM orders WHERE total > 5')).toBeUndefined();
+    expect(statementCollection('CREATE INDEX by_total ON orders (total)')).toBeUndefined();
+    expect(statementCollection('drop index by_total on orders')).toBeUndefined();
+    expect(statementCollection('SELECT * FROM system:indexes')).toBeUndefined();
+    expect(statementCollection('SELECT * FROM `system`')).toBe('system');
+  });
+
   it('tells the kind of statement by its first word, after comments', () => {
     expect(statementKind('  -- hello\n select * from a')).toBe('select');
     expect(statementKind('EVICT FROM a')).toBe('evict');

@@ -6,9 +6,18 @@
 import { tokenize, TokenKind } from '../dql/lexer.ts';
 import { QUOTED_WORDS } from './statements.ts';
 
-/** The collection a statement reads or writes (`FROM`, `INTO`, `UPDATE`); undefined when there is none to be found. */
+/** First words of the commands whose rows are no documents of a collection: index statements and plans. */
+const COMMANDS = new Set(['CREATE', 'DROP', 'EXPLAIN']);
+
+/**
+ * The collection a statement reads or writes (`FROM`, `INTO`, `UPDATE`); undefined when there is
+ * none to be found, and for the commands and `system:` collections, whose rows are no stored
+ * documents (CREATE INDEX, DROP INDEX, EXPLAIN, `SELECT * FROM system:indexes`).
+ */
 export function statementCollection(statement: string): string | undefined {
   const tokens = scanWords(statement);
+  const first = tokens[0];
+  if (first !== undefined && !first.quoted && COMMANDS.has(first.text.toUpperCase())) return undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as ScanToken;
     const word = token.quoted ? '' : token.text.toUpperCase();
@@ -26,6 +35,7 @@ export function statementCollection(statement: string): string | undefined {
       next = after;
     }
     if (next === undefined || next.punct) return undefined;
+    if (!next.quoted && next.text === 'system' && tokens[i + 2]?.text.startsWith(':') === true) return undefined;
     return next.text;
   }
   return undefined;
