@@ -3,7 +3,10 @@
  * success and on every error, API keys (missing, wrong, revoked, read-only, per collection) and
  * `X-SYNC-TXN-ID`.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { collectionPermissions } from './permission-rules.ts';
 import { call, post, startTestPeer, type TestPeer } from '../testing/big-peer/test-helpers.ts';
 
@@ -54,6 +57,21 @@ describe('store/execute', () => {
       warnings: [],
       totalWarningsCount: 0,
     });
+  });
+
+  it('lists the peer’s indexes from system:indexes, and answers CREATE INDEX with 400: indexes are made by the peer itself', async () => {
+    await t.close();
+    const dataDir = mkdtempSync(join(tmpdir(), 'execute-indexes-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
+    t = await startTestPeer({ dataDir });
+    await t.peer.sync.store.execute('CREATE INDEX by_total ON orders (total)');
+    const listed = await execute('SELECT name, collection FROM system:indexes');
+    expect(listed.status).toBe(200);
+    expect((listed.json as { items: unknown[] }).items).toEqual([{ name: 'by_total', collection: 'orders' }]);
+    const refused = await execute('CREATE INDEX by_status ON orders (status)');
+    expect(refused.status).toBe(400);
+    expect((refused.json as { error: { code: string } }).error.code).toBe('query/invalid');
+    expect((await t.peer.sync.store.execute('SELECT name FROM system:indexes')).items).toEqual([{ name: 'by_total' }]);
   });
 
   it('answers a malformed statement with 400, queryType unknown and the parse error', async () => {

@@ -14,7 +14,7 @@
  *   rolled back (its last check comes right before its commit), or never starts if it was still
  *   waiting for the write slot.
  */
-import { Budget, QueryThreadsUnavailable, type PreparedStatement, type QueryThreads, type Store, type Timers } from '../peer/host.ts';
+import { Budget, QueryThreadsUnavailable, isSystemCollection, type PreparedStatement, type QueryThreads, type Store, type Timers } from '../peer/host.ts';
 import type { JsonObject, JsonValue } from '../shared/json.ts';
 
 export interface StatementRunnerDeps {
@@ -71,7 +71,8 @@ async function run(
 ): Promise<StatementOutcome> {
   const { store } = deps;
   if (ast.kind === 'select') {
-    const answer = await onThreads(deps, (q) => q.select(statement, args, budget, store.lastTxnId));
+    // A query thread reads documents; `system:` collections are the store's own to answer.
+    const answer = isSystemCollection(ast.collection) ? undefined : await onThreads(deps, (q) => q.select(statement, args, budget, store.lastTxnId));
     if (answer !== undefined) return { commitId: null, itemsJson: answer.itemsJson, mutatedDocumentIds: [] };
     const result = await store.execute(statement, args, { budget });
     return { commitId: null, itemsJson: JSON.stringify(result.items), mutatedDocumentIds: [] };

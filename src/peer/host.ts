@@ -44,6 +44,7 @@ export { parseStatement } from './dql/parser.ts';
 export { LOGIN_PROOF_WINDOW_MS, announceProofText, loginProofText, peerKeyObject, signProof, verifyProof } from './auth/proof.ts';
 /** Parses and checks a statement through the store's statement cache (what `execute` runs first). */
 export { prepare as prepareStatement, type PreparedStatement } from './query/prepare.ts';
+export { isSystemCollection } from './query/commands.ts';
 export {
   signCertificate,
   verifyCertificate,
