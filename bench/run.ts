@@ -20,11 +20,13 @@ import { replicationSuites } from './replication.bench.ts';
 import { helpText, parseBenchArgs, suiteGroups } from './run-args.ts';
 import { simulatorSuite } from './simulator.bench.ts';
 import { storeSuite } from './store.bench.ts';
+import { storeIndexesSuite } from './store-indexes.bench.ts';
 import { txnSuites } from './txn.bench.ts';
 
 /** Every suite, in the order they run. Adding a suite is adding it here. */
 const SUITES: readonly Suite[] = [
   storeSuite,
+  storeIndexesSuite,
   ...txnSuites,
   bigPeerSuite,
   longStatementSuite,

@@ -160,7 +160,7 @@ function hintFor(c: Expr, indexedPath: (e: Expr) => string | undefined, ctx: Hin
     case 'path': {
       // `WHERE flag` holds exactly where flag is true.
       const jp = indexedPath(c);
-      return jp === undefined ? undefined : { hint: `${keyRankSql(jp)} = ${RANK.true}`, exact: true };
+      return jp === undefined ? undefined : { hint: `${keyRankSql(jp)} = ${RANK.true} AND ${keyValueSql(jp)} = ${RANK.true}`, exact: true };
     }
     case 'binary': {
       if (!(c.op in FLIP)) return undefined;
@@ -213,9 +213,10 @@ function compareHint(jp: string, op: string, c: Value | undefined, ctx: HintCont
   const r = rankOf(c);
   const rank = keyRankSql(jp);
   if (r <= RANK.true) {
-    // false < true; no other type is ordered against a boolean.
+    // false < true; no other type is ordered against a boolean. A boolean's value column is its
+    // rank (json_extract gives 0 or 1): naming it too lets a seek go on to the index's next key.
     const ranks = [RANK.false, RANK.true].filter((other) => comparisonHolds(op, other - r));
-    return { hint: ranks.length === 0 ? '0' : `${rank} IN (${ranks.join(', ')})`, exact: true };
+    return { hint: ranks.length === 0 ? '0' : `${rank} IN (${ranks.join(', ')}) AND ${keyValueSql(jp)} IN (${ranks.join(', ')})`, exact: true };
   }
   if (r !== RANK.number && r !== RANK.string) return undefined;
   const value = keyValueSql(jp);
