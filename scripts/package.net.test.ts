@@ -75,6 +75,7 @@ import { BigPeer, bigPeerConfig } from 'syncmesh/big-peer';
 import { createInspector, serveCall } from 'syncmesh/inspector';
 import { SqliteStorage } from 'syncmesh/host';
 import { main } from 'syncmesh/cli';
+import { PgStorage } from 'syncmesh/big-peer/postgres';
 
 const dir = mkdtempSync(join(tmpdir(), 'syncmesh-app-'));
 const quiet = () => new LogHub({ minimumLogLevel: 'ERROR' });
@@ -85,7 +86,7 @@ async function until(what, check, ms = 20000) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
-const report = { entries: [typeof SyncError, typeof SqliteStorage, typeof main] };
+const report = { entries: [typeof SyncError, typeof SqliteStorage, typeof main, typeof PgStorage] };
 try {
   // A store on disk and DQL.
   const store = new Sync({ persistenceDirectory: join(dir, 'store'), logHub: quiet() });
@@ -264,7 +265,7 @@ describe('the npm package, packed and installed into a new app', () => {
     if (smoke.status !== 0) throw new Error(describeFinished('the app', smoke));
     const report = JSON.parse(smoke.stdout) as Record<string, unknown>;
     expect(report).toEqual({
-      entries: ['function', 'function', 'function'],
+      entries: ['function', 'function', 'function', 'function'],
       insert: { items: [], mutatedDocumentIds: ['o1'], commitId: 1 },
       select: [{ _id: 'o1', total: 12.5 }],
       thread: [{ _id: 'o1' }],
