@@ -19,6 +19,7 @@ import type { Sync } from '../sync/sync.ts';
 import type { TimerHandle, Timers } from '../time.ts';
 import type { InspectorContext } from './context.ts';
 import { documentsHandlers } from './handlers/documents.ts';
+import { traceHandlers } from './handlers/trace.ts';
 import { evictionHandlers, type EvictionPort } from './handlers/eviction.ts';
 import { EvictionSampler, type EvictionSamplerOptions } from './handlers/eviction-sampler.ts';
 import { ScenarioSlot, type ScenarioRunner } from './handlers/eviction-scenario.ts';
@@ -126,6 +127,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
       const handlers: InspectorHandlers = whileOpen(() => open && !closed, {
         ...overviewHandlers(ctx),
         ...documentsHandlers(ctx, results),
+        ...traceHandlers(ctx),
         ...subscriptionsHandlers(ctx),
         ...permissionsHandlers(ctx),
         ...transactionsHandlers(ctx, timeline, holds),

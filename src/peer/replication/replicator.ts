@@ -14,6 +14,8 @@ import type { CommittedTransaction, Store } from '../store/store.ts';
 import type { Timers } from '../time.ts';
 import { Alarm } from '../auth/alarm.ts';
 import type { Connection } from './connection.ts';
+import type { Delivery } from './delivery.ts';
+import type { StoredDocument } from '../storage/types.ts';
 import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type LocalCredentials, type RemotePeer } from './handshake.ts';
 import type { MeshTracker } from './mesh-tracker.ts';
 import { ReplicationProgress } from './progress.ts';
@@ -133,6 +135,11 @@ export class Replicator {
       remoteAddress: s.connection.remoteAddress,
       remoteSubscriptions: s.remoteSubscriptions,
     }));
+  }
+
+  /** Where a document (as stored now) stands with each remote of a running session (delivery.ts). */
+  deliveries(collection: string, doc: StoredDocument): { readonly remote: RemotePeer; readonly delivery: Delivery }[] {
+    return [...this.#sessions.values()].filter((s) => !s.isEnding).map((s) => ({ remote: s.remote, delivery: s.deliveryOf(collection, doc) }));
   }
 
   /** Is a session with this remote running (over any connection)? */

@@ -27,6 +27,7 @@ import type { StorageReader, StoredDocument } from '../storage/types.ts';
 import { findJsonFault } from '../query/args.ts';
 import type { Timers } from '../time.ts';
 import type { Connection } from './connection.ts';
+import { deliveryOf, type Delivery } from './delivery.ts';
 import type { FrameQueue } from './frame-queue.ts';
 import type { RemotePeer } from './handshake.ts';
 import { compileReadRules, compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
@@ -261,6 +262,21 @@ export class Session {
   /** Did this commit only store what this remote sent, exactly? Then it has nothing to learn from it. */
   onlyEchoes(txnId: number, changes: readonly { collection: string; id: JsonValue; kind: string }[]): boolean {
     return changes.length > 0 && changes.every((c) => c.kind === 'put' && this.#echoes.get(docKey(c.collection, c.id)) === txnId);
+  }
+
+  /** Where this version of a document stands with the remote (delivery.ts); read from what the session keeps anyway. */
+  deliveryOf(collection: string, doc: StoredDocument): Delivery {
+    const read = this.remote.permissions.read;
+    const current = this.#current;
+    return deliveryOf(collection, doc, {
+      subscriptions: this.#remoteSubscriptions,
+      readRules: this.#remoteRead,
+      ruleTexts: read.everything ? ['everything'] : (read.queries_by_collection[collection] ?? []),
+      since: this.#since,
+      inFlight: current === undefined || current.version !== this.#remoteVersion ? undefined : { update: current.number, progress: current.progress },
+      fromRemote: this.#isEcho(collection, doc),
+      windows: this.#windows,
+    });
   }
 
   #send(text: string): void {

@@ -35,7 +35,9 @@ import type { LogHub, Logger } from '../log/log-hub.ts';
 import { SyncLogger } from '../log/sync-logger.ts';
 import { MemoryStorage } from '../storage/memory-storage.ts';
 import { SqliteStorage } from '../storage/sqlite-storage.ts';
-import type { SharedWriters, StorageEngine } from '../storage/types.ts';
+import type { SharedWriters, StorageEngine, StoredDocument } from '../storage/types.ts';
+import type { RemotePeer } from '../replication/handshake.ts';
+import type { Delivery } from '../replication/delivery.ts';
 import { Store, withCollectionProperties, type StoreWithCollections } from '../store/store.ts';
 import { QueryThreads } from '../query/query-threads.ts';
 import { systemTimers, type Timers } from '../time.ts';
@@ -439,6 +441,11 @@ export class Sync {
       return Promise.reject(new RangeError(`waitUntilUploaded takes a timeoutMs of 0 or more, not ${String(timeoutMs)}`));
     }
     return this.#upload.wait(timeoutMs);
+  }
+
+  /** Where a stored document stands with each remote of a running session (replication/delivery.ts); none while sync is stopped. */
+  deliveries(collection: string, doc: StoredDocument): { readonly remote: RemotePeer; readonly delivery: Delivery }[] {
+    return this.#replicator?.deliveries(collection, doc) ?? [];
   }
 
   /** The live replication sessions, one per remote peer. */

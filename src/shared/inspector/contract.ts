@@ -26,6 +26,7 @@ import type { AccessReport, CheckAccessInput, PermissionsSnapshot } from './perm
 import type { CallResult } from './result.ts';
 import type { LocalSubscription, RegisterSubscriptionInput, SubscriptionsSnapshot } from './subscriptions.ts';
 import type { BlockedWaitEntry, HoldInput, TransactionEntry, TransactionsSnapshot, WriteSlotState } from './transactions.ts';
+import type { DocumentTrace } from './trace.ts';
 
 type Empty = Record<string, never>;
 
@@ -44,6 +45,8 @@ export interface InspectorCalls {
   'documents:rows': { input: RowsInput; output: RowsPage };
   /** One document with its per-field merge metadata (also a tombstone). */
   'documents:metadata': { input: DocumentRef; output: DocumentMetadata };
+  /** Where this peer's version of a document stands with each remote, and why (trace.ts). */
+  'documents:trace': { input: DocumentRef; output: DocumentTrace };
 
   'subscriptions:list': { input: Empty; output: SubscriptionsSnapshot };
   /** `sync.store.registerSubscription(statement, args)`. */
@@ -131,6 +134,7 @@ export const CALL_NAMES = [
   'documents:query',
   'documents:rows',
   'documents:metadata',
+  'documents:trace',
   'subscriptions:list',
   'subscriptions:register',
   'subscriptions:cancel',

@@ -9,3 +9,4 @@ export type * from './transactions.ts';
 export type * from './mesh.ts';
 export type * from './logs.ts';
 export type * from './eviction.ts';
+export type * from './trace.ts';
