@@ -1,7 +1,8 @@
 /**
  * The selected document: its stored JSON (not the projected row) with the actions that change
- * it (edit, delete, evict: each shown as its statement before it runs), and its per-field merge
- * metadata: which peer wrote each winning value, and when.
+ * it (edit, delete, evict: each shown as its statement before it runs), its per-field merge
+ * metadata (which peer wrote each winning value, and when), and its sync trace (where it stands
+ * with each remote peer).
  */
 import type { DocumentMetadata } from '../../../../shared/inspector/documents.ts';
 import { useInspector } from '../../store/index.ts';
@@ -14,6 +15,7 @@ import { KeyValueList } from '../../ui/Section.tsx';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/states.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { StampTime, WriterLabel } from './WriterLabel.tsx';
+import { SyncTrace } from './SyncTrace.tsx';
 
 export function DocumentDetail() {
   const selected = useInspector((s) => s.documentsView.selected);
@@ -77,6 +79,7 @@ export function DocumentDetail() {
           options={[
             { id: 'document', label: 'Document' },
             { id: 'metadata', label: 'Merge metadata', ...(meta === undefined ? {} : { count: formatCount(meta.fields.length) }) },
+            { id: 'trace', label: 'Sync trace' },
           ]}
         />
       </div>
@@ -98,6 +101,10 @@ export function DocumentDetail() {
           ) : (
             <ErrorNotice compact title="Could not read the document’s metadata" error={detail.error} />
           )
+        ) : tab === 'trace' ? (
+          actionable ? (
+            <SyncTrace />
+          ) : null
         ) : tab === 'document' ? (
           <>
             {tombstone && meta?.deleted !== undefined && (

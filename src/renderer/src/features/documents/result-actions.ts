@@ -238,23 +238,26 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
       pendingSelect = undefined;
       const id = Object.hasOwn(row, '_id') ? row['_id'] : undefined;
       setView({ selected: { index, collection: result.collection, id, row }, detailOpen: true });
-      setDocs({ detail: idle() });
+      setDocs({ detail: idle(), trace: idle() });
       void get().loadDetail();
     },
     loadDetail: async () => {
       const selected = get().documentsView.selected;
       if (selected?.collection === undefined || selected.id === undefined) return;
       const { collection, id } = selected;
-      setDocs({ detail: loading(get().documents.detail) });
-      const answer = await inspector.call('documents:metadata', { collection, id });
+      setDocs({ detail: loading(get().documents.detail), trace: loading(get().documents.trace) });
+      const [answer, trace] = await Promise.all([
+        inspector.call('documents:metadata', { collection, id }),
+        inspector.call('documents:trace', { collection, id }),
+      ]);
       const now = get().documentsView.selected;
       if (now?.collection !== collection || JSON.stringify(now.id) !== JSON.stringify(id)) return;
+      const received = Date.now();
       set((s) => ({
         documents: {
           ...s.documents,
-          detail: answer.ok
-            ? settle(s.documents.detail, answer, Date.now())
-            : { status: 'error', value: undefined, error: answer.error, receivedAt: undefined },
+          detail: answer.ok ? settle(s.documents.detail, answer, received) : { status: 'error', value: undefined, error: answer.error, receivedAt: undefined },
+          trace: trace.ok ? settle(s.documents.trace, trace, received) : { status: 'error', value: undefined, error: trace.error, receivedAt: undefined },
         },
       }));
     },

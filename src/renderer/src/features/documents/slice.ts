@@ -61,7 +61,7 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
   const { execute } = results;
 
   return {
-    documents: { run: undefined, result: undefined, rowsError: undefined, detail: idle(), action: idle() },
+    documents: { run: undefined, result: undefined, rowsError: undefined, detail: idle(), trace: idle(), action: idle() },
     documentsView: {
       collection: undefined,
       showInternal: false,

@@ -2,13 +2,14 @@
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { DocumentMetadata, QueryOutcome } from '../../../../shared/inspector/documents.ts';
 import type { Statement } from '../../../../shared/inspector/statements.ts';
+import type { DocumentTrace } from '../../../../shared/inspector/trace.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
 import type { Remote } from '../../store/remote.ts';
 import type { ConsoleText, HistoryState } from './history.ts';
 import type { PageCache } from './paging.ts';
 
 export type ResultMode = 'table' | 'json';
-export type DetailTab = 'document' | 'metadata';
+export type DetailTab = 'document' | 'metadata' | 'trace';
 
 /** The current SELECT result. */
 export interface ResultState {
@@ -65,6 +66,8 @@ export interface DocumentsSlice {
     /** A page of the result could not be read. */
     readonly rowsError: ErrorValue | undefined;
     readonly detail: Remote<DocumentMetadata>;
+    /** The selected document's sync trace: where it stands with each remote (`documents:trace`). */
+    readonly trace: Remote<DocumentTrace>;
     /** The UI action (insert, edit, delete, evict) in flight or failed, shown in its dialog. */
     readonly action: Remote<QueryOutcome>;
   };
@@ -94,6 +97,7 @@ export interface DocumentsSlice {
   ensureRows(start: number, end: number): void;
   refreshResult(): Promise<void>;
   selectRow(index: number | undefined): void;
+  /** Reads the selected document's metadata and its sync trace. */
   loadDetail(): Promise<void>;
   openDialog(dialog: DocumentDialog | undefined): void;
   /** Runs a UI action's statement; closes its dialog when it succeeds. */
