@@ -42,6 +42,9 @@ test('the Overview shows the peer key, sync on, the Big Peer connected and the c
   await expect(valueOf(sync, 'URL')).toContainText(bigPeer.url);
   await expect(valueOf(sync, 'Big Peer key')).toContainText(bigPeerKey.slice(0, 6));
   await expect(sync.getByRole('button', { name: 'Stop sync' })).toBeVisible();
+  // Every commit is acknowledged by now; when it last synced is a time (UTC).
+  await expect(valueOf(sync, 'Upload queue')).toContainText('empty: the Big Peer holds every commit', { timeout: REPLICATION_TIMEOUT_MS });
+  await expect(valueOf(sync, 'Last synced with the Big Peer')).toContainText(/\d{2}:\d{2}:\d{2}/);
 
   await expect(section(page, 'Authentication').getByText('Authenticated', { exact: true })).toBeVisible();
 

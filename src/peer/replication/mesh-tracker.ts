@@ -51,6 +51,8 @@ export interface SeenPeer {
   readonly appID: string;
   /** When its last session started (ms). */
   readonly lastSessionAt: number;
+  /** When an update was last exchanged with it (one sent and acknowledged, or one received and merged), in any session of this run; undefined before the first. */
+  readonly lastSyncedAt: number | undefined;
   /** The user its certificate names (a small peer); what the handshake verified. */
   readonly userID: string | undefined;
   /** When its certificate expires (ms); undefined for the Big Peer (it is the issuer). */
@@ -260,6 +262,7 @@ export class MeshTracker {
       role: remote.role,
       appID: remote.appID,
       lastSessionAt: this.#timers.now(),
+      lastSyncedAt: this.#peers.get(remote.peerKey)?.lastSyncedAt,
       userID: remote.userID,
       certificateExpiresAt: remote.expiresAt,
     });
@@ -270,6 +273,15 @@ export class MeshTracker {
       this.#set(record, elected ? 'elected' : 'standby', {});
     }
     this.#changed();
+  }
+
+  /**
+   * An update was exchanged with the remote (sent and acknowledged, or received and merged). Read
+   * at the next snapshot: it tells no listener, as it may happen many times a second.
+   */
+  synced(peerKey: string): void {
+    const peer = this.#peers.get(peerKey);
+    if (peer !== undefined) this.#peers.set(peerKey, { ...peer, lastSyncedAt: this.#timers.now() });
   }
 
   /** The connection closed (its handshake was refused or failed, or its session ended). The first reason told is kept. */

@@ -252,6 +252,7 @@ export class Replicator {
       host: this.#host,
       logger: log,
       onRemoteSubscriptions: () => this.#options.tracker?.remoteSubscriptionsChanged(remote.peerKey),
+      onSynced: () => this.#options.tracker?.synced(remote.peerKey),
       ...(remote.role === 'big-peer' ? { onRemoteHoldsChange: () => this.#bigPeerHoldsChanged() } : {}),
       traffic: this.#options.traffic,
       ...(this.#options.subscriptionBudgetMs === undefined || remote.role === 'big-peer' ? {} : { matchBudgetMs: this.#options.subscriptionBudgetMs }),

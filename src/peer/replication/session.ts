@@ -110,6 +110,7 @@ export class Session {
   #onEnd: ((code: number, reason: string) => void) | undefined;
   readonly #onRemoteSubscriptions: (() => void) | undefined;
   readonly #onRemoteHoldsChange: (() => void) | undefined;
+  readonly #onSynced: (() => void) | undefined;
   /** `remoteHoldsUpTo()` as last told to `onRemoteHoldsChange`. */
   #holdsTold: number | undefined;
   readonly #traffic: ReplicationTraffic;
@@ -159,6 +160,8 @@ export class Session {
     onRemoteSubscriptions?: () => void;
     /** Told each time `remoteHoldsUpTo()` changes (the Sync's wait for uploads). */
     onRemoteHoldsChange?: () => void;
+    /** Told each time an update is exchanged: one sent is wholly acknowledged, or one received is wholly merged ("last synced"). */
+    onSynced?: () => void;
     /** Counts the bytes of the frames this session sends and receives (the Sync's totals). */
     traffic?: ReplicationTraffic;
     /**
@@ -174,6 +177,7 @@ export class Session {
     this.#onEnd = options.onEnd;
     this.#onRemoteSubscriptions = options.onRemoteSubscriptions;
     this.#onRemoteHoldsChange = options.onRemoteHoldsChange;
+    this.#onSynced = options.onSynced;
     this.#traffic = options.traffic ?? { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
     this.#matchBudgetMs = options.matchBudgetMs;
     this.readAs = options.host.localReadRules();
@@ -551,6 +555,7 @@ export class Session {
     this.#current = undefined;
     // The remote holds everything up to `upto` now, unless its subscriptions changed meanwhile.
     if (current.version === this.#remoteVersion) this.#delivered(current.progress, current.windows);
+    this.#onSynced?.();
     this.#log.debug(LOG_EVENTS.updateDelivered);
     if (!this.#dirty) this.#log.debug(LOG_EVENTS.noMessageToSend);
     this.#pump();
@@ -638,6 +643,7 @@ export class Session {
     if (this.#stopping) return;
     const ack: AckMessage = { type: 'ack', update: message.update, chunk: message.chunk, merged: outcome.merged, refused: outcome.refused.length };
     this.#send(JSON.stringify(ack));
+    if (message.progress !== undefined) this.#onSynced?.();
   }
 }
 

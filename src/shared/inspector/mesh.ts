@@ -98,6 +98,8 @@ export interface MeshPeer {
    * for the Big Peer (it is the issuer: it proves the issuer key, and has no certificate).
    */
   readonly auth: MeshAuth | undefined;
+  /** When an update was last exchanged with it in this run (ms); null: not yet, or this peer. */
+  readonly lastSyncedAt: number | null;
 }
 
 /** A peer advertised on the LAN in this run, whether or not this peer syncs with it. */

@@ -47,6 +47,18 @@ export interface OverviewSnapshot {
     readonly certificateExpiresAt: number | undefined;
     readonly lastError: ErrorValue | undefined;
   };
+  /**
+   * The upload queue: commits of this store the Big Peer has not acknowledged yet (`sync.pendingUpload`),
+   * and when the oldest of them was made (ms; null when none is pending, or it was made before this run).
+   */
+  readonly upload: { readonly pendingCommits: number; readonly oldestPendingAt: number | null; readonly acknowledgedUpTo: number };
+  /** The remote peers met in this run: in a session now or not, and when an update was last exchanged with each (ms; null: not yet). */
+  readonly remotes: readonly {
+    readonly peerKey: string;
+    readonly role: 'big-peer' | 'small-peer';
+    readonly inSession: boolean;
+    readonly lastSyncedAt: number | null;
+  }[];
   /** Every collection, internal ones included (the renderer decides what to show). */
   readonly collections: readonly CollectionCount[];
   readonly storeSizeBytes: number;

@@ -32,12 +32,13 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
   const seen = new Map(source.remotePeers.map((p) => [p.peerKey, p]));
   const order = (t: TransportCondition): number => PEER_TO_PEER_TRANSPORTS.indexOf(t.transport);
   return {
-    local: { peerKey: source.peerKey, role: 'local', appId: source.appID, auth: undefined },
+    local: { peerKey: source.peerKey, role: 'local', appId: source.appID, auth: undefined, lastSyncedAt: null },
     peers: source.remotePeers.map((p) => ({
       peerKey: p.peerKey,
       role: p.role,
       appId: p.appID,
       auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined,
+      lastSyncedAt: p.lastSyncedAt ?? null,
     })),
     connections,
     lanPeers: source.lanPeers.map((p) => ({

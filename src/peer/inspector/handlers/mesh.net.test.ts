@@ -15,6 +15,9 @@ import { createInspector, type Inspector } from '../inspector.ts';
 import { NET_APP, netKit, until, type NetKit, type NetPeer } from '../../../testing/inspector/net-kit.ts';
 import { serveCall } from '../serve-call.ts';
 
+/** When an update was last exchanged: a time once one was, null before (these tests do not wait for one). */
+const SYNCED_OR_NOT = expect.toBeOneOf([null, expect.any(Number)]);
+
 let kit: NetKit | undefined;
 /** A second issuer's peers (strangers to the first's). */
 let strangers: NetKit | undefined;
@@ -59,14 +62,14 @@ describe('the mesh', () => {
     const onSmall = watch(createInspector(small.sync));
     const onBig = watch(createInspector(big.sync));
     expect((await onSmall.get()).connections).toEqual([]);
-    expect((await onSmall.get()).local).toEqual({ peerKey: small.sync.peerKey, role: 'local', appId: 'inspector-app' });
+    expect((await onSmall.get()).local).toEqual({ peerKey: small.sync.peerKey, role: 'local', appId: 'inspector-app', lastSyncedAt: null });
 
     await small.sync.startSync();
     await until('the small peer’s mesh shows the elected connection', () => onSmall.changes.at(-1)?.connections[0]?.state === 'elected');
     const wsUrl = webSocketUrl(big.url);
     expect((await onSmall.overview()).bigPeer).toEqual({ url: big.url, state: 'connected', peerKey: big.sync.peerKey });
     const fromSmall = await onSmall.get();
-    expect(fromSmall.peers).toEqual([{ peerKey: big.sync.peerKey, role: 'big-peer', appId: 'inspector-app', auth: undefined }]);
+    expect(fromSmall.peers).toEqual([{ peerKey: big.sync.peerKey, role: 'big-peer', appId: 'inspector-app', auth: undefined, lastSyncedAt: SYNCED_OR_NOT }]);
     expect(fromSmall.lanPeers).toEqual([]);
     expect(fromSmall.transports).toEqual([]);
     expect(fromSmall.connections).toEqual([
@@ -93,6 +96,7 @@ describe('the mesh', () => {
         role: 'small-peer',
         appId: 'inspector-app',
         auth: { state: 'verified', userID: 'clerk', certificateExpiresAt: small.sync.auth.status.expiresAt, at: expect.any(Number) },
+        lastSyncedAt: SYNCED_OR_NOT,
       },
     ]);
     expect(fromBig.connections).toEqual([
@@ -141,7 +145,13 @@ describe('the mesh', () => {
     expect((await onB.get()).connections.map((c) => [c.direction, c.address, c.remotePeerKey])).toEqual([['dialed', a.sync.listenUrl, a.sync.peerKey]]);
     expect((await onA.get()).connections.map((c) => [c.direction, c.type, c.remotePeerKey])).toEqual([['accepted', 'WsServer', b.sync.peerKey]]);
     expect((await onA.get()).peers).toEqual([
-      { peerKey: b.sync.peerKey, role: 'small-peer', appId: 'inspector-app', auth: expect.objectContaining({ state: 'verified', userID: 'b' }) },
+      {
+        peerKey: b.sync.peerKey,
+        role: 'small-peer',
+        appId: 'inspector-app',
+        auth: expect.objectContaining({ state: 'verified', userID: 'b' }),
+        lastSyncedAt: SYNCED_OR_NOT,
+      },
     ]);
     expect((await onA.get()).connections[0]?.transport).toBe('WebSocket');
   });
@@ -202,6 +212,7 @@ describe('the mesh on the LAN', () => {
       role: 'small-peer',
       appId: 'inspector-app',
       auth: bobAuth,
+      lastSyncedAt: SYNCED_OR_NOT,
     });
     const elected = mesh.connections.find((c) => c.state === 'elected');
     expect(elected).toMatchObject({ transport: 'LAN', remotePeerKey: b.sync.peerKey });

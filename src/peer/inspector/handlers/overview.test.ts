@@ -24,6 +24,9 @@ describe('overview:get', () => {
       syncActive: false,
       bigPeer: { url: undefined, state: 'none', peerKey: undefined },
       auth: { authenticated: false, userID: undefined, certificateExpiresAt: undefined, lastError: undefined },
+      // Both commits wait for a Big Peer this peer has never reached.
+      upload: { pendingCommits: 2, oldestPendingAt: null, acknowledgedUpTo: 0 },
+      remotes: [],
       collections: [
         { name: '__presence', documents: 0, tombstones: 0, internal: true },
         { name: 'orders', documents: 1, tombstones: 1, internal: false },

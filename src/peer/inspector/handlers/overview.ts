@@ -53,6 +53,12 @@ export function overviewSnapshot(ctx: InspectorContext): OverviewSnapshot {
   const sync = ctx.sync;
   const store = sync.store;
   const status = sync.auth.status;
+  // The store first: a closed one answers store/closed, as every call on it does.
+  const collections = store
+    .collections()
+    .map((c) => ({ name: c.name, documents: c.documents, tombstones: c.tombstones, internal: isInternalCollection(c.name) }));
+  const upload = sync.pendingUpload;
+  const live = new Set(sync.sessions.map((s) => s.remote.peerKey));
   return {
     identityType: identityType(sync.auth.identityType),
     appId: sync.appID,
@@ -61,7 +67,9 @@ export function overviewSnapshot(ctx: InspectorContext): OverviewSnapshot {
     syncActive: sync.isSyncActive || sync.isSyncStarting,
     bigPeer: { url: sync.bigPeerURL, state: linkState(ctx), peerKey: bigPeerKey(ctx) },
     auth: { authenticated: status.authenticated, userID: status.userID, certificateExpiresAt: status.expiresAt, lastError: status.lastError },
-    collections: store.collections().map((c) => ({ name: c.name, documents: c.documents, tombstones: c.tombstones, internal: isInternalCollection(c.name) })),
+    upload: { pendingCommits: upload.pendingCommits, oldestPendingAt: upload.pendingSince ?? null, acknowledgedUpTo: upload.acknowledgedUpTo },
+    remotes: sync.remotePeers.map((p) => ({ peerKey: p.peerKey, role: p.role, inSession: live.has(p.peerKey), lastSyncedAt: p.lastSyncedAt ?? null })),
+    collections,
     storeSizeBytes: store.sizeOnDisk(),
     lastTxnId: store.lastTxnId,
     now: ctx.now(),

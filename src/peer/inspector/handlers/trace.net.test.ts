@@ -5,6 +5,7 @@
  * by the Big Peer and one that came from it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { OverviewSnapshot } from '../../../shared/inspector/overview.ts';
 import type { DocumentTrace, RemoteTrace } from '../../../shared/inspector/trace.ts';
 import { netKit, until, type NetKit } from '../../../testing/inspector/net-kit.ts';
 import { createInspector, type Inspector } from '../inspector.ts';
@@ -103,5 +104,44 @@ describe('documents:trace', () => {
     });
     const theirs = await trace(inspector, 'orders', 'theirs');
     expect(theirs).toMatchObject({ held: 'live', lastWriter: big.sync.peerKey, remotes: [{ peerKey: big.sync.peerKey, delivery: { state: 'from-remote' } }] });
+  });
+
+  it('shows on the Overview an upload queue that empties as the Big Peer acknowledges, and when each remote last synced', async () => {
+    kit = netKit();
+    const big = await kit.bigPeer();
+    const a = kit.smallPeer('register-a', { bigPeerURL: big.url });
+    a.sync.store.registerSubscription('SELECT * FROM orders');
+    const inspector = createInspector(a.sync);
+    inspectors.push(inspector);
+    const handlers = inspector.openSession().handlers;
+    const overview = async () => {
+      const result = await serveCall(handlers, 'overview:get', {});
+      if (!result.ok) throw new Error(JSON.stringify(result.error));
+      return result.value as OverviewSnapshot;
+    };
+    // Written offline: two commits wait for the Big Peer, the oldest since its commit.
+    const before = Date.now();
+    await a.sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'o1' })");
+    await a.sync.store.execute("INSERT INTO orders DOCUMENTS ({ _id: 'o2' })");
+    const offline = await overview();
+    expect(offline.upload.pendingCommits).toBe(2);
+    expect(offline.remotes).toEqual([]);
+
+    await a.sync.startSync();
+    await until('the Big Peer acknowledged both', async () => (await overview()).upload.pendingCommits === 0);
+    const online = await overview();
+    expect(online.upload).toEqual({ pendingCommits: 0, oldestPendingAt: null, acknowledgedUpTo: a.sync.store.lastTxnId });
+    expect(online.remotes).toEqual([{ peerKey: big.sync.peerKey, role: 'big-peer', inSession: true, lastSyncedAt: expect.any(Number) }]);
+    expect(online.remotes[0]?.lastSyncedAt).toBeGreaterThanOrEqual(before);
+    const mesh = await serveCall(handlers, 'mesh:get', {});
+    expect(mesh.ok && (mesh.value as { peers: { lastSyncedAt: number | null }[] }).peers[0]?.lastSyncedAt).toBeGreaterThanOrEqual(
+      online.remotes[0]?.lastSyncedAt ?? 0,
+    );
+
+    // The session ends; when it last synced stays.
+    await a.sync.stopSync();
+    const stopped = (await overview()).remotes;
+    expect(stopped).toEqual([{ peerKey: big.sync.peerKey, role: 'big-peer', inSession: false, lastSyncedAt: expect.any(Number) }]);
+    expect(stopped[0]?.lastSyncedAt).toBeGreaterThanOrEqual(online.remotes[0]?.lastSyncedAt ?? 0);
   });
 });

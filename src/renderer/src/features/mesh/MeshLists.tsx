@@ -8,7 +8,7 @@ import { useRef } from 'react';
 import type { ConnectionState, MeshConnection, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { PeerKey } from '../../ui/PeerKey.tsx';
-import { formatCount } from '../../ui/format.ts';
+import { formatAgo, formatCount } from '../../ui/format.ts';
 import { useScrollToSelected } from '../transactions/TransactionTables.tsx';
 import { useRowKeys } from '../transactions/use-row-keys.ts';
 import { bestState, nodeIdOf } from './mesh-layout.ts';
@@ -94,6 +94,11 @@ export function PeersTable({ snapshot, receivedAt, now, selected, onSelect }: Li
                     </span>
                   ) : (
                     <Badge tone={STATE_TONES[state]}>{STATE_NAMES[state].toLowerCase()}</Badge>
+                  )}
+                  {peer.role !== 'local' && (
+                    <span className="mesh-app" title="When an update was last exchanged with it: sent and acknowledged, or received and merged">
+                      {peer.lastSyncedAt === null ? 'not synced yet' : `synced ${formatAgo(peer.lastSyncedAt, peerClock)}`}
+                    </span>
                   )}
                 </td>
               </tr>

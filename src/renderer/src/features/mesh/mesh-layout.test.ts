@@ -14,7 +14,13 @@ describe('layoutMesh', () => {
   it('places every node and its label inside the drawing, whatever the number of peers and the pane', () => {
     for (const size of [DEFAULT_SIZE, { width: 1600, height: 500 }, { width: 300, height: 200 }, { width: 700, height: 1200 }]) {
       for (const count of [1, 2, 5, 30]) {
-        const peers = Array.from({ length: count }, (_, i) => ({ peerKey: `peer-${i}`, role: 'small-peer' as const, appId: undefined, auth: undefined }));
+        const peers = Array.from({ length: count }, (_, i) => ({
+          peerKey: `peer-${i}`,
+          role: 'small-peer' as const,
+          appId: undefined,
+          auth: undefined,
+          lastSyncedAt: null,
+        }));
         const layout = layoutMesh(snapshot({ peers, connections: [] }), true, size);
         for (const node of layout.nodes) {
           expect(node.x - node.r - 50).toBeGreaterThanOrEqual(0);
@@ -31,8 +37,8 @@ describe('layoutMesh', () => {
     const four = snapshot({
       peers: [
         ...snapshot().peers,
-        { peerKey: 'p3', role: 'small-peer', appId: undefined, auth: undefined },
-        { peerKey: 'p4', role: 'small-peer', appId: undefined, auth: undefined },
+        { peerKey: 'p3', role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
+        { peerKey: 'p4', role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
       ],
     });
     const wide = layoutMesh(four, true, { width: 1400, height: 600 });
@@ -72,9 +78,9 @@ describe('layoutMesh', () => {
     const layout = layoutMesh(
       snapshot({
         peers: [
-          { peerKey: SMALL_B, role: 'small-peer', appId: undefined, auth: undefined },
-          { peerKey: SMALL_A, role: 'small-peer', appId: undefined, auth: undefined },
-          { peerKey: BIG, role: 'big-peer', appId: undefined, auth: undefined },
+          { peerKey: SMALL_B, role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
+          { peerKey: SMALL_A, role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
+          { peerKey: BIG, role: 'big-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
         ],
         connections: [connection('WsClient#9', { state: 'connecting', remotePeerKey: undefined })],
       }),

@@ -128,12 +128,36 @@ function SyncCard({ snapshot }: { readonly snapshot: OverviewSnapshot }) {
           ],
           ['URL', snapshot.bigPeer.url === undefined ? <span className="faint">—</span> : <code>{snapshot.bigPeer.url}</code>],
           ['Big Peer key', snapshot.bigPeer.peerKey === undefined ? <span className="faint">not met yet</span> : <PeerKey value={snapshot.bigPeer.peerKey} />],
+          ['Upload queue', <UploadQueue key="u" snapshot={snapshot} />],
+          ...snapshot.remotes.map(
+            (remote) =>
+              [
+                remote.role === 'big-peer' ? 'Last synced with the Big Peer' : `Last synced with ${remote.peerKey.slice(0, 8)}…`,
+                <span key={remote.peerKey}>
+                  {remote.lastSyncedAt === null ? <span className="faint">not yet</span> : formatTimestamp(remote.lastSyncedAt)}
+                  {remote.inSession ? '' : ' · no session now'}
+                </span>,
+              ] as const,
+          ),
         ]}
       />
       {toggle.status === 'error' && toggle.error !== undefined && (
         <ErrorNotice compact title={snapshot.syncActive ? 'Could not stop sync' : 'Could not start sync'} error={toggle.error} />
       )}
     </Section>
+  );
+}
+
+/** Commits the Big Peer has not acknowledged yet: how many, and since when the oldest waits. */
+function UploadQueue({ snapshot }: { readonly snapshot: OverviewSnapshot }) {
+  const { pendingCommits, oldestPendingAt } = snapshot.upload;
+  if (snapshot.bigPeer.state === 'none') return <span className="faint">no Big Peer: nothing is uploaded</span>;
+  if (pendingCommits === 0) return <StatusText tone="ok">empty: the Big Peer holds every commit</StatusText>;
+  return (
+    <StatusText tone="warn">
+      {formatCount(pendingCommits)} {pendingCommits === 1 ? 'commit' : 'commits'} not acknowledged
+      {oldestPendingAt === null ? '' : `, the oldest from ${formatTimestamp(oldestPendingAt)}`}
+    </StatusText>
   );
 }
 
