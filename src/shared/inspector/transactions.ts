@@ -11,6 +11,8 @@ export interface TransactionEntry {
   readonly durationMs: number;
   readonly collections: readonly string[];
   readonly documents: number;
+  /** The first documents it wrote (at most 5), each as `collection:<_id as JSON>`; `documents` counts them all. */
+  readonly sampleIds: readonly string[];
 }
 
 /** A writer that had to wait for the write slot, once it got it. */

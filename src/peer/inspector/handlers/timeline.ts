@@ -10,8 +10,17 @@ import type { InspectorContext } from '../context.ts';
 
 export const TIMELINE_CAPACITY = 1000;
 
+/** How many of a commit's documents its entry names. */
+export const SAMPLE_IDS = 5;
+
 export function transactionEntry(txn: CommittedTransaction): TransactionEntry {
-  const documents = new Set(txn.changes.map((c) => `${c.collection}\u0000${JSON.stringify(c.id)}`)).size;
+  const written = new Set(txn.changes.map((c) => `${c.collection}:${JSON.stringify(c.id)}`));
+  const documents = written.size;
+  const sampleIds: string[] = [];
+  for (const id of written) {
+    if (sampleIds.length === SAMPLE_IDS) break;
+    sampleIds.push(id);
+  }
   return {
     txnId: txn.txnId,
     originator: txn.originator,
@@ -20,6 +29,7 @@ export function transactionEntry(txn: CommittedTransaction): TransactionEntry {
     durationMs: txn.durationMs,
     collections: txn.collections,
     documents,
+    sampleIds,
   };
 }
 

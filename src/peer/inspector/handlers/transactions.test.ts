@@ -24,8 +24,27 @@ describe('transactions:list and the commit events', () => {
     );
     const list = await kit.call('transactions:list');
     expect(list.commits).toEqual([
-      { txnId: 1, originator: 'User', hint: undefined, startedAt: start, durationMs: 0, collections: ['orders'], documents: 2 },
-      { txnId: 2, originator: 'User', hint: 'batch', startedAt: start, durationMs: 0, collections: ['people', 'orders'], documents: 2 },
+      {
+        txnId: 1,
+        originator: 'User',
+        hint: undefined,
+        startedAt: start,
+        durationMs: 0,
+        collections: ['orders'],
+        documents: 2,
+        sampleIds: ['orders:"a"', 'orders:"b"'],
+      },
+      // A document written twice in one commit is named once.
+      {
+        txnId: 2,
+        originator: 'User',
+        hint: 'batch',
+        startedAt: start,
+        durationMs: 0,
+        collections: ['people', 'orders'],
+        documents: 2,
+        sampleIds: ['people:"p"', 'orders:"a"'],
+      },
     ]);
     expect(list.waits).toEqual([]);
     expect(kit.eventsOf('transactions:committed')).toEqual(list.commits);
@@ -33,6 +52,13 @@ describe('transactions:list and the commit events', () => {
       { txnId: 1, collections: ['orders'] },
       { txnId: 2, collections: ['people', 'orders'] },
     ]);
+  });
+
+  it('names the first five documents of a large commit and counts them all', async () => {
+    kit = inspectorKit();
+    await kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs: Array.from({ length: 12 }, (_, i) => ({ _id: `o${i}` })) });
+    const [commit] = (await kit.call('transactions:list')).commits;
+    expect(commit).toMatchObject({ documents: 12, sampleIds: ['orders:"o0"', 'orders:"o1"', 'orders:"o2"', 'orders:"o3"', 'orders:"o4"'] });
   });
 
   it(`keeps the last ${TIMELINE_CAPACITY} commits, oldest first`, async () => {

@@ -73,6 +73,7 @@ export function CommitsTable({
             <th scope="col" className="num">
               Documents
             </th>
+            <th scope="col">Ids</th>
           </tr>
         </thead>
         <tbody>
@@ -106,7 +107,19 @@ const CommitRow = memo(function CommitRow({
       <td className="mono txn-cell-collections" title={entry.collections.join(', ')}>
         {entry.collections.length === 0 ? <span className="faint">none</span> : entry.collections.join(', ')}
       </td>
-      <td className="num mono">{formatCount(entry.documents)}</td>
+      <td className="num mono" title={entry.sampleIds.join('\n')}>
+        {formatCount(entry.documents)}
+      </td>
+      <td className="mono txn-cell-ids" title={entry.sampleIds.join('\n')}>
+        {entry.sampleIds.length === 0 ? (
+          <span className="faint">—</span>
+        ) : (
+          <>
+            {entry.sampleIds.join(', ')}
+            {entry.documents > entry.sampleIds.length && <span className="faint"> (+{formatCount(entry.documents - entry.sampleIds.length)} more)</span>}
+          </>
+        )}
+      </td>
     </tr>
   );
 });
