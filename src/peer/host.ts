@@ -33,6 +33,8 @@ export type {
   WriteTransaction,
   Savepoint,
   ExternalCommit,
+  TombstoneReap,
+  ReapedTombstone,
 } from './storage/types.ts';
 /** For storage engines of the apps (the Big Peer's PostgreSQL): the reference evaluator over rows, and the order-preserving key of `_id`. */
 export { runQuery } from './storage/js-query.ts';

@@ -405,5 +405,70 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
         });
       });
     });
+
+    describe('reapTombstones', () => {
+      const tombstone = (id: JsonValue, deletedAt: string, txnId: number): StoredDocument => ({
+        id,
+        value: null,
+        meta: { c: ['0000000000010000' as Hlc, 'peer'], d: [deletedAt as Hlc, 'peer'] },
+        txnId,
+      });
+      const OLD = '0000000000020000';
+      const CUT = '0000000000030000';
+      const NEW = '0000000000040000';
+
+      it('removes the tombstones deleted at or before the cut, in every collection, and never a live document', () => {
+        withStorage((s) => {
+          s.write((w) => {
+            w.put('b', tombstone('x', OLD, 3));
+            w.put('a', tombstone(2, CUT, 4));
+            w.put('a', tombstone(1, OLD, 5));
+            w.put('a', tombstone('late', NEW, 6));
+            w.put('a', doc({ _id: 'live' }, 7));
+          });
+          const reaped = s.write((w) => w.reapTombstones({ deletedUpTo: CUT }));
+          expect(reaped).toEqual([
+            { collection: 'a', id: 1, txnId: 5 },
+            { collection: 'a', id: 2, txnId: 4 },
+            { collection: 'b', id: 'x', txnId: 3 },
+          ]);
+          expect(s.read((r) => [r.get('a', 1), r.get('a', 2), r.get('b', 'x')])).toEqual([undefined, undefined, undefined]);
+          expect(s.read((r) => r.get('a', 'late'))?.value).toBeNull();
+          expect(s.read((r) => r.findValues(query('a')))).toEqual([{ _id: 'live' }]);
+          expect(s.read((r) => r.collections())).toEqual([{ name: 'a', documents: 1, tombstones: 1 }]);
+          expect(s.read((r) => allPages(r, changes('a', 0, 10)).flat())).toEqual([
+            ['late', 6],
+            ['live', 7],
+          ]);
+        });
+      });
+
+      it('keeps the tombstones committed after uptoTxnId', () => {
+        withStorage((s) => {
+          s.write((w) => {
+            w.put('a', tombstone('held', OLD, 2));
+            w.put('a', tombstone('not-yet', OLD, 3));
+          });
+          expect(s.write((w) => w.reapTombstones({ deletedUpTo: CUT, uptoTxnId: 2 }))).toEqual([{ collection: 'a', id: 'held', txnId: 2 }]);
+          expect(s.read((r) => r.get('a', 'not-yet'))?.txnId).toBe(3);
+        });
+      });
+
+      it('reaps nothing when no tombstone is old enough, and is undone with its transaction', () => {
+        withStorage((s) => {
+          s.write((w) => w.put('a', tombstone('t', NEW, 1)));
+          expect(s.write((w) => w.reapTombstones({ deletedUpTo: CUT }))).toEqual([]);
+          s.write((w) => w.put('a', tombstone('t', OLD, 2)));
+          expect(() =>
+            s.write((w) => {
+              expect(w.reapTombstones({ deletedUpTo: CUT })).toHaveLength(1);
+              expect(w.get('a', 't')).toBeUndefined();
+              throw new Error('undo');
+            }),
+          ).toThrow('undo');
+          expect(s.read((r) => r.get('a', 't'))?.txnId).toBe(2);
+        });
+      });
+    });
   });
 }

@@ -35,6 +35,7 @@ import {
   type ExternalCommit,
   type Logger,
   type ReadTransaction,
+  type ReapedTombstone,
   type Savepoint,
   type StorageEngine,
   type StorageReader,
@@ -42,6 +43,7 @@ import {
   type StoredDocument,
   type TimerHandle,
   type Timers,
+  type TombstoneReap,
   type WriteTransaction,
 } from '../../peer/host.ts';
 import { PgBridge, describeServer } from './pg-bridge.ts';
@@ -341,6 +343,18 @@ class PgWriter extends PgReader implements StorageWriter {
     if (removed.length > 0) this.written.add(query.collection);
     removed.sort((a, b) => Buffer.compare(a.key, b.key));
     return removed.map((r) => (JSON.parse(r.body) as JsonObject)._id as JsonValue);
+  }
+
+  reapTombstones(reap: TombstoneReap): ReapedTombstone[] {
+    // COLLATE "C": stamps are hexadecimal text that must compare byte by byte, whatever the database's collation.
+    const rows = this.one(
+      `DELETE FROM documents WHERE deleted AND (meta::jsonb -> 'd' ->> 0) COLLATE "C" <= $1 COLLATE "C" AND ($2::bigint IS NULL OR txn_id <= $2::bigint) ` +
+        'RETURNING collection, id, body, txn_id',
+      [reap.deletedUpTo, reap.uptoTxnId ?? null],
+    ).rows.map((r) => ({ collection: r[0] as string, key: bufferOf(r[1] as Uint8Array), body: r[2] as string, txnId: Number(r[3]) }));
+    for (const r of rows) this.written.add(r.collection);
+    rows.sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : Buffer.compare(a.key, b.key)));
+    return rows.map((r) => ({ collection: r.collection, id: (JSON.parse(r.body) as JsonObject)._id as JsonValue, txnId: r.txnId }));
   }
 
   setClock(state: ClockState): void {

@@ -17,11 +17,13 @@ import type {
   CollectionInfo,
   DocumentQuery,
   ReadTransaction,
+  ReapedTombstone,
   Savepoint,
   StorageEngine,
   StorageReader,
   StorageWriter,
   StoredDocument,
+  TombstoneReap,
   WriteTransaction,
 } from './types.ts';
 
@@ -173,6 +175,25 @@ class MemoryWriter extends MemoryReader implements StorageWriter {
     const found = this.find(query).sort((a, b) => Buffer.compare(a.key, b.key));
     for (const e of found) this.#set(query.collection, e.key.toString('hex'), null);
     return found.map((e) => JSON.parse(e.id) as JsonValue);
+  }
+
+  reapTombstones(reap: TombstoneReap): ReapedTombstone[] {
+    const names = [...new Set([...this.base.collections.keys(), ...this.changes.keys()])].sort();
+    const out: ReapedTombstone[] = [];
+    for (const collection of names) {
+      const found = this.entries(collection)
+        .filter((e) => e.body === null && (reap.uptoTxnId === undefined || e.txnId <= reap.uptoTxnId))
+        .filter((e) => {
+          const d = (JSON.parse(e.meta) as DocumentMeta).d;
+          return d !== undefined && d[0] <= reap.deletedUpTo;
+        })
+        .sort((a, b) => Buffer.compare(a.key, b.key));
+      for (const e of found) {
+        this.#set(collection, e.key.toString('hex'), null);
+        out.push({ collection, id: JSON.parse(e.id) as JsonValue, txnId: e.txnId });
+      }
+    }
+    return out;
   }
 
   setClock(state: ClockState): void {

@@ -5,7 +5,18 @@
  * result.
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
-import type { ChangePage, ChangeQuery, ClockState, CollectionInfo, DocumentQuery, Savepoint, StorageWriter, StoredDocument } from './types.ts';
+import type {
+  ChangePage,
+  ChangeQuery,
+  ClockState,
+  CollectionInfo,
+  DocumentQuery,
+  ReapedTombstone,
+  Savepoint,
+  StorageWriter,
+  StoredDocument,
+  TombstoneReap,
+} from './types.ts';
 
 export interface DocumentChange {
   readonly collection: string;
@@ -79,6 +90,14 @@ export class RecordingWriter implements StorageWriter {
     const ids = this.#inner.evict(query);
     for (const id of ids) this.#changes.push({ collection: query.collection, id, kind: 'evict', after: null });
     return ids;
+  }
+
+  /**
+   * Not recorded: a tombstone is in no query's result, so no observer can see it go; and an
+   * `evict` change would make replication forget what this peer holds of its remotes.
+   */
+  reapTombstones(reap: TombstoneReap): ReapedTombstone[] {
+    return this.#inner.reapTombstones(reap);
   }
 
   setClock(state: ClockState): void {

@@ -139,8 +139,8 @@ describe('the SQLite store on disk', () => {
     }
     const db = new Database(join(dir, DATABASE_FILE));
     try {
-      expect(SCHEMA_VERSION).toBe(3);
-      expect(db.pragma('user_version', { simple: true })).toBe(3);
+      expect(SCHEMA_VERSION).toBe(4);
+      expect(db.pragma('user_version', { simple: true })).toBe(4);
       expect(db.prepare('SELECT count(*) FROM secondary_indexes').pluck().get()).toBe(0);
       expect(db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'documents_by_txn'").pluck().get()).toBe(
         'CREATE INDEX documents_by_txn ON documents (collection, txn_id)',
@@ -178,6 +178,20 @@ describe('the SQLite store on disk', () => {
         }
       }
       expect(plans()[1]).toContain('SEARCH documents USING INDEX documents_by_txn (collection=? AND txn_id=? AND rowid>?)');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reaps tombstones along the partial documents_tombstones index, never reading live documents', () => {
+    const storage = SqliteStorage.open(dir);
+    storage.close();
+    const db = new Database(join(dir, DATABASE_FILE));
+    try {
+      const sql =
+        "DELETE FROM documents WHERE deleted = 1 AND json_extract(meta, '$.d[0]') <= @cut AND (@upto IS NULL OR txn_id <= @upto) RETURNING collection, id, txn_id";
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ cut: '0000000000030000', upto: null }) as { detail: string }[]).map((row) => row.detail);
+      expect(plan.join('\n')).toContain('USING INDEX documents_tombstones');
     } finally {
       db.close();
     }

@@ -32,11 +32,13 @@ import type {
   CollectionInfo,
   DocumentQuery,
   ReadTransaction,
+  ReapedTombstone,
   Savepoint,
   StorageEngine,
   StorageReader,
   StorageWriter,
   StoredDocument,
+  TombstoneReap,
   WriteTransaction,
 } from './types.ts';
 
@@ -429,6 +431,16 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
     this.statement('DELETE FROM secondary_indexes WHERE collection = ? AND name = ?').run(collection, name);
     this.#writePlannerStatistics();
     return true;
+  }
+
+  reapTombstones(reap: TombstoneReap): ReapedTombstone[] {
+    // The condition is the expression of the partial index `documents_tombstones` (migration 4).
+    const rows = this.statement(
+      "DELETE FROM documents WHERE deleted = 1 AND json_extract(meta, '$.d[0]') <= @cut AND (@upto IS NULL OR txn_id <= @upto) " +
+        "RETURNING collection, id, body -> '$._id' AS doc_id, txn_id",
+    ).all({ cut: reap.deletedUpTo, upto: reap.uptoTxnId ?? null }) as { collection: string; id: Buffer; doc_id: string; txn_id: number }[];
+    rows.sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : Buffer.compare(a.id, b.id)));
+    return rows.map((r) => ({ collection: r.collection, id: JSON.parse(r.doc_id) as JsonValue, txnId: r.txn_id }));
   }
 
   setClock(state: ClockState): void {

@@ -79,6 +79,22 @@ export interface ChangePage {
   readonly next: ChangeCursor | undefined;
 }
 
+/** Which tombstones `reapTombstones` removes (docs/storage.md, "Tombstones and the reaper"). */
+export interface TombstoneReap {
+  /** Tombstones whose deletion stamp (meta `d`, a hybrid-clock time) is at or before this one … */
+  readonly deletedUpTo: string;
+  /** … and whose last commit is at or before this txn_id (undefined: any commit). */
+  readonly uptoTxnId?: number;
+}
+
+/** A tombstone `reapTombstones` removed. */
+export interface ReapedTombstone {
+  readonly collection: string;
+  readonly id: JsonValue;
+  /** Its last commit (the reap horizon is the highest of these). */
+  readonly txnId: number;
+}
+
 export interface StorageReader {
   /** Values of the live documents matching the query, in order. */
   findValues(query: DocumentQuery): JsonObject[];
@@ -115,6 +131,11 @@ export interface StorageWriter extends StorageReader {
   put(collection: string, doc: StoredDocument): void;
   /** Removes the matching live documents and their metadata entirely; returns their `_id`s. */
   evict(query: DocumentQuery): JsonValue[];
+  /**
+   * Removes the tombstones `reap` selects, in every collection, entirely (as `evict` removes live
+   * documents); live documents are never touched. Returns them in collection, then `_id` order.
+   */
+  reapTombstones(reap: TombstoneReap): ReapedTombstone[];
   setClock(state: ClockState): void;
   setSetting(key: string, value: string): void;
   /** Marks a point inside the transaction that its changes since can be undone to. */
