@@ -163,6 +163,7 @@ export const LOG_EVENTS = {
   evictionScheduled: 'eviction.scheduled',
   evictionFailed: 'eviction.failed',
   evictionConfigured: 'eviction.configured',
+  reapedDocumentsDropped: 'replication.reaped-dropped',
   lanStarted: 'lan.started',
   lanPeerIgnored: 'lan.peer-ignored',
   lanFailed: 'lan.failed',

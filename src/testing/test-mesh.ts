@@ -60,6 +60,8 @@ export interface PeerOptions {
   readonly keyPem?: string;
   /** The replicator's clock (default the system's). */
   readonly timers?: Timers;
+  /** The store's clock, which stamps its writes (default the system's). */
+  readonly clock?: Timers;
   /** The lowest level its log keeps (default DEBUG). */
   readonly logLevel?: LogLevel;
   /** How long its certificate lasts from now (default an hour). */
@@ -100,7 +102,7 @@ export function createMesh(): Mesh {
       } else {
         storage = new MemoryStorage();
       }
-      const store = new Store({ storage, peerKey: key.peerKey, timers: systemTimers, logger: hub.logger('store') });
+      const store = new Store({ storage, peerKey: key.peerKey, timers: options.clock ?? systemTimers, logger: hub.logger('store') });
       let permissions = options.permissions ?? EVERYTHING;
       const timers = options.timers ?? systemTimers;
       const now = timers.now();

@@ -148,6 +148,10 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.evictionFailed]: (f) =>
     `Eviction failed, nothing evicted, cancelled subscriptions registered again; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.evictionConfigured]: (f) => `Eviction configured; strategies = ${f.strategies}; window = ${f.window}; scheduled = ${f.scheduled}`,
+  // The resurrection guard (issue 20; not in the spec: worded as eviction's lines).
+  [LOG_EVENTS.reapedDocumentsDropped]: (f) =>
+    `Reconciled with the Big Peer past its reap horizon; remote = ${f.remote}; horizon = ${f.horizon} (txn_id ${f.horizon_txn_id}); named = ${f.named}; ` +
+    `dropped = ${f.dropped}; collections = ${f.collections}; txn_id = ${f.txn_id}`,
   // LAN and the other peer-to-peer transports (issue 7; not in the spec's tables).
   [LOG_EVENTS.lanStarted]: (f) => `LAN transport started; listen_address = ${f.listen_address}; service = ${f.service}; name = ${f.name}`,
   [LOG_EVENTS.lanPeerIgnored]: (f) =>

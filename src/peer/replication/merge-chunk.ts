@@ -41,7 +41,8 @@ function sameState(a: DocumentState, b: DocumentState): boolean {
   return jsonEqual(a.value, b.value) && jsonEqual(a.meta, b.meta);
 }
 
-function latestStamp(meta: WireMeta): string {
+/** The latest stamp of a document's metadata: when it last changed. */
+export function latestStamp(meta: WireMeta): string {
   let max = meta.c[0];
   const see = (hlc: string): void => {
     if (hlc > max) max = hlc;

@@ -20,6 +20,7 @@ import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type L
 import type { MeshTracker } from './mesh-tracker.ts';
 import { ReplicationProgress } from './progress.ts';
 import { Session, type ReplicationTraffic, type SessionHost } from './session.ts';
+import { REAP_HORIZON_SETTING, readReapHorizon } from './resurrection-guard.ts';
 import { errorMessage } from '../../shared/error-message.ts';
 
 export interface ReplicatorOptions {
@@ -110,6 +111,10 @@ export class Replicator {
       arrivedFrom: (from, docs) => {
         for (const session of this.#sessions.values()) if (session.remote.role === 'big-peer' && session.remote.peerKey !== from) session.askFor(docs);
       },
+      // Only a Big Peer tells its reap horizon: a small peer's absence of a document means nothing
+      // (it evicts), so no peer reconciles against one (docs/replication.md).
+      bigPeerHeld: () => options.bigPeerMemo?.bigPeerHolds ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
+      reapHorizon: () => (options.credentials()?.role === 'big-peer' ? readReapHorizon(store.internalSettings.get(REAP_HORIZON_SETTING)) : undefined),
     };
     this.#unlisten.push(store.onCommit((txn) => this.#committed(txn)));
     // Another Big Peer node committed to the shared database: its changes go to this node's sessions.

@@ -15,11 +15,15 @@ import { ANNOUNCE_CLOSE_CODES } from '../../shared/protocol/announce.ts';
 import {
   EVERYTHING_KEY,
   decodeSessionFrame,
+  MAX_CHUNK_DOCS,
   type AckMessage,
+  type ReconcileMessage,
+  type ReconciledMessage,
   type SubscriptionMessage,
   type UpdateMessage,
   type WantMessage,
   type WireDocument,
+  type WireReapHorizon,
 } from '../../shared/protocol/messages.ts';
 import type { SubscriptionSetShape } from '../../shared/subscriptions.ts';
 import type { Logger } from '../log/log-hub.ts';
@@ -33,6 +37,9 @@ import type { RemotePeer } from './handshake.ts';
 import { compileReadRules, compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
 import { SubscriptionTooExpensive, buildUpdate, describeIds, docKey, type BuiltChunk } from './update-builder.ts';
+import { progressSetting } from './progress.ts';
+import { dropAbsent, planGuard, reconciledSetting, type Candidate } from './resurrection-guard.ts';
+import { parseHlc } from '../crdt/hlc.ts';
 import { errorMessage } from '../../shared/error-message.ts';
 
 /** Chunks sent ahead of their acknowledgements. */
@@ -74,6 +81,21 @@ export interface SessionHost extends MergeTarget {
    * newer state of them that its updates will not bring (see `askFor`).
    */
   arrivedFrom?(remotePeerKey: string, docs: readonly (readonly [string, JsonValue])[]): void;
+  /** A Big Peer's reap horizon, told to its remotes (undefined: it never reaped, or is no Big Peer). */
+  reapHorizon?(): WireReapHorizon | undefined;
+  /**
+   * Up to which txn_id of this store the Big Peer held every change when the last session with
+   * it ended (echoes of what it sent included), as saved; undefined: not known.
+   */
+  bigPeerHeld?(): number | undefined;
+}
+
+/** A resurrection guard under way: reconcile messages sent and not yet answered. */
+interface Guard {
+  readonly horizon: WireReapHorizon;
+  readonly named: Map<string, Candidate>;
+  readonly pending: Set<number>;
+  readonly absent: Candidate[];
 }
 
 interface Outgoing {
@@ -128,6 +150,11 @@ export class Session {
   #since = new Map<string, number>();
   #wanted = new Map<string, readonly [string, JsonValue]>();
   #remoteHeld: ReadonlySet<string> = new Set();
+  /** The resurrection guard under way (nothing is sent to the remote meanwhile). */
+  #guard: Guard | undefined;
+  /** The remote's reap horizon was looked at in this session (once is enough). */
+  #guardChecked = false;
+  #reconcileRounds = 0;
   /** The windows of the remote's LIMIT/OFFSET queries as last delivered. */
   #windows = new Map<string, Set<string>>();
   #dirty = false;
@@ -215,7 +242,7 @@ export class Session {
 
   /** Nothing to send, nothing in flight, nothing received left to merge (tests wait for this). */
   get isIdle(): boolean {
-    return this.#closed || (!this.#busy && !this.#dirty && this.#current === undefined && this.#incomingPending === 0);
+    return this.#closed || (!this.#busy && !this.#dirty && this.#current === undefined && this.#incomingPending === 0 && this.#guard === undefined);
   }
 
   /** Sends this peer's subscriptions (at start, and whenever they or what it holds change). */
@@ -224,6 +251,7 @@ export class Session {
     this.#localVersion++;
     const progress = this.#host.loadProgress(this.remote.peerKey, this.readAs);
     const set = this.#host.localSubscriptions();
+    const reaped = this.#host.reapHorizon?.();
     // Held collections matter only for notices, which a peer subscribed to everything never gets:
     // the Big Peer skips counting its store at every session start.
     const message: SubscriptionMessage = {
@@ -232,6 +260,7 @@ export class Session {
       version: this.#localVersion,
       progress,
       ...(set.everything ? {} : { held: this.#host.heldCollections().filter((c) => Object.hasOwn(set.queries, c)) }),
+      ...(reaped === undefined ? {} : { reaped: { before: reaped.before, upto: reaped.upto } }),
     };
     this.#send(JSON.stringify(message));
   }
@@ -356,6 +385,10 @@ export class Session {
         return;
       case 'want':
         return this.#remoteWants(message);
+      case 'reconcile':
+        return this.#answerReconcile(message);
+      case 'reconciled':
+        return this.#reconciled(message);
       case 'ack':
         return this.#acked(message);
       case 'error':
@@ -402,6 +435,10 @@ export class Session {
     this.#scope = undefined;
     this.#remoteHeld = new Set(message.held ?? []);
     this.#dirty = true;
+    if (message.reaped !== undefined && this.remote.role === 'big-peer' && !this.#guardChecked) {
+      this.#guardChecked = true;
+      this.#startGuard(message.reaped);
+    }
     this.#pump();
     this.#onRemoteSubscriptions?.();
     this.#holdsMayHaveChanged();
@@ -418,8 +455,83 @@ export class Session {
 
   #isEcho = (collection: string, doc: StoredDocument): boolean => this.#echoes.get(docKey(collection, doc.id)) === doc.txnId;
 
+  // --- the resurrection guard (resurrection-guard.ts) -------------------------------------
+
+  /** Names, to a Big Peer whose reap horizon is past this peer's progress, the documents it would drop. */
+  #startGuard(horizon: WireReapHorizon): void {
+    const plan = this.#host.read((reader) =>
+      planGuard(reader, {
+        local: compileSubscriptions(this.#host.localSubscriptions()),
+        progress: this.#host.loadProgress(this.remote.peerKey, this.readAs),
+        horizon,
+        // What the Big Peer says it holds of this store counts only what was uploaded; what it sent
+        // here (echoes) it held too, as the last session with it knew.
+        remoteHolds: Math.max(this.remoteHoldsUpTo() ?? 0, this.#host.bigPeerHeld?.() ?? 0),
+        remotePeerKey: this.remote.peerKey,
+      }),
+    );
+    if (plan === undefined) return;
+    const guard: Guard = { horizon, named: new Map(plan.candidates.map((c) => [docKey(c.collection, c.id), c])), pending: new Set(), absent: [] };
+    this.#guard = guard;
+    for (let i = 0; i < plan.candidates.length; i += MAX_CHUNK_DOCS) {
+      const round = ++this.#reconcileRounds;
+      guard.pending.add(round);
+      const docs = plan.candidates.slice(i, i + MAX_CHUNK_DOCS).map((c) => [c.collection, c.id] as const);
+      this.#send(JSON.stringify({ type: 'reconcile', round, docs } satisfies ReconcileMessage));
+    }
+    if (guard.pending.size === 0) this.#finishGuard(guard);
+  }
+
+  /** The remote names documents it would drop: say which of them this peer holds neither live nor as a tombstone. */
+  #answerReconcile(message: ReconcileMessage): void {
+    const absent = this.#host.read((reader) => message.docs.filter(([collection, id]) => reader.get(collection, id) === undefined));
+    this.#send(JSON.stringify({ type: 'reconciled', round: message.round, absent } satisfies ReconciledMessage));
+  }
+
+  #reconciled(message: ReconciledMessage): void {
+    const guard = this.#guard;
+    if (guard === undefined || !guard.pending.delete(message.round)) return this.#malformed(`an answer to reconcile round ${message.round} that was not asked`);
+    for (const [collection, id] of message.absent) {
+      const named = guard.named.get(docKey(collection, id));
+      if (named !== undefined) guard.absent.push(named);
+    }
+    if (guard.pending.size === 0) this.#finishGuard(guard);
+  }
+
+  /** Drops what the remote no longer holds, keeps the progress with it, records the reconcile; then sending starts. */
+  #finishGuard(guard: Guard): void {
+    const remote = this.remote.peerKey;
+    void this.#host
+      .write((w) => {
+        const dropped = guard.absent.length === 0 ? new Map<string, number>() : dropAbsent(w.writer, guard.absent);
+        // Saved as of this commit: the drop is an EVICT, which would otherwise make the remote send the collection again.
+        if (dropped.size > 0) w.writer.setSetting(...progressSetting(remote, this.#host.loadProgress(remote, this.readAs), w.txnId, this.readAs));
+        w.writer.setSetting(...reconciledSetting(remote, guard.horizon.upto));
+        return dropped;
+      })
+      .then(({ result: dropped, txnId }) => {
+        const count = [...dropped.values()].reduce((a, b) => a + b, 0);
+        const fields = {
+          remote,
+          horizon: new Date(parseHlc(guard.horizon.before).ms).toISOString(),
+          horizon_txn_id: guard.horizon.upto,
+          named: guard.named.size,
+          dropped: count,
+          collections: count === 0 ? 'none' : [...dropped].map(([c, n]) => `${c}: ${n}`).join(', '),
+          txn_id: txnId,
+        };
+        if (count > 0) this.#log.warn(LOG_EVENTS.reapedDocumentsDropped, fields);
+        else this.#log.info(LOG_EVENTS.reapedDocumentsDropped, fields);
+        if (this.#guard === guard) this.#guard = undefined;
+        this.#dirty = true;
+        this.#pump();
+      })
+      .catch((error: unknown) => this.#failed(error));
+  }
+
   /** Makes and sends updates while there is something to send and nothing in flight. */
   #pump(): void {
+    if (this.#guard !== undefined) return;
     if (this.#busy || this.#current !== undefined || !this.#dirty || this.#stopping || this.#remoteSubscriptions === undefined) return;
     this.#busy = true;
     this.#dirty = false;

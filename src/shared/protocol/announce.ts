@@ -13,6 +13,9 @@
  *   answer signs (a Big Peer with its issuer key, a small peer with its peer key and
  *   certificate). The Big Peer's subscription moves from its announcement to a subscription
  *   message, as every peer's does.
+ *   Compatible additions within 2: the Big Peer's reap horizon (`subscription.reaped`, which a
+ *   peer that does not know it ignores), and `reconcile` / `reconciled` (messages.ts), sent
+ *   only to a peer whose subscription carried `reaped`.
  */
 import type { SignedCertificate } from '../certificate.ts';
 

@@ -184,6 +184,19 @@ describe('checkSessionMessage accepts', () => {
     });
   });
 
+  it('a subscription carrying the reap horizon of a Big Peer', () => {
+    expect(accepted({ ...subscription(), reaped: { before: H1, upto: 42 } })).toMatchObject({ reaped: { before: H1, upto: 42 } });
+  });
+
+  it('a reconcile and its answer, and returns only their fields', () => {
+    expect(accepted({ type: 'reconcile', round: 1, docs: [['cars', 'a']], extra: 'dropped' })).toStrictEqual({
+      type: 'reconcile',
+      round: 1,
+      docs: [['cars', 'a']],
+    });
+    expect(accepted({ type: 'reconciled', round: 2, absent: [], extra: 'dropped' })).toStrictEqual({ type: 'reconciled', round: 2, absent: [] });
+  });
+
   it('an ack, and returns only its fields', () => {
     expect(accepted({ type: 'ack', update: 2, chunk: 3, merged: 499, refused: 1, extra: 'dropped' })).toStrictEqual({
       type: 'ack',
@@ -251,6 +264,16 @@ describe('checkSessionMessage refuses, naming the fault,', () => {
 
   it('an unknown or missing message type', () => {
     expect(refusal({ type: 'hello' })).toBe('unknown message type "hello"');
+  });
+
+  it('a reap horizon whose cut is not a hybrid clock time, a reconcile of round 0 or with too many documents', () => {
+    expect(refusal({ ...subscription(), reaped: { before: 'yesterday', upto: 1 } })).toBe(
+      'subscription.reaped.before must be a hybrid clock time of 16 hexadecimal digits',
+    );
+    expect(refusal({ ...subscription(), reaped: { before: H1, upto: -1 } })).toBe('subscription.reaped.upto must be an integer of at least 0');
+    expect(refusal({ type: 'reconcile', round: 0, docs: [] })).toBe('reconcile.round must be an integer of at least 1');
+    const many = Array.from({ length: MAX_CHUNK_DOCS + 1 }, (_, i) => ['cars', i]);
+    expect(refusal({ type: 'reconciled', round: 1, absent: many })).toBe(`reconciled.absent has more than ${MAX_CHUNK_DOCS} entries`);
     expect(refusal({ type: 'Update' })).toBe('unknown message type "Update"');
     expect(refusal({ update: 1 })).toBe('unknown message type undefined');
   });

@@ -18,6 +18,12 @@
  * - `want`: documents the receiver holds and wants the current state of.
  * - `ack`: a chunk was merged (or refused document by document) and committed.
  * - `error`: why the sender is about to close the session.
+ * - `reconcile` / `reconciled` (the resurrection guard, docs/replication.md "Tombstone reaping
+ *   and the resurrection guard"): a Big Peer that reaped tombstones says so in its subscription
+ *   message (`reaped`); a small peer whose progress predates it names the documents it would
+ *   drop if the Big Peer no longer had them (`reconcile`), and the Big Peer answers which of
+ *   them it holds neither live nor as a tombstone (`reconciled`). Sent only to a peer that sent
+ *   `reaped`, so a peer that knows neither never receives them.
  */
 import type { JsonObject, JsonValue } from '../json.ts';
 import type { SubscriptionQuery, SubscriptionSetShape } from '../subscriptions.ts';
@@ -52,6 +58,35 @@ export interface SubscriptionMessage {
   readonly progress: Readonly<Record<string, number>>;
   /** Collections the sender holds documents of: changes that leave its subscriptions are noticed there. */
   readonly held?: readonly string[];
+  /** A Big Peer that reaped tombstones: the horizon of its reaps (absent: it never reaped). */
+  readonly reaped?: WireReapHorizon;
+}
+
+/**
+ * What a Big Peer's tombstone reaps may have removed: tombstones deleted at or before `before`
+ * and committed at or before its `upto`. A receiver that holds its store up to `upto` or later
+ * for a query was sent every one of them.
+ */
+export interface WireReapHorizon {
+  /** The deletion-time cut of its reaps: a hybrid-clock time (16 hex digits). */
+  readonly before: string;
+  /** The sender's txn_id of the last commit of any tombstone it reaped. */
+  readonly upto: number;
+}
+
+/** Documents the sender holds and would drop if the receiver has neither them nor their tombstones. */
+export interface ReconcileMessage {
+  readonly type: 'reconcile';
+  /** Grows with each reconcile message of the session, from 1; the answer names it. */
+  readonly round: number;
+  readonly docs: readonly (readonly [string, JsonValue])[];
+}
+
+/** The answer to a `reconcile`: those of its documents the sender holds neither live nor as a tombstone. */
+export interface ReconciledMessage {
+  readonly type: 'reconciled';
+  readonly round: number;
+  readonly absent: readonly (readonly [string, JsonValue])[];
 }
 
 export interface UpdateMessage {
@@ -94,7 +129,7 @@ export interface ErrorMessage {
   readonly message: string;
 }
 
-export type SessionMessage = SubscriptionMessage | UpdateMessage | WantMessage | AckMessage | ErrorMessage;
+export type SessionMessage = SubscriptionMessage | UpdateMessage | WantMessage | AckMessage | ErrorMessage | ReconcileMessage | ReconciledMessage;
 
 export type MessageCheck = { readonly ok: true; readonly value: SessionMessage } | { readonly ok: false; readonly reason: string };
 
@@ -277,6 +312,12 @@ function progress(value: unknown, where: string): Record<string, number> {
   return out;
 }
 
+function reapHorizon(value: unknown, where: string): WireReapHorizon {
+  const h = record(value, where);
+  if (typeof h.before !== 'string' || !/^[0-9a-f]{16}$/.test(h.before)) fail(`${where}.before must be a hybrid clock time of 16 hexadecimal digits`);
+  return { before: h.before, upto: count(h.upto, `${where}.upto`) };
+}
+
 function subscriptionQuery(value: unknown, where: string): SubscriptionQuery {
   const q = record(value, where);
   if (typeof q.expr !== 'string' || q.expr === '' || q.expr.length > 64 * 1024) fail(`${where}.expr must be a non-empty DQL condition`);
@@ -314,6 +355,7 @@ function parse(value: unknown): SessionMessage {
         version: count(m.version, 'subscription.version', 1),
         progress: progress(m.progress, 'subscription.progress'),
         ...(m.held === undefined ? {} : { held: names(m.held, 'subscription.held') }),
+        ...(m.reaped === undefined ? {} : { reaped: reapHorizon(m.reaped, 'subscription.reaped') }),
       };
     case 'update': {
       if (!Array.isArray(m.docs)) fail('update.docs must be a list of documents');
@@ -336,6 +378,10 @@ function parse(value: unknown): SessionMessage {
     }
     case 'want':
       return { type: 'want', docs: docRefs(m.docs, 'want.docs') };
+    case 'reconcile':
+      return { type: 'reconcile', round: count(m.round, 'reconcile.round', 1), docs: docRefs(m.docs, 'reconcile.docs') };
+    case 'reconciled':
+      return { type: 'reconciled', round: count(m.round, 'reconciled.round', 1), absent: docRefs(m.absent, 'reconciled.absent') };
     case 'ack':
       return {
         type: 'ack',
