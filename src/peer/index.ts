@@ -85,3 +85,13 @@ export type {
 export { DRY_RUN_IDS, RUNS_KEPT } from './eviction/types.ts';
 export type { EvictionCheck, EvictionOverlap, ResyncEvent } from './store/eviction-watch.ts';
 export { EvictionManager } from './eviction/eviction-manager.ts';
+export {
+  TombstoneReaper,
+  SMALL_PEER_TOMBSTONE_TTL_DAYS,
+  BIG_PEER_TOMBSTONE_TTL_DAYS,
+  type TombstoneOptions,
+  type ReapRun,
+  type ReapRefusalCode,
+  type ReaperSnapshot,
+} from './eviction/tombstone-reaper.ts';
+export type { ReapHorizon } from './replication/resurrection-guard.ts';

@@ -148,7 +148,15 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.evictionFailed]: (f) =>
     `Eviction failed, nothing evicted, cancelled subscriptions registered again; collection = ${f.collection}; error = ${f.error}`,
   [LOG_EVENTS.evictionConfigured]: (f) => `Eviction configured; strategies = ${f.strategies}; window = ${f.window}; scheduled = ${f.scheduled}`,
-  // The resurrection guard (issue 20; not in the spec: worded as eviction's lines).
+  // The tombstone reaper and the resurrection guard (issue 20; not in the spec: worded as eviction's lines).
+  [LOG_EVENTS.tombstonesReaped]: (f) =>
+    `Tombstones reaped; trigger = ${f.trigger}; ttl_days = ${f.ttl_days}; deleted_before = ${f.deleted_before}; reaped = ${f.reaped}; collections = ${f.collections}; ` +
+    `only_uploaded_up_to = ${f.only_uploaded_up_to}; horizon = ${f.horizon} (txn_id ${f.horizon_txn_id}); txn_id = ${f.txn_id}`,
+  [LOG_EVENTS.tombstonesRefused]: (f) => `Tombstone reaping refused; trigger = ${f.trigger}; code = ${f.code}; reason = ${f.reason}`,
+  [LOG_EVENTS.tombstonesScheduled]: (f) => `Tombstone reaping scheduled; next_run = ${f.next_run}; window = ${f.window}; ttl_days = ${f.ttl_days}`,
+  [LOG_EVENTS.tombstonesFailed]: (f) => `Tombstone reaping failed, nothing reaped; trigger = ${f.trigger}; error = ${f.error}`,
+  [LOG_EVENTS.tombstonesConfigured]: (f) =>
+    `Tombstone reaping configured; ttl_days = ${f.ttl_days}; window = ${f.window}; scheduled = ${f.scheduled}; only_uploaded = ${f.only_uploaded}`,
   [LOG_EVENTS.reapedDocumentsDropped]: (f) =>
     `Reconciled with the Big Peer past its reap horizon; remote = ${f.remote}; horizon = ${f.horizon} (txn_id ${f.horizon_txn_id}); named = ${f.named}; ` +
     `dropped = ${f.dropped}; collections = ${f.collections}; txn_id = ${f.txn_id}`,

@@ -19,6 +19,7 @@ import { UploadWatch, type UploadState } from '../replication/upload-watch.ts';
 import type { ReplicationTraffic } from '../replication/session.ts';
 import { EvictionManager } from '../eviction/eviction-manager.ts';
 import type { EvictionOptions } from '../eviction/types.ts';
+import { TombstoneReaper, type TombstoneOptions } from '../eviction/tombstone-reaper.ts';
 import { WebSocketDialer } from '../replication/ws-dialer.ts';
 import { WebSocketListener } from '../replication/ws-listener.ts';
 import type { LanDiscoveryFactory } from '../lan/discovery.ts';
@@ -91,6 +92,13 @@ export interface SyncOptions {
    * later with `sync.eviction.configure(…)`.
    */
   readonly eviction?: EvictionOptions;
+  /**
+   * The tombstone reaper (docs/eviction.md, "Tombstones"): a deleted document's tombstone is
+   * removed once it is `ttlDays` old (default 7; the Big Peer's default is 30), at most once per
+   * day in the window (default the eviction window). A peer with an identity reaps only
+   * tombstones the Big Peer has acknowledged. Also settable later with `sync.tombstones.configure(…)`.
+   */
+  readonly tombstones?: TombstoneOptions;
 }
 
 export type { SyncTransportOptions } from '../replication/transport-config.ts';
@@ -115,6 +123,7 @@ interface Resources {
   readonly log: Logger;
   readonly store: Store;
   readonly eviction: EvictionManager;
+  readonly tombstones: TombstoneReaper;
   readonly auth: AuthClient;
   readonly upload: UploadWatch;
   readonly path: string;
@@ -145,6 +154,7 @@ function shutDown(resources: Resources): void {
   resources.upload.close();
   resources.stopSync?.();
   resources.eviction.close();
+  resources.tombstones.close();
   auth.close();
   log.info(LOG_EVENTS.shuttingDown);
   log.info(LOG_EVENTS.peerShuttingDown);
@@ -245,8 +255,9 @@ export class Sync {
     }));
     // Only a peer with an identity ever uploads to a Big Peer (a Big Peer has none).
     if (options.identity !== undefined) store.onCommit((txn) => upload.committed(txn.txnId, txn.startedAt + txn.durationMs));
+    let eviction: EvictionManager | undefined;
     try {
-      this.eviction = new EvictionManager(
+      this.eviction = eviction = new EvictionManager(
         {
           store,
           timers,
@@ -260,7 +271,18 @@ export class Sync {
         },
         options.eviction,
       );
+      this.tombstones = new TombstoneReaper(
+        {
+          store,
+          timers,
+          logger: hub.logger('tombstones'),
+          // A deletion made here reaches the Big Peer before its tombstone may go.
+          reapUpTo: () => (options.identity === undefined ? undefined : (bigPeerHolds() ?? 0)),
+        },
+        { ...(options.eviction?.window === undefined ? {} : { window: options.eviction.window }), ...options.tombstones },
+      );
     } catch (error) {
+      eviction?.close();
       store.close();
       throw error;
     }
@@ -273,7 +295,17 @@ export class Sync {
         // Closing: the store is gone with what it held.
       });
     });
-    this.#resources = { log, store, eviction: this.eviction, path, auth: this.auth, upload, servers: { HTTP: new Set(), TCP: new Set() }, stopSync: undefined };
+    this.#resources = {
+      log,
+      store,
+      eviction: this.eviction,
+      tombstones: this.tombstones,
+      path,
+      auth: this.auth,
+      upload,
+      servers: { HTTP: new Set(), TCP: new Set() },
+      stopSync: undefined,
+    };
     this.#options = options;
     this.#hub = hub;
     this.#timers = timers;
@@ -290,6 +322,8 @@ export class Sync {
    * `dryRun(collection)`, `snapshot()`, `onRun(listener)`.
    */
   readonly eviction: EvictionManager;
+  /** The tombstone reaper (docs/eviction.md, "Tombstones"): `configure(…)`, `runNow({ force })`, `snapshot()`. */
+  readonly tombstones: TombstoneReaper;
   readonly #link: { replicator: Replicator | undefined } = { replicator: undefined };
   readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
   readonly #bigPeerMemo: { bigPeerHolds: number | undefined } = { bigPeerHolds: undefined };
