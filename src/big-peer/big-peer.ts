@@ -205,6 +205,8 @@ export class BigPeer {
       });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
+      // The Big Peer keeps tombstones longer than small peers do, and tells its reap horizon to returning peers.
+      sync.tombstones.configure({ ttlDays: config.tombstoneTtlDays, window: config.tombstoneWindow });
       const peer = new BigPeer({
         config,
         sync,

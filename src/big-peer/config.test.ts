@@ -96,6 +96,18 @@ describe('the Big Peer configuration', () => {
     expect(messageOf(() => loadConfig({ config: file({ appID: 'a', queryThreads: 65 }) }))).toMatch(/: queryThreads must be an integer from 0 to 64, not 65/);
   });
 
+  it('keeps tombstones 30 days by default, reaped in 02:00-05:00, the flag winning over the file, and says what is wrong', () => {
+    expect(loadConfig({ appID: 'a' })).toMatchObject({ tombstoneTtlDays: 30, tombstoneWindow: '02:00-05:00' });
+    expect(bigPeerConfig({ appID: 'a' })).toMatchObject({ tombstoneTtlDays: 30, tombstoneWindow: '02:00-05:00' });
+    const path = file({ appID: 'a', tombstoneTtlDays: 90, tombstoneWindow: '23:00-01:00' });
+    expect(loadConfig({ config: path })).toMatchObject({ tombstoneTtlDays: 90, tombstoneWindow: '23:00-01:00' });
+    expect(loadConfig({ config: path, tombstoneTtlDays: '14' }).tombstoneTtlDays).toBe(14);
+    expect(messageOf(() => loadConfig({ appID: 'a', tombstoneTtlDays: '0' }))).toBe('--tombstone-ttl-days must be an integer from 1 to 36500, not "0"');
+    expect(messageOf(() => loadConfig({ config: file({ appID: 'a', tombstoneWindow: '02:00-02:00' }) }))).toMatch(
+      /: tombstoneWindow must be a UTC window HH:MM-HH:MM whose start and end differ, such as 02:00-05:00, not "02:00-02:00"/,
+    );
+  });
+
   it('takes a PostgreSQL store with its schema from --storage or the file, and never echoes its URL', () => {
     const flagged = loadConfig({ appID: 'app', storage: 'postgres://bp:secret@db.internal:5432/syncmesh?schema=app_one&sslmode=require', nodeName: 'node-7' });
     expect(flagged.postgres).toEqual({ url: 'postgres://bp:secret@db.internal:5432/syncmesh?sslmode=require', schema: 'app_one', pollIntervalMs: 1000 });

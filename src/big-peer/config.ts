@@ -82,6 +82,14 @@ export interface BigPeerConfig {
   /** Lifetime of a playground certificate, and of a webhook one whose answer gives none. */
   readonly certificateLifetimeSeconds: number;
   readonly ttlJobs: readonly TtlJobConfig[];
+  /**
+   * Days a tombstone is kept after its deletion before the tombstone reaper removes it (default
+   * 30; small peers keep theirs 7). A small peer away for longer reconciles by ids when it comes
+   * back (docs/replication.md, "Tombstone reaping and the resurrection guard").
+   */
+  readonly tombstoneTtlDays: number;
+  /** The low-activity window the reaper runs in, once a day: UTC `HH:MM-HH:MM` (default `02:00-05:00`). */
+  readonly tombstoneWindow: string;
   /** How long a sync session may take to announce itself before it is closed (4408). */
   readonly announceTimeoutMs: number;
   /** Sync sessions waiting for their announcement from one address (IPv4, or IPv6 /64); 0: no limit. */
@@ -106,6 +114,8 @@ export const CONFIG_DEFAULTS = {
   announceTimeoutMs: 5_000,
   maxPendingSessionsPerAddress: 16,
   maxPendingBytes: 64 * 1024 * 1024,
+  tombstoneTtlDays: 30,
+  tombstoneWindow: '02:00-05:00',
 } as const;
 
 /** What the command line gave (undefined: not given). */
@@ -125,6 +135,8 @@ export interface ConfigFlags {
   readonly logLevel?: string;
   /** `--statement-timeout`, in milliseconds (the CLI reads the duration). */
   readonly statementTimeoutMs?: string;
+  /** `--tombstone-ttl-days`. */
+  readonly tombstoneTtlDays?: string;
 }
 
 export class ConfigError extends SyncError {
@@ -158,6 +170,8 @@ const FILE_KEYS = new Set([
   'metricsToken',
   'certificateLifetimeSeconds',
   'ttlJobs',
+  'tombstoneTtlDays',
+  'tombstoneWindow',
   'announceTimeoutMs',
   'maxPendingSessionsPerAddress',
   'maxPendingBytes',
@@ -308,6 +322,10 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
   const dataDir = flags.data ?? path(inFile.string('data', file.data));
   if (postgres !== undefined && dataDir !== undefined)
     throw new ConfigError('the store is either on PostgreSQL (--storage postgres://…) or in a directory (--data DIR), not both');
+  const tombstoneWindow = inFile.string('tombstoneWindow', file.tombstoneWindow) ?? CONFIG_DEFAULTS.tombstoneWindow;
+  if (!/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$/.test(tombstoneWindow) || tombstoneWindow.slice(0, 5) === tombstoneWindow.slice(6)) {
+    inFile.fail('tombstoneWindow', 'a UTC window HH:MM-HH:MM whose start and end differ, such as 02:00-05:00', tombstoneWindow);
+  }
   const metricsToken = inFile.string('metricsToken', file.metricsToken);
   // Not echoed: the value is a secret.
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError(`${flags.config}: metricsToken must be at least 16 characters long`);
@@ -337,6 +355,10 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     certificateLifetimeSeconds:
       inFile.integer('certificateLifetimeSeconds', file.certificateLifetimeSeconds, 1, 366 * 86_400) ?? CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs,
+    tombstoneTtlDays:
+      pick(onLine.integer('tombstone-ttl-days', flags.tombstoneTtlDays, 1, 36_500), inFile.integer('tombstoneTtlDays', file.tombstoneTtlDays, 1, 36_500)) ??
+      CONFIG_DEFAULTS.tombstoneTtlDays,
+    tombstoneWindow,
     announceTimeoutMs: ms('announceTimeoutMs') ?? CONFIG_DEFAULTS.announceTimeoutMs,
     maxPendingSessionsPerAddress:
       inFile.integer('maxPendingSessionsPerAddress', file.maxPendingSessionsPerAddress, 0, 1_000_000) ?? CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
@@ -372,6 +394,8 @@ export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: 
     metricsToken: undefined,
     certificateLifetimeSeconds: CONFIG_DEFAULTS.certificateLifetimeSeconds,
     ttlJobs: [],
+    tombstoneTtlDays: CONFIG_DEFAULTS.tombstoneTtlDays,
+    tombstoneWindow: CONFIG_DEFAULTS.tombstoneWindow,
     announceTimeoutMs: CONFIG_DEFAULTS.announceTimeoutMs,
     maxPendingSessionsPerAddress: CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
     maxPendingBytes: CONFIG_DEFAULTS.maxPendingBytes,

@@ -38,6 +38,8 @@ Serving (flags win over the config file; see docs/http-api.md):
   --log-level L            ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
   --statement-timeout D    the time budget of one store/execute statement, e.g. 10s (default), 500ms:
                            past it the answer is 408 query/timeout and a mutation is rolled back
+  --tombstone-ttl-days N   days a deleted document's tombstone is kept before it is reaped (default
+                           30); small peers away longer reconcile by ids when they come back
 
 SIGINT or SIGTERM drains it (docs/operations.md): /_ready answers 503, and after drainDelayMs
 (when something asks /_ready) it stops accepting, closes the sessions with 1001, lets requests
@@ -96,6 +98,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
           'tls-cert': { type: 'string' },
           'log-level': { type: 'string' },
           'statement-timeout': { type: 'string' },
+          'tombstone-ttl-days': { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
       }),
@@ -124,6 +127,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       tlsCert: values['tls-cert'],
       logLevel: values['log-level'],
       ...(statementTimeoutMs === undefined ? {} : { statementTimeoutMs: String(statementTimeoutMs) }),
+      ...(values['tombstone-ttl-days'] === undefined ? {} : { tombstoneTtlDays: values['tombstone-ttl-days'] }),
     });
   } catch (error) {
     return fail(io, error);
