@@ -27,6 +27,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX documents_by_txn ON documents (collection, txn_id, id);
   `,
+  // 2: tombstones only, for the daily tombstone reaper (reapTombstones): a partial index, so a
+  // reap reads the tombstones and never the live documents.
+  `
+  CREATE INDEX documents_tombstones ON documents (collection, id) WHERE deleted;
+  `,
 ];
 
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -73,6 +73,24 @@ describe('PostgreSQL storage of several nodes', () => {
     expect(rows).toHaveLength(PG_SCHEMA_VERSION + 1);
   });
 
+  it('reaps tombstones through the partial documents_tombstones index', async () => {
+    const schema = freshSchema();
+    PgStorage.open({ url: url(), schema }).close();
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    try {
+      await client.query(`SET search_path = ${schema}`);
+      await client.query('SET enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN DELETE FROM documents WHERE deleted AND (meta::jsonb -> 'd' ->> 0) COLLATE "C" <= $1 COLLATE "C" RETURNING collection, id`,
+        ['0000000000030000'],
+      );
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('documents_tombstones');
+    } finally {
+      await client.end();
+    }
+  });
+
   it('refuses a schema name it cannot use as is', () => {
     expect(() => PgStorage.open({ url: url(), schema: 'Bad-Name' })).toThrow(expect.objectContaining({ code: 'store/io' }));
   });
