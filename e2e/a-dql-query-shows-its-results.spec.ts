@@ -4,7 +4,7 @@
  * shows its error.
  */
 import { withContract } from './contract.ts';
-import { consoleEditor, resultRows, resultsGrid, runInConsole } from './documents.ts';
+import { consoleEditor, resultRows, resultsGrid, runInConsole, typeInto } from './documents.ts';
 import { expect, openInspector, test } from './fixtures.ts';
 import { createMesh, type InspectedPeer } from './processes.ts';
 
@@ -86,4 +86,19 @@ test('an index made in the console is listed, and EXPLAIN shows the plan that us
   await expect(resultRows(page).first()).toContainText(/"index":\s*"by_city"/);
   await expect(resultRows(page).first()).toContainText(/"estimatedRows":\s*6/);
   await page.getByRole('tab', { name: 'Table' }).click();
+});
+
+test('the console completes collection names, then the fields seen in that collection', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await typeInto(consoleEditor(page), 'SELECT * FROM ord');
+  await consoleEditor(page).press('Control+Space');
+  await expect(page.getByRole('listbox')).toContainText('orders');
+  await consoleEditor(page).press('Escape');
+  // Once a result of orders has shown its fields, they complete in a statement on orders.
+  await runInConsole(page, 'SELECT * FROM orders LIMIT 3');
+  await expect(resultRows(page)).toHaveCount(3);
+  await typeInto(consoleEditor(page), 'SELECT * FROM orders WHERE ci');
+  await consoleEditor(page).press('Control+Space');
+  await expect(page.getByRole('listbox')).toContainText('city');
+  await consoleEditor(page).press('Escape');
 });

@@ -3,7 +3,7 @@
  * peer's collections), named arguments as JSON beside it, the history (Mod-↑/↓ or the list), and
  * Run (Mod-Enter). A statement's error marks its line and column in the editor.
  */
-import { statementKind } from '../../../../shared/inspector/statement-scan.ts';
+import { statementCollection, statementKind } from '../../../../shared/inspector/statement-scan.ts';
 import { useInspector } from '../../store/index.ts';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { CodeEditor } from '../../ui/code-editor/CodeEditor.tsx';
@@ -24,6 +24,8 @@ export function Console() {
   const run = useInspector((s) => s.documents.run);
   const collections = useInspector((s) => s.overview.snapshot.value?.collections);
   const names = collections?.map((c) => c.name) ?? [];
+  const fieldsSeen = useInspector((s) => s.documentsView.fieldsSeen);
+  const current = statementCollection(editor.statement);
   const running = run?.source === 'console' && run.outcome.status === 'loading';
   // The error's position, while the statement is still the one that failed.
   const failed = run?.source === 'console' && run.outcome.error !== undefined && run.statement === editor.statement ? run.outcome.error : undefined;
@@ -65,6 +67,8 @@ export function Console() {
             onRun={() => void runConsole()}
             onHistory={(direction) => historyStep(direction)}
             completions={names}
+            completionFields={fieldsSeen}
+            {...(current === undefined ? {} : { completionCollection: current })}
             lineNumbers
             placeholder="SELECT * FROM orders WHERE status = :status ORDER BY createdAt DESC LIMIT 100"
             {...(position === undefined ? {} : { errorAt: position })}

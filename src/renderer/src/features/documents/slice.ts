@@ -71,6 +71,7 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
       resultMode: 'table',
       selected: undefined,
       detailTab: 'document',
+      fieldsSeen: {},
       detailOpen: true,
       live: true,
       layout: readStored(LAYOUT_KEY, parseLayout) ?? DEFAULT_LAYOUT,
@@ -184,6 +185,16 @@ export const wireDocumentsEvents: EventWiring = (store) => {
   });
   // The history and the layout outlive the page (localStorage, per origin).
   const stopPersist = store.subscribe((state, previous) => {
+    // The fields of each collection's results, for completion in the console.
+    const result = state.documents.result;
+    if (result?.collection !== undefined && result.columns !== previous.documents.result?.columns) {
+      const known = state.documentsView.fieldsSeen[result.collection] ?? [];
+      const added = result.columns.filter((c) => !known.includes(c));
+      if (added.length > 0) {
+        const fieldsSeen = { ...state.documentsView.fieldsSeen, [result.collection]: [...known, ...added] };
+        store.setState((s) => ({ documentsView: { ...s.documentsView, fieldsSeen } }));
+      }
+    }
     if (state.documentsView.history.entries !== previous.documentsView.history.entries) writeStored(HISTORY_KEY, state.documentsView.history.entries);
     if (state.documentsView.layout !== previous.documentsView.layout) writeStored(LAYOUT_KEY, state.documentsView.layout);
   });

@@ -84,6 +84,8 @@ export interface DocumentsSlice {
     readonly live: boolean;
     readonly layout: DocumentsLayout;
     readonly dialog: DocumentDialog | undefined;
+    /** The fields seen in each collection's results in this session, for the console's completion. */
+    readonly fieldsSeen: Readonly<Record<string, readonly string[]>>;
   };
   /** Shows a collection: `SELECT * FROM <name>` in the console, run, and the Documents panel. */
   openCollection(name: string): void;

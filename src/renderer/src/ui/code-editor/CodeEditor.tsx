@@ -46,6 +46,9 @@ export interface CodeEditorProps {
   readonly onHistory?: (direction: -1 | 1) => void;
   /** Collection names to complete (DQL). */
   readonly completions?: readonly string[];
+  /** Fields to complete by collection (DQL), and the statement's collection, whose fields complete without a prefix. */
+  readonly completionFields?: Readonly<Record<string, readonly string[]>>;
+  readonly completionCollection?: string;
   readonly errorAt?: EditorErrorMark;
   readonly lineNumbers?: boolean;
   readonly autoFocus?: boolean;
@@ -142,7 +145,7 @@ export function CodeEditor(props: CodeEditorProps) {
       EditorView.lineWrapping,
       inspectorEditorTheme,
       errorField,
-      languageSlot.current.of(languageOf(props.language, props.completions ?? [])),
+      languageSlot.current.of(languageOf(props)),
       readOnlySlot.current.of(EditorState.readOnly.of(props.readOnly === true)),
       EditorView.contentAttributes.of({ 'aria-label': props.ariaLabel, 'aria-multiline': 'true' }),
       EditorView.updateListener.of((update) => {
@@ -171,9 +174,9 @@ export function CodeEditor(props: CodeEditorProps) {
     }
   }, [props.value]);
 
-  const completionKey = (props.completions ?? []).join('\u0000');
+  const completionKey = JSON.stringify([props.completions ?? [], props.completionFields ?? {}, props.completionCollection ?? null]);
   useEffect(() => {
-    view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageOf(props.language, props.completions ?? [])) });
+    view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageOf(props)) });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- completionKey stands for props.completions, compared by content
   }, [props.language, completionKey]);
 
@@ -192,6 +195,6 @@ export function CodeEditor(props: CodeEditorProps) {
   return <div ref={host} className={`code-editor${props.className === undefined ? '' : ` ${props.className}`}`} />;
 }
 
-function languageOf(language: 'dql' | 'json', completions: readonly string[]): Extension {
-  return language === 'dql' ? dqlLanguage(completions) : json();
+function languageOf(props: CodeEditorProps): Extension {
+  return props.language === 'dql' ? dqlLanguage(props.completions ?? [], props.completionFields, props.completionCollection) : json();
 }

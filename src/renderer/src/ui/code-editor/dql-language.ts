@@ -23,9 +23,21 @@ export const DQL_DIALECT = SQLDialect.define({
   caseInsensitiveIdentifiers: true,
 });
 
-/** DQL highlighting and completion: keywords (upper-case), functions, and the peer's collections. */
-export function dqlLanguage(collections: readonly string[]): Extension {
-  const collectionOptions: Completion[] = collections.map((name) => ({ label: name, type: 'type', detail: 'collection' }));
-  const sources: CompletionSource[] = [keywordCompletionSource(DQL_DIALECT, true), schemaCompletionSource({ dialect: DQL_DIALECT, tables: collectionOptions })];
+/**
+ * DQL highlighting and completion: keywords (upper-case), functions, the peer's collections, and
+ * the fields seen in each collection (`fields`): after `collection.`, and without a prefix for
+ * the statement's own collection (`current`).
+ */
+export function dqlLanguage(collections: readonly string[], fields: Readonly<Record<string, readonly string[]>> = {}, current?: string): Extension {
+  const schema: Record<string, Completion[]> = {};
+  for (const name of collections) schema[name] = (fields[name] ?? []).map((field) => ({ label: field, type: 'property', detail: `field of ${name}` }));
+  const sources: CompletionSource[] = [
+    keywordCompletionSource(DQL_DIALECT, true),
+    schemaCompletionSource({
+      dialect: DQL_DIALECT,
+      schema,
+      ...(current !== undefined && Object.hasOwn(schema, current) ? { defaultTable: current } : {}),
+    }),
+  ];
   return [DQL_DIALECT.extension, autocompletion({ override: sources, icons: false, activateOnTyping: true })];
 }
