@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   'inspector/bad-request': 'An inspector call named no known channel, or its input is not what the channel takes.',
   'inspector/not-found': 'An inspector call named something the peer does not hold: an expired query result, a document, a subscription.',
   'inspector/closed': 'The inspector window, tab or session was closed (or the inspector itself); the call was not run.',
+  'inspector/link-down':
+    'The link from the inspector page to its peer was down when a call that may change the peer was made: it was not sent, and is not sent later; run it again once the link is back.',
   'inspector/cancelled':
     'The call was stopped before it finished: a transactions:hold released while still waiting for the write slot (nothing was held), or an eviction:scenario whose window or tab closed (the peer was put back as it was).',
   'eviction/invalid': 'An eviction strategy or schedule is malformed: unknown kind, no collection, a TTL that is not positive, a bad window or condition.',

@@ -50,3 +50,19 @@ export function onLinkStateChange(listener: (state: LinkState) => void): () => v
   current();
   return webSocketBridge?.onStateChange(listener) ?? (() => {});
 }
+
+/** Calls waiting for the link to the peer (browser mode): reads made while it was down. */
+export function waitingCalls(): number {
+  current();
+  return webSocketBridge?.waiting ?? 0;
+}
+
+export function onWaitingCallsChange(listener: (waiting: number) => void): () => void {
+  current();
+  return webSocketBridge?.onWaitingChange(listener) ?? (() => {});
+}
+
+/** Answers every call waiting for the link with `inspector/cancelled`, unsent. */
+export function cancelWaitingCalls(): void {
+  webSocketBridge?.cancelWaiting();
+}

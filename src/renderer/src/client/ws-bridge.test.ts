@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LINK_LOST, socketUrlFor, WebSocketBridge } from './ws-bridge.ts';
+import { CANCELLED, LINK_DOWN, LINK_LOST, mayChangePeer, socketUrlFor, WebSocketBridge } from './ws-bridge.ts';
 
 /** A stand-in for the browser's WebSocket: records frames, opens and closes when told. */
 class FakeSocket {
@@ -74,6 +74,39 @@ describe('WebSocketBridge', () => {
     expect(await waiting).toEqual({ ok: true, value: 'again' });
   });
 
+  it('refuses a call that may change the peer while the link is down, and never sends it later', async () => {
+    const bridge = new WebSocketBridge('ws://127.0.0.1:1/t/ws');
+    last().open();
+    last().close();
+    expect(await bridge.call('documents:query', { statement: "UPDATE c SET x = 1 WHERE _id = 'a'" })).toEqual(LINK_DOWN);
+    expect(await bridge.call('subscriptions:register', { statement: 'SELECT * FROM c' })).toEqual(LINK_DOWN);
+    expect(await bridge.call('eviction:run', { collection: 'c' })).toEqual(LINK_DOWN);
+    const read = bridge.call('documents:query', { statement: '-- a note\n select * from c' });
+    vi.advanceTimersByTime(250);
+    last().open();
+    // Only the SELECT goes out once the link is back.
+    expect(last().sent.map((f) => (JSON.parse(f) as { channel: string; input: { statement?: string } }).input.statement)).toEqual([
+      '-- a note\n select * from c',
+    ]);
+    last().answer(1, 'rows');
+    expect(await read).toEqual({ ok: true, value: 'rows' });
+  });
+
+  it('counts the calls waiting for the link, and cancels them unsent', async () => {
+    const bridge = new WebSocketBridge('ws://127.0.0.1:1/t/ws');
+    const counts: number[] = [];
+    bridge.onWaitingChange((n) => counts.push(n));
+    const a = bridge.call('overview:get', {});
+    const b = bridge.call('documents:query', { statement: 'EXPLAIN SELECT * FROM c' });
+    expect(bridge.waiting).toBe(2);
+    bridge.cancelWaiting();
+    expect(await a).toEqual(CANCELLED);
+    expect(await b).toEqual(CANCELLED);
+    last().open();
+    expect(last().sent).toEqual([]);
+    expect(counts).toEqual([1, 2, 0, 0]);
+  });
+
   it('reconnects with a growing delay and reports each state', () => {
     const bridge = new WebSocketBridge('ws://127.0.0.1:1/t/ws');
     const states: string[] = [];
@@ -100,6 +133,20 @@ describe('WebSocketBridge', () => {
     last().onmessage?.({ data: JSON.stringify({ type: 'event', event: 'subscriptions:changed', payload: {} }) });
     last().onmessage?.({ data: 'not json' });
     expect(seen).toEqual([{}]);
+  });
+});
+
+describe('mayChangePeer', () => {
+  it('lets reads wait and takes every other call, and statements other than SELECT and EXPLAIN, for a change', () => {
+    expect(mayChangePeer('overview:get', {})).toBe(false);
+    expect(mayChangePeer('documents:trace', { collection: 'c', id: 'a' })).toBe(false);
+    expect(mayChangePeer('documents:query', { statement: '/* x */ SELECT 1 FROM c' })).toBe(false);
+    expect(mayChangePeer('documents:query', { statement: 'explain delete from c' })).toBe(false);
+    expect(mayChangePeer('documents:query', { statement: 'INSERT INTO c DOCUMENTS ({})' })).toBe(true);
+    expect(mayChangePeer('documents:query', { statement: 'CREATE INDEX i ON c (a)' })).toBe(true);
+    expect(mayChangePeer('documents:query', {})).toBe(true);
+    expect(mayChangePeer('transactions:hold', { ms: 10 })).toBe(true);
+    expect(mayChangePeer('sync:stop', {})).toBe(true);
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * The inspector contract over a WebSocket, for the browser mode (`syncmesh inspect`). The page is
  * served under `/<token>/`; its socket is `/<token>/ws` on the same host, so the token in the
- * page's own URL is all it needs. It reconnects with backoff; calls made while it is down wait.
+ * page's own URL is all it needs. It reconnects with backoff. While it is down, a call that only
+ * reads waits for it (and may be cancelled); a call that may change the peer is refused at once,
+ * never sent later without the user seeing it (`mayChangePeer`).
  */
 import type { BridgeServerFrame, CallInput, CallName, CallOutput, EventName, EventPayload, InspectorBridge } from '../../../shared/inspector/contract.ts';
 import type { CallResult } from '../../../shared/inspector/result.ts';
@@ -27,11 +29,54 @@ export const LINK_LOST: CallResult<never> = {
   },
 };
 
+/** The answer of a call that may change the peer, made while the link is down: not sent, now or later. */
+export const LINK_DOWN: CallResult<never> = {
+  ok: false,
+  error: {
+    code: 'inspector/link-down',
+    message: 'The link to the peer is down: this was not sent, and will not be sent later. Run it again once the link is back.',
+  },
+};
+
+/** The answer of a waiting call the user cancelled: it was never sent. */
+export const CANCELLED: CallResult<never> = {
+  ok: false,
+  error: { code: 'inspector/cancelled', message: 'Cancelled while waiting for the link to the peer; it was not sent.' },
+};
+
+/** Channels that only read the peer: a call of one may wait for the link and go out later. */
+const READS: ReadonlySet<CallName> = new Set<CallName>([
+  'overview:get',
+  'documents:rows',
+  'documents:metadata',
+  'documents:trace',
+  'subscriptions:list',
+  'permissions:list',
+  'permissions:check',
+  'transactions:list',
+  'transactions:slot',
+  'mesh:get',
+  'logs:recent',
+  'eviction:get',
+  'eviction:dry-run',
+]);
+
+/** May the call change the peer? Every channel but the reads, and a statement that is not a SELECT or EXPLAIN. */
+export function mayChangePeer(channel: CallName, input: unknown): boolean {
+  if (READS.has(channel)) return false;
+  if (channel !== 'documents:query') return true;
+  const statement = (input as { statement?: unknown } | undefined)?.statement;
+  if (typeof statement !== 'string') return true;
+  const first = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*([A-Za-z]+)/.exec(statement)?.[1]?.toLowerCase();
+  return first !== 'select' && first !== 'explain';
+}
+
 export class WebSocketBridge implements InspectorBridge {
   readonly #url: string;
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Map<EventName, Set<(payload: never) => void>>();
   readonly #stateListeners = new Set<(state: LinkState) => void>();
+  readonly #waitingListeners = new Set<(waiting: number) => void>();
   #socket: WebSocket | undefined;
   #nextId = 1;
   #state: LinkState = 'connecting';
@@ -51,7 +96,36 @@ export class WebSocketBridge implements InspectorBridge {
     return () => this.#stateListeners.delete(listener);
   }
 
+  /** Calls waiting for the link (made while it was down; each only reads). */
+  get waiting(): number {
+    let n = 0;
+    for (const pending of this.#pending.values()) if (pending.sentOn === undefined) n++;
+    return n;
+  }
+
+  onWaitingChange(listener: (waiting: number) => void): () => void {
+    this.#waitingListeners.add(listener);
+    return () => this.#waitingListeners.delete(listener);
+  }
+
+  /** Answers every call waiting for the link with `inspector/cancelled`; none of them was sent. */
+  cancelWaiting(): void {
+    for (const [id, pending] of this.#pending) {
+      if (pending.sentOn !== undefined) continue;
+      this.#pending.delete(id);
+      pending.resolve(CANCELLED);
+    }
+    this.#waitingChanged();
+  }
+
+  #waitingChanged(): void {
+    const waiting = this.waiting;
+    for (const listener of this.#waitingListeners) listener(waiting);
+  }
+
   call<C extends CallName>(channel: C, input: CallInput<C>): Promise<CallResult<CallOutput<C>>> {
+    // A change is never sent later, when the user may no longer expect it.
+    if (this.#socket?.readyState !== WebSocket.OPEN && mayChangePeer(channel, input)) return Promise.resolve(LINK_DOWN);
     const id = this.#nextId++;
     const frame = JSON.stringify({ type: 'call', id, channel, input });
     return new Promise((resolve) => {
@@ -61,7 +135,7 @@ export class WebSocketBridge implements InspectorBridge {
       if (socket?.readyState === WebSocket.OPEN) {
         socket.send(frame);
         pending.sentOn = socket;
-      }
+      } else this.#waitingChanged();
     });
   }
 
@@ -95,6 +169,7 @@ export class WebSocketBridge implements InspectorBridge {
         socket.send(pending.frame);
         pending.sentOn = socket;
       }
+      this.#waitingChanged();
     };
     socket.onmessage = (message) => {
       if (typeof message.data === 'string') this.#receive(message.data);

@@ -1,5 +1,5 @@
 /** The shell's slice: which panel is shown, the theme, the shortcut help, and the link to the peer. */
-import { linkState, onLinkStateChange, type LinkState } from '../client/index.ts';
+import { linkState, onLinkStateChange, onWaitingCallsChange, waitingCalls, type LinkState } from '../client/index.ts';
 import type { EventWiring, SliceCreator } from '../store/types.ts';
 import { hashFor, panelFromHash, type PanelId } from './navigation.ts';
 import { applyTheme, storedThemePreference, storeThemePreference, type ThemePreference } from './theme.ts';
@@ -17,6 +17,8 @@ export interface ShellSlice {
    * fetch again when this changes.
    */
   readonly linkEpoch: number;
+  /** Calls waiting for the link (reads made while it was down; a change is refused, never queued). */
+  readonly waitingCalls: number;
   showPanel(panel: PanelId): void;
   setTheme(theme: ThemePreference): void;
   setShortcutsOpen(open: boolean): void;
@@ -32,6 +34,7 @@ export const createShellSlice: SliceCreator<ShellSlice> = (set, get) => {
     shellView: { panel: initialPanel(), theme: storedThemePreference(), shortcutsOpen: false },
     link,
     linkEpoch: link === 'open' ? 1 : 0,
+    waitingCalls: waitingCalls(),
     showPanel: (panel) => {
       if (get().shellView.panel === panel) return;
       set((s) => ({ shellView: { ...s.shellView, panel } }));
@@ -47,6 +50,7 @@ export const createShellSlice: SliceCreator<ShellSlice> = (set, get) => {
 
 export const wireShellEvents: EventWiring = (store) => {
   const stopLink = onLinkStateChange((link) => store.setState((s) => ({ link, linkEpoch: link === 'open' ? s.linkEpoch + 1 : s.linkEpoch })));
+  const stopWaiting = onWaitingCallsChange((n) => store.setState({ waitingCalls: n }));
   // Back and forward move between panels.
   const onPopState = () => {
     const panel = panelFromHash(location.hash);
@@ -62,6 +66,7 @@ export const wireShellEvents: EventWiring = (store) => {
   });
   return () => {
     stopLink();
+    stopWaiting();
     window.removeEventListener('popstate', onPopState);
     stopThemeWatch();
     stopTheme();
