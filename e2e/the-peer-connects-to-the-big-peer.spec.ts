@@ -126,3 +126,18 @@ test('the Mesh panel shows the Big Peer connection elected', async ({ page }) =>
   await expect(lan).toContainText('LAN is off');
   await expect(page.getByRole('toolbar', { name: 'Graph controls' }).getByRole('group', { name: 'Peer-to-peer transports' })).toHaveCount(0);
 });
+
+test('while the Big Peer is down, the Mesh keeps its node, says since when, and when it is dialed again', async ({ page }) => {
+  await openInspector(page, peer, 'Mesh');
+  const peers = page.getByRole('table', { name: 'Peers' });
+  await expect(peers.getByRole('row', { name: new RegExp(bigPeerKey.slice(0, 8)) })).toContainText('elected', { timeout: REPLICATION_TIMEOUT_MS });
+  bigPeer = await mesh.restartBigPeer(bigPeer, async () => {
+    const row = peers.getByRole('row', { name: new RegExp(bigPeerKey.slice(0, 8)) });
+    await expect(row).toContainText(/down since \d{2}:\d{2}:\d{2}/, { timeout: REPLICATION_TIMEOUT_MS });
+    await expect(row).toContainText(/retry in|retrying/);
+    // The redials reach no peer, yet no stranger appears: this peer and the Big Peer, one node each.
+    await expect(peers.getByRole('row')).toHaveCount(3);
+    await expect(page.getByRole('group', { name: /^Mesh graph: this peer and 1 remote peer/ })).toBeVisible();
+  });
+  await expect(peers.getByRole('row', { name: new RegExp(bigPeerKey.slice(0, 8)) })).toContainText('elected', { timeout: REPLICATION_TIMEOUT_MS });
+});

@@ -51,9 +51,11 @@ export interface MeshConnection {
   /** The remote's peer key, once the handshake verified it. */
   readonly remotePeerKey: string | undefined;
   /**
-   * For a LAN address this peer dials: the peer key the peer advertised on the LAN, known before
-   * any handshake and not verified by it (a refused handshake leaves `remotePeerKey` undefined,
-   * and this says whom it was meant for). Undefined for other connections.
+   * Whom a connection this peer dials is meant for, before (or without) a handshake that says:
+   * for a LAN address, the peer key the peer advertised on the LAN; for the Big Peer's address,
+   * the key of the Big Peer last met in this run (so that redialing it, or failing to, stays on
+   * its node). Not verified (a refused handshake leaves `remotePeerKey` undefined). Undefined for
+   * other connections.
    */
   readonly advertisedPeerKey: string | undefined;
   /** Why it closed, for a closed one; for a dialed address not dialed yet, what it waits for (a certificate). */

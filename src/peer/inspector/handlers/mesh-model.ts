@@ -27,7 +27,9 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
   // A LAN address is dialed because of an advertisement: its key says whom a refused handshake was for.
   const advertised = new Map<string, string>();
   for (const p of source.lanPeers) if (p.peerKey !== undefined) advertised.set(p.url, p.peerKey);
-  const connections = source.connections.map((c) => meshConnection(c, now, advertised));
+  // The Big Peer last met: a dial of its address that has not (or not yet) reached it is drawn on its node.
+  const bigPeers = source.remotePeers.filter((p) => p.role === 'big-peer').sort((a, b) => b.lastSessionAt - a.lastSessionAt);
+  const connections = source.connections.map((c) => meshConnection(c, now, advertised, bigPeers[0]?.peerKey));
   const refusals = latestAuthRefusals(connections);
   const seen = new Map(source.remotePeers.map((p) => [p.peerKey, p]));
   const order = (t: TransportCondition): number => PEER_TO_PEER_TRANSPORTS.indexOf(t.transport);
@@ -60,7 +62,7 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
   };
 }
 
-function meshConnection(c: TrackedConnection, now: number, advertised: ReadonlyMap<string, string>): MeshConnection {
+function meshConnection(c: TrackedConnection, now: number, advertised: ReadonlyMap<string, string>, bigPeerKey: string | undefined): MeshConnection {
   return {
     id: c.id,
     type: c.type,
@@ -70,7 +72,7 @@ function meshConnection(c: TrackedConnection, now: number, advertised: ReadonlyM
     state: c.state,
     since: c.since,
     remotePeerKey: c.remotePeerKey,
-    advertisedPeerKey: c.transport === 'LAN' && c.direction === 'dialed' ? advertised.get(c.address) : undefined,
+    advertisedPeerKey: c.direction !== 'dialed' ? undefined : c.transport === 'LAN' ? advertised.get(c.address) : c.bigPeer ? bigPeerKey : undefined,
     reason: c.reason,
     refusal: c.state === 'closed' ? c.refusal : undefined,
     retryInMs: c.state === 'closed' && c.retryAt !== undefined ? Math.max(0, c.retryAt - now) : undefined,

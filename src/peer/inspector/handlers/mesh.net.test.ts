@@ -82,7 +82,8 @@ describe('the mesh', () => {
         state: 'elected',
         since: expect.any(Number),
         remotePeerKey: big.sync.peerKey,
-        advertisedPeerKey: undefined,
+        // A dial of the Big Peer's address is meant for the Big Peer last met.
+        advertisedPeerKey: big.sync.peerKey,
         reason: undefined,
         refusal: undefined,
         retryInMs: undefined,
@@ -117,6 +118,9 @@ describe('the mesh', () => {
     expect(down).toMatchObject({ state: 'closed', reason: expect.stringMatching(/^session ended \(\d+\)/) });
     expect(down?.retryInMs).toBeGreaterThan(1_000);
     expect(down?.retryInMs).toBeLessThanOrEqual(5_000);
+    // Each redial, failing before any handshake, stays on the Big Peer's node: no stranger appears.
+    await until('a redial of the Big Peer failed', async () => (await onSmall.get()).connections.some((c) => c.remotePeerKey === undefined), 15_000);
+    for (const c of (await onSmall.get()).connections) expect(c.remotePeerKey ?? c.advertisedPeerKey).toBe(big.sync.peerKey);
     await until('the Big Peer’s mesh shows the accepted connection closed', async () => (await onBig.get()).connections[0]?.state === 'closed');
     expect((await onSmall.get()).peers).toHaveLength(1); // still listed: met in this run
     expect((await onSmall.overview()).bigPeer).toEqual({ url: big.url, state: 'connecting', peerKey: big.sync.peerKey });

@@ -11,6 +11,7 @@ import { PeerKey } from '../../ui/PeerKey.tsx';
 import { formatAgo, formatCount } from '../../ui/format.ts';
 import { useScrollToSelected } from '../transactions/TransactionTables.tsx';
 import { useRowKeys } from '../transactions/use-row-keys.ts';
+import { clockTime } from '../transactions/transactions-model.ts';
 import { bestState, nodeIdOf } from './mesh-layout.ts';
 import { AuthState } from './AuthState.tsx';
 import {
@@ -95,6 +96,7 @@ export function PeersTable({ snapshot, receivedAt, now, selected, onSelect }: Li
                   ) : (
                     <Badge tone={STATE_TONES[state]}>{STATE_NAMES[state].toLowerCase()}</Badge>
                   )}
+                  {state === 'closed' && <DownSince connections={mine} receivedAt={receivedAt} now={now} />}
                   {peer.role !== 'local' && (
                     <span className="mesh-app" title="When an update was last exchanged with it: sent and acknowledged, or received and merged">
                       {peer.lastSyncedAt === null ? 'not synced yet' : `synced ${formatAgo(peer.lastSyncedAt, peerClock)}`}
@@ -154,6 +156,21 @@ export function ConnectionsTable({ snapshot, receivedAt, now, selected, onSelect
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** For a peer with no open connection: since when it is down (the oldest of its closed connections), and when it is dialed again. */
+function DownSince({ connections, receivedAt, now }: { readonly connections: readonly MeshConnection[]; readonly receivedAt: number; readonly now: number }) {
+  const closed = connections.filter((c) => c.state === 'closed');
+  if (closed.length === 0) return null;
+  const since = Math.min(...closed.map((c) => c.since));
+  const latest = closed.reduce((a, c) => (c.since > a.since ? c : a));
+  const retry = retryText(latest, receivedAt, now);
+  return (
+    <span className="mesh-app">
+      down since {clockTime(since, false)}
+      {retry === undefined ? '' : ` · ${retry}`}
+    </span>
   );
 }
 
