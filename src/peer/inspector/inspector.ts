@@ -20,6 +20,7 @@ import type { TimerHandle, Timers } from '../time.ts';
 import type { InspectorContext } from './context.ts';
 import { documentsHandlers } from './handlers/documents.ts';
 import { traceHandlers } from './handlers/trace.ts';
+import { prefsHandlers } from './handlers/prefs.ts';
 import { evictionHandlers, type EvictionPort } from './handlers/eviction.ts';
 import { EvictionSampler, type EvictionSamplerOptions } from './handlers/eviction-sampler.ts';
 import { ScenarioSlot, type ScenarioRunner } from './handlers/eviction-scenario.ts';
@@ -128,6 +129,7 @@ export function createInspector(sync: Sync, options: InspectorOptions = {}): Ins
         ...overviewHandlers(ctx),
         ...documentsHandlers(ctx, results),
         ...traceHandlers(ctx),
+        ...prefsHandlers(ctx),
         ...subscriptionsHandlers(ctx),
         ...permissionsHandlers(ctx),
         ...transactionsHandlers(ctx, timeline, holds),

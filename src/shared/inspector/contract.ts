@@ -27,6 +27,7 @@ import type { CallResult } from './result.ts';
 import type { LocalSubscription, RegisterSubscriptionInput, SubscriptionsSnapshot } from './subscriptions.ts';
 import type { BlockedWaitEntry, HoldInput, TransactionEntry, TransactionsSnapshot, WriteSlotState } from './transactions.ts';
 import type { DocumentTrace } from './trace.ts';
+import type { InspectorPrefs } from './prefs.ts';
 
 type Empty = Record<string, never>;
 
@@ -45,6 +46,10 @@ export interface InspectorCalls {
   'documents:rows': { input: RowsInput; output: RowsPage };
   /** One document with its per-field merge metadata (also a tombstone). */
   'documents:metadata': { input: DocumentRef; output: DocumentMetadata };
+  /** The inspector page's preferences kept with the peer (prefs.ts). */
+  'prefs:get': { input: Empty; output: InspectorPrefs };
+  /** Replaces them; at most MAX_PREFS_BYTES of JSON. */
+  'prefs:set': { input: { readonly prefs: JsonObject }; output: Empty };
   /** Where this peer's version of a document stands with each remote, and why (trace.ts). */
   'documents:trace': { input: DocumentRef; output: DocumentTrace };
 
@@ -135,6 +140,8 @@ export const CALL_NAMES = [
   'documents:rows',
   'documents:metadata',
   'documents:trace',
+  'prefs:get',
+  'prefs:set',
   'subscriptions:list',
   'subscriptions:register',
   'subscriptions:cancel',

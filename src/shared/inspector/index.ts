@@ -10,3 +10,4 @@ export type * from './mesh.ts';
 export type * from './logs.ts';
 export type * from './eviction.ts';
 export type * from './trace.ts';
+export * from './prefs.ts';

@@ -59,6 +59,7 @@ const READS: ReadonlySet<CallName> = new Set<CallName>([
   'logs:recent',
   'eviction:get',
   'eviction:dry-run',
+  'prefs:get',
 ]);
 
 /** May the call change the peer? Every channel but the reads, and a statement that is not a SELECT or EXPLAIN. */

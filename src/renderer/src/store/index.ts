@@ -10,6 +10,7 @@ import { createSubscriptionsSlice, wireSubscriptionsEvents } from '../features/s
 import { createTransactionsSlice, wireTransactionsEvents } from '../features/transactions/slice.ts';
 import { createShellSlice, wireShellEvents } from '../shell/slice.ts';
 import type { EventWiring, InspectorState } from './types.ts';
+import { wirePeerPrefs } from './peer-prefs.ts';
 
 export type { InspectorState } from './types.ts';
 
@@ -35,6 +36,7 @@ const WIRINGS: readonly EventWiring[] = [
   wireMeshEvents,
   wireLogsEvents,
   wireEvictionEvents,
+  wirePeerPrefs,
 ];
 
 /** Starts every panel's event subscriptions; returns the function that stops them. */

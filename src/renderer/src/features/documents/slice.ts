@@ -31,7 +31,7 @@ const HISTORY_KEY = 'console-history';
 const LAYOUT_KEY = 'documents-layout';
 const DEFAULT_LAYOUT: DocumentsLayout = { sidebar: 210, console: 180, detail: 400 };
 
-function parseLayout(value: unknown): DocumentsLayout | undefined {
+export function parseLayout(value: unknown): DocumentsLayout | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   const n = (key: keyof DocumentsLayout) => (typeof v[key] === 'number' && Number.isFinite(v[key]) ? (v[key] as number) : DEFAULT_LAYOUT[key]);
