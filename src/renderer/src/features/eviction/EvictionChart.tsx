@@ -5,7 +5,7 @@
  * loop). Hovering shows the values at that second; each mark's tooltip says what it was. Drawn by
  * hand in SVG at the measured width, so that text and lines stay crisp; colours are CSS classes.
  */
-import { useMemo, useRef, useState, type PointerEvent } from 'react';
+import { useMemo, useState, type PointerEvent } from 'react';
 import type { EvictionMark, EvictionSample, EvictionState } from '../../../../shared/inspector/eviction.ts';
 import { useInspector } from '../../store/index.ts';
 import { formatBytes, formatCount, formatDuration, plural } from '../../ui/format.ts';
@@ -23,8 +23,7 @@ export function EvictionChart({ state }: { readonly state: EvictionState }) {
   const marks = useInspector((s) => s.eviction.marks);
   const view = useInspector((s) => s.evictionView);
   const { setEvictionChartWindow, toggleEvictionSeries } = useInspector.getState();
-  const box = useRef<HTMLDivElement>(null);
-  const size = useElementSize(box);
+  const [box, size] = useElementSize<HTMLDivElement>();
   const [hoverX, setHoverX] = useState<number | undefined>(undefined);
   const to = samples.at(-1)?.at ?? state.now;
   const width = size?.width ?? 900;

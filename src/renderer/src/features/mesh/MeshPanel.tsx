@@ -3,7 +3,7 @@
  * `mesh:changed`; a graph and, beside it, the same as lists, with a second tab of lists for the
  * peer-to-peer transports and the peers seen on the LAN.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { useInspector } from '../../store/index.ts';
 import type { MeshTransportCondition } from '../../../../shared/inspector/mesh.ts';
 import { StatusDot } from '../../ui/Badge.tsx';
@@ -35,10 +35,9 @@ export function MeshPanel() {
   const { loadMesh, selectMeshItem, setMeshShowClosed, setMeshListWidth, setMeshListTab } = useInspector.getState();
   // Countdowns to the next dial and ages tick once a second.
   const now = useTicker(1_000);
-  const canvas = useRef<HTMLDivElement>(null);
-  const size = useElementSize(canvas);
-  const panel = useRef<HTMLElement>(null);
-  const panelSize = useElementSize(panel);
+  // Measured once they are attached: both appear only after the first snapshot arrives.
+  const [canvas, size] = useElementSize<HTMLDivElement>();
+  const [panel, panelSize] = useElementSize<HTMLElement>();
 
   useEffect(() => {
     void loadMesh();

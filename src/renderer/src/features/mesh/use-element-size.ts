@@ -1,11 +1,16 @@
-/** An element's content size, kept up to date with a ResizeObserver; undefined until measured. */
-import { useEffect, useState, type RefObject } from 'react';
+/**
+ * An element's content size, kept up to date with a ResizeObserver; undefined until measured.
+ * It takes a callback ref, not a ref object: the element may appear after the first render (a
+ * panel that shows "Loading…" first), and then it is observed as soon as it is attached.
+ */
+import { useCallback, useEffect, useState } from 'react';
 import type { Size } from './mesh-layout.ts';
 
-export function useElementSize(ref: RefObject<HTMLElement | null>): Size | undefined {
+export function useElementSize<T extends HTMLElement>(): [ref: (element: T | null) => void, size: Size | undefined] {
+  const [element, setElement] = useState<T | null>(null);
   const [size, setSize] = useState<Size | undefined>(undefined);
+  const ref = useCallback((next: T | null) => setElement(next), []);
   useEffect(() => {
-    const element = ref.current;
     if (element === null) return;
     const observer = new ResizeObserver(([entry]) => {
       if (entry === undefined) return;
@@ -19,6 +24,6 @@ export function useElementSize(ref: RefObject<HTMLElement | null>): Size | undef
     });
     observer.observe(element);
     return () => observer.disconnect();
-  }, [ref]);
-  return size;
+  }, [element]);
+  return [ref, size];
 }
