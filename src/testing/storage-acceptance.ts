@@ -76,6 +76,30 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
       });
     });
 
+    it('puts a document by its _id whatever became of the document it replaces', () => {
+      withStorage((s) => {
+        s.write((w) => {
+          w.put('c', doc({ _id: 'a', n: 1 }));
+          w.put('c', doc({ _id: 'b', n: 1 }));
+        });
+        const [a, b] = s.read((r) => r.findDocuments(query('c'))) as [StoredDocument, StoredDocument];
+        s.write((w) => {
+          w.evict(query('c', { where: gt('n', 0), orderBy: [{ expr: { kind: 'path', segments: ['_id'], pos: POS }, direction: 'DESC' }], limit: 1 }));
+          // A row freed by the eviction may be taken by another collection's document.
+          w.put('y', doc({ _id: 'b', n: 9 }));
+          w.put('c', doc({ _id: 'b', n: 2 }), b);
+          w.put('c', doc({ _id: 'a', n: 3 }), b);
+        });
+        s.write((w) => w.put('c', doc({ _id: 'a', n: 4 }, 3), a));
+        expect(s.read((r) => r.findValues(query('c')))).toEqual([
+          { _id: 'a', n: 4 },
+          { _id: 'b', n: 2 },
+        ]);
+        expect(s.read((r) => r.findValues(query('y')))).toEqual([{ _id: 'b', n: 9 }]);
+        expect(s.read((r) => r.get('c', 'a'))?.txnId).toBe(3);
+      });
+    });
+
     it('inserts only where no document or tombstone has the _id', () => {
       withStorage((s) => {
         expect(s.write((w) => w.insertIfAbsent('c', doc({ _id: 'a', n: 1 })))).toBe(true);

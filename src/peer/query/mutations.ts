@@ -175,14 +175,14 @@ function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): Jso
     });
     for (const u of ast.unset) editor.unset(u.path);
     ast.increments.forEach((inc, i) => editor.increment(inc.path, increments[i] as number));
-    ctx.writer.put(ast.collection, { id: doc.id, value: editor.value, meta: editor.meta(), txnId: ctx.txnId });
+    ctx.writer.put(ast.collection, { id: doc.id, value: editor.value, meta: editor.meta(), txnId: ctx.txnId }, doc);
   }
   return docs.map((d) => d.id);
 }
 
 function runDelete(ctx: WriteContext, ast: DeleteStatement, params: Params): JsonValue[] {
   const docs = selected(ctx, ast, params);
-  for (const doc of docs) ctx.writer.put(ast.collection, { id: doc.id, value: null, meta: { c: doc.meta.c, d: ctx.stamp }, txnId: ctx.txnId });
+  for (const doc of docs) ctx.writer.put(ast.collection, { id: doc.id, value: null, meta: { c: doc.meta.c, d: ctx.stamp }, txnId: ctx.txnId }, doc);
   return docs.map((d) => d.id);
 }
 

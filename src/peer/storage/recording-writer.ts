@@ -81,8 +81,8 @@ export class RecordingWriter implements StorageWriter {
     return inserted;
   }
 
-  put(collection: string, doc: StoredDocument): void {
-    this.#inner.put(collection, doc);
+  put(collection: string, doc: StoredDocument, replaces?: StoredDocument): void {
+    this.#inner.put(collection, doc, replaces);
     this.#changes.push({ collection, id: doc.id, kind: 'put', after: doc.value });
   }
 

@@ -15,6 +15,7 @@ import type { Budget } from '../budget.ts';
 import { DirectoryLock, type DatabaseConstructor } from './directory-lock.ts';
 import { runQuery } from './js-query.ts';
 import { writeThrough } from './write-through.ts';
+import { DocumentDecoder, SqliteDocument, type DocumentRow } from './sqlite-documents.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { registerSqlFunctions } from './sql-functions.ts';
 import { SqlTranslator, Untranslatable, jsonPath } from './sql-translate.ts';
@@ -44,12 +45,9 @@ import type {
 
 export const DATABASE_FILE = 'store.sqlite';
 
-interface Row {
+/** A row read for JavaScript to filter: with its `_id` key, which orders it. */
+interface Row extends DocumentRow {
   readonly id: Buffer;
-  readonly body: string;
-  readonly meta: string;
-  readonly deleted: number;
-  readonly txn_id: number;
 }
 
 /** A query as SQL: see `SqliteReader.translate`. */
@@ -62,11 +60,7 @@ interface QuerySql {
   readonly binds: Record<string, unknown>;
 }
 
-interface ChangeRow extends Row {
-  readonly rowid: number;
-}
-
-const CHANGE_COLUMNS = 'SELECT rowid, id, body, meta, deleted, txn_id FROM documents WHERE collection = @col';
+const CHANGE_COLUMNS = 'SELECT rowid, body, meta, deleted, txn_id FROM documents WHERE collection = @col';
 
 /**
  * The SQL of `changedSince`: from the start of (after, upto], or after a cursor. Both walk the
@@ -87,11 +81,6 @@ function loadDatabase(): DatabaseConstructor {
   return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
 }
 
-function toStored(row: Row): StoredDocument {
-  const body = JSON.parse(row.body) as JsonObject;
-  return { id: body._id as JsonValue, value: row.deleted === 1 ? null : body, meta: JSON.parse(row.meta) as DocumentMeta, txnId: row.txn_id };
-}
-
 /** Does an EVICT pick its documents by ORDER BY, LIMIT or OFFSET? */
 function isBounded(query: DocumentQuery): boolean {
   return query.orderBy.length > 0 || query.limit !== undefined || query.offset > 0;
@@ -105,6 +94,8 @@ function bodyOf(doc: StoredDocument): string {
 class SqliteReader implements StorageReader {
   protected readonly db: BetterSqlite3.Database;
   readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #decoder = new DocumentDecoder();
+  readonly #toStored = (row: DocumentRow): SqliteDocument => this.#decoder.document(row);
   /** The budget of the query running now, checked by `dql_budget()` at every row SQLite looks at. */
   #budget: Budget | undefined;
 
@@ -212,7 +203,9 @@ class SqliteReader implements StorageReader {
   }
 
   protected rowsInJs(query: DocumentQuery): Row[] {
-    const rows = this.statement('SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND deleted = 0').all(query.collection) as Row[];
+    const rows = this.statement('SELECT rowid, id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND deleted = 0').all(
+      query.collection,
+    ) as Row[];
     return runQuery(
       rows,
       (r) => JSON.parse(r.body) as JsonObject,
@@ -255,10 +248,10 @@ class SqliteReader implements StorageReader {
 
   findDocuments(query: DocumentQuery): StoredDocument[] {
     const plan = this.translate(query);
-    const sql = plan && this.sqlOf(plan, 'find');
+    const sql = plan && this.sqlOf(plan, 'find', 'rowid, body, meta, deleted, txn_id');
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql);
-    if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map(toStored);
-    return this.budgeted(query, () => stmt.all(plan.binds) as Row[]).map(toStored);
+    if (plan === undefined || stmt === undefined) return this.rowsInJs(query).map(this.#toStored);
+    return this.budgeted(query, () => stmt.all(plan.binds) as DocumentRow[]).map(this.#toStored);
   }
 
   indexes(collection?: string): IndexDefinition[] {
@@ -292,9 +285,9 @@ class SqliteReader implements StorageReader {
   }
 
   get(collection: string, id: JsonValue): StoredDocument | undefined {
-    const row = this.statement('SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND id = ?').get(collection, sortKey(id)) as
-      Row | undefined;
-    return row === undefined ? undefined : toStored(row);
+    const row = this.statement('SELECT rowid, body, meta, deleted, txn_id FROM documents WHERE collection = ? AND id = ?').get(collection, sortKey(id)) as
+      DocumentRow | undefined;
+    return row === undefined ? undefined : this.#toStored(row);
   }
 
   changedSince(query: ChangeQuery): ChangePage {
@@ -306,12 +299,12 @@ class SqliteReader implements StorageReader {
     const binds = fromCursor
       ? { col: query.collection, ct: cursor.txnId, ck: cursor.key, upto: query.uptoTxnId, lim: query.limit + 1 }
       : { col: query.collection, after: query.afterTxnId, upto: query.uptoTxnId, lim: query.limit + 1 };
-    const rows = this.statement(fromCursor ? CHANGED_SINCE_SQL.afterCursor : CHANGED_SINCE_SQL.fromStart).all(binds) as ChangeRow[];
+    const rows = this.statement(fromCursor ? CHANGED_SINCE_SQL.afterCursor : CHANGED_SINCE_SQL.fromStart).all(binds) as DocumentRow[];
     // One row more than the limit was asked for: it tells whether another page follows.
     const more = rows.length > query.limit;
     if (more) rows.length = query.limit;
     const last = rows[rows.length - 1];
-    return { documents: rows.map(toStored), next: more && last !== undefined ? { txnId: last.txn_id, key: last.rowid } : undefined };
+    return { documents: rows.map(this.#toStored), next: more && last !== undefined ? { txnId: last.txn_id, key: last.rowid } : undefined };
   }
 
   collections(): CollectionInfo[] {
@@ -356,11 +349,30 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
     return info.changes === 1;
   }
 
-  put(collection: string, doc: StoredDocument): void {
+  put(collection: string, doc: StoredDocument, replaces?: StoredDocument): void {
+    const key = sortKey(doc.id);
+    const body = bodyOf(doc);
+    const meta = this.#metaJson(doc.meta);
+    const deleted = doc.value === null ? 1 : 0;
+    // The row `replaces` was read from, if it still holds this document: no seek by key.
+    const rowid = replaces === undefined ? undefined : SqliteDocument.rowidOf(replaces);
+    if (
+      rowid !== undefined &&
+      this.statement('UPDATE documents SET body = ?, meta = ?, deleted = ?, txn_id = ? WHERE rowid = ? AND collection = ? AND id = ?').run(
+        body,
+        meta,
+        deleted,
+        doc.txnId,
+        rowid,
+        collection,
+        key,
+      ).changes === 1
+    )
+      return;
     this.statement(
       'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ' +
         'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, meta = excluded.meta, deleted = excluded.deleted, txn_id = excluded.txn_id',
-    ).run(collection, sortKey(doc.id), bodyOf(doc), JSON.stringify(doc.meta), doc.value === null ? 1 : 0, doc.txnId);
+    ).run(collection, key, body, meta, deleted, doc.txnId);
   }
 
   evict(query: DocumentQuery): JsonValue[] {

@@ -127,8 +127,13 @@ export interface StorageReader {
 export interface StorageWriter extends StorageReader {
   /** Writes the document unless one with its `_id` (live or tombstone) exists; tells which. */
   insertIfAbsent(collection: string, doc: StoredDocument): boolean;
-  /** Writes the document, replacing any with its `_id`. */
-  put(collection: string, doc: StoredDocument): void;
+  /**
+   * Writes the document, replacing any with its `_id`. `replaces`, when given, is that document
+   * as this storage returned it (a find or `get` of this collection): an engine may use it to
+   * find the row without a search, and must write correctly whatever happened to the row since.
+   * Engines that keep no such position ignore it.
+   */
+  put(collection: string, doc: StoredDocument, replaces?: StoredDocument): void;
   /** Removes the matching live documents and their metadata entirely; returns their `_id`s. */
   evict(query: DocumentQuery): JsonValue[];
   /**
