@@ -8,6 +8,7 @@ import { evaluate, type Params } from '../dql/evaluate.ts';
 import { sortKey } from '../dql/sort-key.ts';
 import { MISSING, isObject, typeName, valuesEqual, type Value } from '../dql/values.ts';
 import { DocumentEditor } from '../crdt/document-editor.ts';
+import { FieldSetter } from '../crdt/field-setter.ts';
 import type { Stamp } from '../crdt/document-meta.ts';
 import { ParseError, QueryEvaluationError } from '../errors.ts';
 import type { DocumentQuery, StorageWriter, StoredDocument } from '../storage/types.ts';
@@ -151,12 +152,26 @@ function selected(ctx: WriteContext, ast: UpdateStatement | DeleteStatement, par
 
 function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): JsonValue[] {
   const docs = selected(ctx, ast, params);
+  // Only SETs of top-level fields: the metadata after depends on the metadata before alone.
+  const setter =
+    ast.unset.length === 0 && ast.increments.length === 0
+      ? FieldSetter.of(
+          ast.set.map((s) => s.path),
+          ctx.stamp,
+        )
+      : undefined;
   for (const doc of docs) {
     ctx.budget?.check();
     const value = doc.value as JsonObject;
     const env = { doc: value, params };
     // Every right-hand side sees the document as it was before this statement.
     const sets = ast.set.map((s) => evaluate(s.value, env));
+    if (setter !== undefined && sets.every((v) => v !== MISSING && v !== undefined)) {
+      ast.set.forEach((s, i) => checkSetValue(s.path, sets[i] as JsonValue));
+      const meta = setter.apply(value, doc.meta, sets as JsonValue[]);
+      ctx.writer.put(ast.collection, { id: doc.id, value, meta, txnId: ctx.txnId }, doc);
+      continue;
+    }
     const increments = ast.increments.map((inc) => {
       const by = evaluate(inc.by, env);
       if (typeof by !== 'number') {
@@ -168,9 +183,7 @@ function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): Jso
     ast.set.forEach((s, i) => {
       const v = sets[i];
       if (v === MISSING || v === undefined) return editor.unset(s.path);
-      // A value set below a path must not make the document nest deeper than documents may.
-      const fault = findJsonFault(v, MAX_JSON_DEPTH - s.path.length);
-      if (fault !== undefined) throw new QueryEvaluationError(`cannot SET ${s.path.join('.')}: the value${fault.path} is ${fault.problem}`);
+      checkSetValue(s.path, v);
       editor.set(s.path, v);
     });
     for (const u of ast.unset) editor.unset(u.path);
@@ -178,6 +191,12 @@ function runUpdate(ctx: WriteContext, ast: UpdateStatement, params: Params): Jso
     ctx.writer.put(ast.collection, { id: doc.id, value: editor.value, meta: editor.meta(), txnId: ctx.txnId }, doc);
   }
   return docs.map((d) => d.id);
+}
+
+/** A value set below a path must not make the document nest deeper than documents may. */
+function checkSetValue(path: readonly (string | number)[], v: JsonValue): void {
+  const fault = findJsonFault(v, MAX_JSON_DEPTH - path.length);
+  if (fault !== undefined) throw new QueryEvaluationError(`cannot SET ${path.join('.')}: the value${fault.path} is ${fault.problem}`);
 }
 
 function runDelete(ctx: WriteContext, ast: DeleteStatement, params: Params): JsonValue[] {
