@@ -115,7 +115,7 @@ describe('the SQLite store on disk', () => {
     SqliteStorage.open(dir).close();
   });
 
-  it('migrates a schema-1 store to the latest schema on open, keeping its documents', () => {
+  it('migrates a schema-1 store to the latest schema on open, keeping its documents and counting the live ones', () => {
     const v1 = new Database(join(dir, DATABASE_FILE));
     v1.exec(MIGRATIONS[0] as string);
     const meta = JSON.stringify({ c: ['0000000000010000', 'p'] });
@@ -134,14 +134,16 @@ describe('the SQLite store on disk', () => {
         ['b', null, 2],
       ]);
       expect(storage.read((r) => r.clock())).toEqual({ lastTxnId: 2, lastHlc: '0000000000020000' });
+      expect(storage.read((r) => r.count({ collection: 'c', where: undefined, params: {}, orderBy: [], limit: undefined, offset: 0 }))).toBe(1);
     } finally {
       storage.close();
     }
     const db = new Database(join(dir, DATABASE_FILE));
     try {
-      expect(SCHEMA_VERSION).toBe(4);
-      expect(db.pragma('user_version', { simple: true })).toBe(4);
+      expect(SCHEMA_VERSION).toBe(5);
+      expect(db.pragma('user_version', { simple: true })).toBe(5);
       expect(db.prepare('SELECT count(*) FROM secondary_indexes').pluck().get()).toBe(0);
+      expect(JSON.parse(db.prepare('SELECT live FROM clock').pluck().get() as string)).toEqual({ c: 1 });
       expect(db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'documents_by_txn'").pluck().get()).toBe(
         'CREATE INDEX documents_by_txn ON documents (collection, txn_id)',
       );

@@ -16,6 +16,7 @@ import { DirectoryLock, type DatabaseConstructor } from './directory-lock.ts';
 import { runQuery } from './js-query.ts';
 import { writeThrough } from './write-through.ts';
 import { DocumentDecoder, SqliteDocument, type DocumentRow } from './sqlite-documents.ts';
+import { LIVE_COUNT_SQL, LiveCounts } from './sqlite-live-counts.ts';
 import { assertSupportedNode } from './node-version.ts';
 import { registerSqlFunctions } from './sql-functions.ts';
 import { SqlTranslator, Untranslatable, jsonPath } from './sql-translate.ts';
@@ -238,7 +239,19 @@ class SqliteReader implements StorageReader {
     return out;
   }
 
+  /** Live documents of the collection noted by this connection and not yet in `live_counts`: none, but on the writer. */
+  protected pendingLive(collection: string): number {
+    void collection;
+    return 0;
+  }
+
   count(query: DocumentQuery): number {
+    if (query.where === undefined) {
+      // Kept up to date by the writer: one row, however large the collection.
+      query.budget?.check();
+      const counted = this.statement(LIVE_COUNT_SQL, true).get(query.collection) as number | undefined;
+      return (counted ?? 0) + this.pendingLive(query.collection);
+    }
     const plan = this.translate(query);
     const sql = plan && this.sqlOf(plan, 'count');
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(sql, true);
@@ -327,6 +340,21 @@ class SqliteReader implements StorageReader {
 class SqliteWriter extends SqliteReader implements StorageWriter {
   #lastMeta: DocumentMeta | undefined;
   #lastMetaJson = '';
+  readonly #live = new LiveCounts();
+
+  /** The live counts noted, folded into the clock row's (undefined when they change nothing). */
+  #foldLive(): string | undefined {
+    return this.#live.fold(() => this.statement('SELECT live FROM clock WHERE one = 1', true).get() as string);
+  }
+
+  #flushLive(): void {
+    const live = this.#foldLive();
+    if (live !== undefined) this.statement('UPDATE clock SET live = ? WHERE one = 1').run(live);
+  }
+
+  protected override pendingLive(collection: string): number {
+    return this.#live.pending(collection);
+  }
 
   // A statement's documents share one metadata object: serialise it once.
   #metaJson(meta: DocumentMeta): string {
@@ -346,6 +374,7 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
       doc.value === null ? 1 : 0,
       doc.txnId,
     );
+    if (info.changes === 1 && doc.value !== null) this.#live.add(collection, 1);
     return info.changes === 1;
   }
 
@@ -354,25 +383,35 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
     const body = bodyOf(doc);
     const meta = this.#metaJson(doc.meta);
     const deleted = doc.value === null ? 1 : 0;
-    // The row `replaces` was read from, if it still holds this document: no seek by key.
+    this.#live.add(collection, (deleted === 0 ? 1 : 0) - (this.#replace(collection, key, body, meta, deleted, doc.txnId, replaces) ? 1 : 0));
+  }
+
+  /** Writes the row of (collection, key); tells whether it replaced a live document. */
+  #replace(collection: string, key: Buffer, body: string, meta: string, deleted: number, txnId: number, replaces: StoredDocument | undefined): boolean {
+    // The row `replaces` was read from, if it still holds that document as it was: no seek by key.
     const rowid = replaces === undefined ? undefined : SqliteDocument.rowidOf(replaces);
-    if (
-      rowid !== undefined &&
-      this.statement('UPDATE documents SET body = ?, meta = ?, deleted = ?, txn_id = ? WHERE rowid = ? AND collection = ? AND id = ?').run(
+    if (rowid !== undefined) {
+      const was = replaces?.value === null ? 1 : 0;
+      const info = this.statement(
+        'UPDATE documents SET body = ?, meta = ?, deleted = ?, txn_id = ? WHERE rowid = ? AND collection = ? AND id = ? AND deleted = ?',
+      ).run(body, meta, deleted, txnId, rowid, collection, key, was);
+      if (info.changes === 1) return was === 0;
+    }
+    const row = this.statement('SELECT rowid, deleted FROM documents WHERE collection = ? AND id = ?').get(collection, key) as
+      { rowid: number; deleted: number } | undefined;
+    if (row === undefined) {
+      this.statement('INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?)').run(
+        collection,
+        key,
         body,
         meta,
         deleted,
-        doc.txnId,
-        rowid,
-        collection,
-        key,
-      ).changes === 1
-    )
-      return;
-    this.statement(
-      'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) VALUES (?, ?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (collection, id) DO UPDATE SET body = excluded.body, meta = excluded.meta, deleted = excluded.deleted, txn_id = excluded.txn_id',
-    ).run(collection, key, body, meta, deleted, doc.txnId);
+        txnId,
+      );
+      return false;
+    }
+    this.statement('UPDATE documents SET body = ?, meta = ?, deleted = ?, txn_id = ? WHERE rowid = ?').run(body, meta, deleted, txnId, row.rowid);
+    return row.deleted === 0;
   }
 
   evict(query: DocumentQuery): JsonValue[] {
@@ -391,6 +430,8 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
       const binds = bounded ? plan.binds : this.unbounded(plan);
       rows = this.budgeted(query, () => stmt.all(binds) as { id: Buffer; doc_id: string }[]);
     }
+    // Only live documents are evicted.
+    this.#live.add(query.collection, -rows.length);
     rows.sort((a, b) => Buffer.compare(a.id, b.id));
     return rows.map((r) => JSON.parse(r.doc_id) as JsonValue);
   }
@@ -456,7 +497,10 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
   }
 
   setClock(state: ClockState): void {
-    this.statement('UPDATE clock SET txn_id = ?, hlc = ? WHERE one = 1').run(state.lastTxnId, state.lastHlc);
+    // The live counts go with the clock: one statement, on a page every commit writes.
+    const live = this.#foldLive();
+    if (live === undefined) this.statement('UPDATE clock SET txn_id = ?, hlc = ? WHERE one = 1').run(state.lastTxnId, state.lastHlc);
+    else this.statement('UPDATE clock SET txn_id = ?, hlc = ?, live = ? WHERE one = 1').run(state.lastTxnId, state.lastHlc, live);
   }
 
   setSetting(key: string, value: string): void {
@@ -467,6 +511,8 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
 
   savepoint(): Savepoint {
     const name = `s${++this.#savepoints}`;
+    // Counted changes so far go into the counts, where rolling back to the savepoint keeps them.
+    this.#flushLive();
     this.db.exec(`SAVEPOINT ${name}`);
     let done = false;
     return {
@@ -479,6 +525,7 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
         if (done) return;
         done = true;
         this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+        this.#live.discard();
       },
     };
   }
@@ -488,10 +535,17 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
   }
 
   commit(): void {
-    this.statement('COMMIT').run();
+    try {
+      this.#flushLive();
+      this.statement('COMMIT').run();
+    } catch (error) {
+      this.#live.discard(); // the counts known may not be the row's any more
+      throw error;
+    }
   }
 
   rollback(): void {
+    this.#live.discard();
     if (this.db.inTransaction) this.statement('ROLLBACK').run();
   }
 }

@@ -54,7 +54,7 @@ describe('SyncLogger', () => {
   const startUpMessages = (peerKey: string): string[] => [
     `Opening store; directory = ${dir}`,
     `Store directory locked; lock_file = ${join(dir, 'lock')}`,
-    `Store database ready; file = ${join(dir, 'store.sqlite')}; schema_version = 4; migrated_from = 0`,
+    `Store database ready; file = ${join(dir, 'store.sqlite')}; schema_version = 5; migrated_from = 0`,
     `Store opened; path = ${dir}; peer_key = ${peerKey}; last_txn_id = 0`,
   ];
 
@@ -113,7 +113,7 @@ describe('SyncLogger', () => {
     expect(subscription.take().entries.map((e) => e.message)).toEqual([
       `Opening store; directory = ${dir}`,
       `Store directory locked; lock_file = ${join(dir, 'lock')}`,
-      `Store database ready; file = ${join(dir, 'store.sqlite')}; schema_version = 4`,
+      `Store database ready; file = ${join(dir, 'store.sqlite')}; schema_version = 5`,
       `Store opened; path = ${dir}; peer_key = ${sync.peerKey}; last_txn_id = 0`,
     ]);
   });
