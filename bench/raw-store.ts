@@ -18,6 +18,11 @@ export class RawStore {
   readonly #selectAll: Database.Statement;
   readonly #selectExpired: Database.Statement<[string]>;
   readonly #deleteExpired: Database.Statement<[string]>;
+  readonly #countAll: Database.Statement;
+  readonly #countExpired: Database.Statement<[string]>;
+  readonly #selectWhereBelow: Database.Statement<[number]>;
+  readonly #updateBody: Database.Statement<[string, string]>;
+  readonly #updateBelow: (quantity: number, status: string) => number;
 
   /** Opens (creating if needed) `raw.sqlite` in the directory. */
   constructor(directory: string) {
@@ -36,6 +41,20 @@ export class RawStore {
     const expired = "json_extract(body, '$.createdAt') <= ? AND json_extract(body, '$.evictionFlag') = 0";
     this.#selectExpired = this.#db.prepare<[string]>(`SELECT body FROM t WHERE ${expired}`).pluck();
     this.#deleteExpired = this.#db.prepare<[string]>(`DELETE FROM t WHERE ${expired}`);
+    this.#countAll = this.#db.prepare('SELECT count(*) FROM t').pluck();
+    this.#countExpired = this.#db.prepare<[string]>(`SELECT count(*) FROM t WHERE ${expired}`).pluck();
+    this.#selectWhereBelow = this.#db.prepare<[number]>("SELECT id, body FROM t WHERE json_extract(body, '$.quantity') < ?");
+    this.#updateBody = this.#db.prepare<[string, string]>('UPDATE t SET body = ? WHERE id = ?');
+    this.#updateBelow = this.#db.transaction((quantity: number, status: string): number => {
+      const rows = this.#selectWhereBelow.all(quantity) as { id: string; body: string }[];
+      for (const row of rows) {
+        const doc = JSON.parse(row.body) as BenchDocument;
+        doc.status = status;
+        doc.price = doc.price + 1;
+        this.#updateBody.run(JSON.stringify(doc), row.id);
+      }
+      return rows.length;
+    });
   }
 
   /** One document in its own transaction: BEGIN, INSERT, COMMIT. */
@@ -65,8 +84,23 @@ export class RawStore {
     return this.#deleteExpired.run(ttl).changes;
   }
 
+  /** `SELECT count(*) FROM t`. */
   count(): number {
-    return this.#db.prepare('SELECT count(*) FROM t').pluck().get() as number;
+    return this.#countAll.get() as number;
+  }
+
+  /** How many documents `selectExpired` finds, counted by SQLite. */
+  countExpired(ttl: string): number {
+    return this.#countExpired.get(ttl) as number;
+  }
+
+  /**
+   * `status = :status, price = price + 1` where `quantity < :quantity`, as a read-modify-write
+   * in JavaScript: the matching rows selected, parsed, changed, serialised and written back by
+   * primary key, in one transaction. Returns how many it updated.
+   */
+  updateBelow(quantity: number, status: string): number {
+    return this.#updateBelow(quantity, status);
   }
 
   close(): void {

@@ -12,7 +12,7 @@ import { generateDocuments, ttlSelecting, type BenchDocument } from './documents
 import { compare, median, type Comparison, type Row, type Side, type Suite, type SuiteContext } from './harness.ts';
 import { RawStore } from './raw-store.ts';
 
-/** Documents in the small data set (rows 1 to 3) and in the large one (rows 4 and 5). */
+/** Documents in the small data set (the INSERT, SELECT * and UPDATE rows) and in the large one (the rows after). */
 const SMALL = 10_000;
 const LARGE = 100_000;
 const BATCH = 10_000;
@@ -21,6 +21,8 @@ const LARGE_SEED = 7;
 /** Shares of the large data set the selective SELECT and the EVICT match. */
 const SELECT_SHARE = 0.05;
 const EVICT_SHARE = 0.1;
+/** The UPDATE's condition, `quantity < 335`, matches about two documents in three (quantity is uniform in 0–499). */
+const UPDATE_BELOW = 335;
 const MEMORY_CHILD = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
 const MEMORY_RUNS = 3;
 const CHILD_TIMEOUT_MS = 120_000;
@@ -31,6 +33,8 @@ const INSERT_ONE = 'INSERT INTO docs DOCUMENTS (:doc)';
 const INSERT_MANY = 'INSERT INTO docs DOCUMENTS (:docs)';
 const SELECT_ALL = 'SELECT * FROM docs';
 const EXPIRED = 'createdAt <= :ttl AND evictionFlag = false';
+const UPDATE_WHERE = 'UPDATE docs SET status = :status, price = price + 1 WHERE quantity < :below';
+const COUNT_ALL = 'SELECT COUNT(*) AS n FROM docs';
 
 interface Fixture<T> {
   readonly dir: string;
@@ -115,6 +119,39 @@ async function selectAll(context: SuiteContext, docs: BenchDocument[]): Promise<
   }
 }
 
+/**
+ * UPDATE by condition on a store of 10,000 (kept from one repetition to the next): both sides
+ * set `status` (a new value each repetition) and add 1 to `price` where `quantity < 335`.
+ */
+async function updateWhere(context: SuiteContext, docs: BenchDocument[]): Promise<Row> {
+  const expected = docs.filter((d) => d.quantity < UPDATE_BELOW).length;
+  const sync = new Sync({ persistenceDirectory: context.tempDir('ours') });
+  const raw = new RawStore(context.tempDir('raw'));
+  let round = 0;
+  try {
+    await sync.store.execute(INSERT_MANY, { docs });
+    raw.insertMany(docs);
+    const c = await compare(
+      {
+        run: async () => {
+          const result = await sync.store.execute(UPDATE_WHERE, { status: `s${++round}`, below: UPDATE_BELOW });
+          expectCount('ours', result.mutatedDocumentIds.length, expected);
+        },
+      },
+      { run: () => expectCount('raw', raw.updateBelow(UPDATE_BELOW, `s${round}`), expected) },
+      { warmup: 2, repeat: 21, budgetMs: 20_000 },
+    );
+    return { name: `UPDATE WHERE, ${thousands(expected)} of ${thousands(SMALL)} docs`, kind: 'throughput', items: expected, ...c, target: 50 };
+  } finally {
+    sync.close();
+    raw.close();
+  }
+}
+
+function expectCounted(what: string, items: readonly { n?: unknown }[], expected: number): void {
+  if (items.length !== 1 || items[0]?.n !== expected) throw new Error(`${what}: counted ${JSON.stringify(items)}, expected ${expected}`);
+}
+
 /** Ours on a copy of a closed store's directory, closed and removed after the repetition. */
 function oursOnCopyOf(context: SuiteContext, template: string): Pick<Side<Fixture<Sync>>, 'setup' | 'teardown'> {
   return {
@@ -149,7 +186,7 @@ function rawOnCopyOf(context: SuiteContext, template: string): Pick<Side<Fixture
 }
 
 /**
- * Rows 4: the selective SELECT and the EVICT over the large data set, built once per side. Each
+ * The rows over the large data set (SELECT WHERE, the COUNTs, EVICT), built once per side. Each
  * EVICT runs on a fresh copy of the closed data set (the untimed rebuild), so that every
  * repetition deletes from the same pages: re-inserting what was evicted would put the raw
  * table's rows at the end of its rowid order and flatter its DELETE.
@@ -162,6 +199,8 @@ async function overLargeDataSet(context: SuiteContext): Promise<Row[]> {
   const sync = new Sync({ persistenceDirectory: oursDir });
   const raw = new RawStore(rawDir);
   let select: Comparison;
+  let countAll: Comparison;
+  let countWhere: Comparison;
   try {
     context.log(`building ${thousands(LARGE)} documents on each side`);
     for (let first = 0; first < LARGE; first += BATCH) {
@@ -176,6 +215,19 @@ async function overLargeDataSet(context: SuiteContext): Promise<Row[]> {
           expectCount('ours', (await sync.store.execute(`SELECT * FROM docs WHERE ${EXPIRED}`, { ttl: selected.ttl })).items.length, selected.expected),
       },
       { run: () => expectCount('raw', raw.selectExpired(selected.ttl).length, selected.expected) },
+      { warmup: 2, repeat: 21, budgetMs: 20_000 },
+    );
+    context.log('COUNT(*) and COUNT WHERE');
+    countAll = await compare(
+      { run: async () => expectCounted('ours', (await sync.store.execute(COUNT_ALL)).items, LARGE) },
+      { run: () => expectCount('raw', raw.count(), LARGE) },
+      { warmup: 5, repeat: 101, budgetMs: 10_000 },
+    );
+    countWhere = await compare(
+      {
+        run: async () => expectCounted('ours', (await sync.store.execute(`${COUNT_ALL} WHERE ${EXPIRED}`, { ttl: selected.ttl })).items, selected.expected),
+      },
+      { run: () => expectCount('raw', raw.countExpired(selected.ttl), selected.expected) },
       { warmup: 2, repeat: 21, budgetMs: 20_000 },
     );
   } finally {
@@ -201,7 +253,9 @@ async function overLargeDataSet(context: SuiteContext): Promise<Row[]> {
   rmSync(rawDir, { recursive: true, force: true });
   return [
     { name: `SELECT WHERE, ${thousands(selected.expected)} of ${thousands(LARGE)} docs`, kind: 'time', ...select, target: 3 },
-    { name: `EVICT WHERE, ${thousands(evicted.expected)} of ${thousands(LARGE)} docs`, kind: 'time', ...evict, target: 3 },
+    { name: `COUNT(*) of ${thousands(LARGE)} docs`, kind: 'time', ...countAll, target: 3 },
+    { name: `COUNT WHERE, ${thousands(selected.expected)} of ${thousands(LARGE)} docs`, kind: 'time', ...countWhere, target: 3 },
+    { name: `EVICT WHERE, ${thousands(evicted.expected)} of ${thousands(LARGE)} docs`, kind: 'time', ...evict, target: 2 },
   ];
 }
 
@@ -224,7 +278,7 @@ async function memoryOf(context: SuiteContext, kind: 'ours' | 'raw'): Promise<Me
   }
 }
 
-/** Row 5: resident memory of a child process that stores 100,000 documents, then reads them all. */
+/** The memory rows: resident memory of a child process that stores 100,000 documents, then reads them all. */
 async function memory(context: SuiteContext): Promise<Row[]> {
   const ours: MemoryReport[] = [];
   const raw: MemoryReport[] = [];
@@ -255,8 +309,8 @@ async function memory(context: SuiteContext): Promise<Row[]> {
 export const storeSuite: Suite = {
   name: 'store',
   title: 'Store: sync.store.execute vs raw better-sqlite3 (WAL, synchronous=NORMAL)',
-  summary: 'INSERT, SELECT, EVICT and memory through sync.store.execute vs raw better-sqlite3',
-  durationSeconds: 67, // measured: one run on the 2-core VM, 2026-11-26
+  summary: 'INSERT, SELECT, UPDATE, COUNT, EVICT and memory through sync.store.execute vs raw better-sqlite3',
+  durationSeconds: 178, // measured: one run of both store suites on the 2-core VM, 2026-11-27 (load 2.5–3.1)
   async run(context) {
     const docs = generateDocuments(SMALL, { seed: SMALL_SEED });
     const rows: Row[] = [];
@@ -266,6 +320,8 @@ export const storeSuite: Suite = {
     rows.push(await bulkInsert(context, docs));
     context.log('SELECT *');
     rows.push(await selectAll(context, docs));
+    context.log('UPDATE WHERE');
+    rows.push(await updateWhere(context, docs));
     rows.push(...(await overLargeDataSet(context)));
     rows.push(...(await memory(context)));
     return rows;
