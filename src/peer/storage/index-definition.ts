@@ -23,13 +23,14 @@ export type PlanOperation = 'find' | 'count' | 'evict';
 
 /**
  * How the storage runs a query, in a stable shape (docs/dql.md "EXPLAIN"):
- * - `access`: `index` (a secondary index, named in `index`), `id` (the `_id` key), `scan` (every document of the collection);
+ * - `access`: `index` (a secondary index, named in `index`), `id` (the `_id` key), `count` (the
+ *   collection's live count, kept by the store: COUNT(*) without a condition), `scan` (every document of the collection);
  * - `sorted`: whether ORDER BY needs a sort after reading (false when the index gives the order);
  * - `sql`: the SQL the store runs, or null where JavaScript filters (the in-memory storage);
  * - `details`: SQLite's own plan lines (`EXPLAIN QUERY PLAN`), empty where there is no SQL.
  */
 export interface StoragePlan {
-  readonly access: 'index' | 'id' | 'scan';
+  readonly access: 'index' | 'id' | 'count' | 'scan';
   readonly index: string | null;
   readonly sorted: boolean;
   readonly sql: string | null;

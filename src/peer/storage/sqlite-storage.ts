@@ -277,6 +277,10 @@ class SqliteReader implements StorageReader {
   }
 
   explain(query: DocumentQuery, operation: PlanOperation): StoragePlan {
+    // COUNT(*) of a whole collection reads the live count the writer keeps, not the documents.
+    if (operation === 'count' && query.where === undefined) {
+      return { access: 'count', index: null, sorted: false, sql: LIVE_COUNT_SQL, details: ['the collection’s live document count, kept with every commit'] };
+    }
     const plan = this.translate({ ...query, budget: undefined });
     const sql = plan && (operation === 'evict' ? this.evictSql(plan, query) : this.sqlOf(plan, operation));
     const stmt = sql === undefined ? undefined : this.preparedOrUndefined(`EXPLAIN QUERY PLAN ${sql}`);

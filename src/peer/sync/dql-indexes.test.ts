@@ -190,6 +190,7 @@ describe('EXPLAIN', () => {
     expect(await plan(sync, "INSERT INTO orders DOCUMENTS ({ _id: 'new' })")).toMatchObject({ operation: 'insert', access: 'id', estimatedRows: null });
     expect(await plan(sync, 'EVICT FROM orders')).toMatchObject({ operation: 'evict', estimatedRows: 200 });
     expect((await sync.store.execute('SELECT COUNT(*) AS n FROM orders')).items).toEqual([{ n: 200 }]);
+    expect(await plan(sync, 'SELECT COUNT(*) AS n FROM orders')).toMatchObject({ operation: 'count', access: 'count', index: null, estimatedRows: 1 });
     expect((await failureOf(sync.store.execute('EXPLAIN SELECT * FROM orders WHERE total = :t'))).code).toBe('query/invalid');
     expect((await failureOf(sync.store.execute('EXPLAIN CREATE INDEX i ON orders (a)'))).code).toBe('query/invalid');
   });
