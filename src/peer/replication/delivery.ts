@@ -5,27 +5,16 @@
  * remote acknowledged): no bookkeeping per document on the hot path. The inspector's document
  * trace shows it (docs/inspector.md, "Sync trace").
  */
+import type { TraceDelivery } from '../../shared/inspector/trace.ts';
 import { EVERYTHING_KEY } from '../../shared/protocol/messages.ts';
 import type { StoredDocument } from '../storage/types.ts';
 import { allowsDocument, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 
 /**
- * - `acknowledged`: the remote acknowledged an update that holds this version (or a later one);
- * - `in-flight`: sent in update `update`, not acknowledged yet;
- * - `pending`: the remote asks for it; it goes in the next update;
- * - `from-remote`: this version came from that remote: it holds it, nothing is sent back;
- * - `not-subscribed`: no subscription of the remote matches it;
- * - `not-readable`: the remote's read rules keep it from the remote (`rules`: its rules for the collection);
- * - `awaiting-subscriptions`: the remote has not said what it subscribes to yet.
+ * Where the version stands with the remote of a running session: any state of the inspector's
+ * trace (shared/inspector/trace.ts) but `session-down`, which only a peer without a session says.
  */
-export type Delivery =
-  | { readonly state: 'acknowledged'; readonly query: string }
-  | { readonly state: 'in-flight'; readonly query: string; readonly update: number }
-  | { readonly state: 'pending'; readonly query: string }
-  | { readonly state: 'from-remote' }
-  | { readonly state: 'not-subscribed' }
-  | { readonly state: 'not-readable'; readonly rules: readonly string[] }
-  | { readonly state: 'awaiting-subscriptions' };
+export type Delivery = Exclude<TraceDelivery, { readonly state: 'session-down' }>;
 
 /** What a session knows that decides a document's delivery. */
 export interface DeliveryInputs {
