@@ -3,10 +3,9 @@
  * body TEXT)`, WAL, synchronous=NORMAL) with expression indexes on the JSON paths the
  * statements use, and the statements written by hand against them.
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { BenchDocument } from './documents.ts';
+import { openRawTable } from './raw-store.ts';
 
 const FLAG = "json_extract(body, '$.evictionFlag')";
 const CREATED = "json_extract(body, '$.createdAt')";
@@ -17,11 +16,7 @@ export class RawIndexedStore {
 
   /** Opens (creating if needed) `raw.sqlite` in the directory. */
   constructor(directory: string) {
-    mkdirSync(directory, { recursive: true });
-    this.#db = new Database(join(directory, 'raw.sqlite'));
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.exec('CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, body TEXT)');
+    this.#db = openRawTable(directory);
   }
 
   insertMany(docs: readonly BenchDocument[]): void {

@@ -9,6 +9,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchDocument } from './documents.ts';
 
+/** Opens (creating if needed) `raw.sqlite` in the directory with the store's pragmas, and its table `t(id, body)`. */
+export function openRawTable(directory: string): Database.Database {
+  mkdirSync(directory, { recursive: true });
+  const db = new Database(join(directory, 'raw.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, body TEXT)');
+  return db;
+}
+
 export class RawStore {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement<[string, string]>;
@@ -26,11 +36,7 @@ export class RawStore {
 
   /** Opens (creating if needed) `raw.sqlite` in the directory. */
   constructor(directory: string) {
-    mkdirSync(directory, { recursive: true });
-    this.#db = new Database(join(directory, 'raw.sqlite'));
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('synchronous = NORMAL');
-    this.#db.exec('CREATE TABLE IF NOT EXISTS t (id TEXT PRIMARY KEY, body TEXT)');
+    this.#db = openRawTable(directory);
     this.#insert = this.#db.prepare('INSERT INTO t (id, body) VALUES (?, ?)');
     this.#begin = this.#db.prepare('BEGIN');
     this.#commit = this.#db.prepare('COMMIT');
