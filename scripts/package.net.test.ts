@@ -228,6 +228,7 @@ describe('the npm package, packed and installed into a new app', () => {
       expect.arrayContaining([
         'package.json',
         'README.md',
+        'LICENSE',
         'bin/syncmesh.js',
         'lib/peer/index.js',
         'lib/peer/index.d.ts',
