@@ -21,9 +21,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { DEFAULT_RENDERER_DIR } from '../src/cli/inspect.ts';
-import { startInspectorServer, type SessionSource } from '../src/cli/inspector-server.ts';
-import { LogHub, Sync, createInspector, type Inspector } from '../src/peer/host.ts';
+import { startInspectorServer, type SessionSource } from '../src/peer/inspector/inspector-server.ts';
+import { LogHub, Sync, createInspector, defaultRendererDir, type Inspector } from '../src/peer/host.ts';
 import type { InspectorSession } from '../src/shared/inspector/contract.ts';
 import { LOG_EVENTS, type LogFieldValue, type LogLevel } from '../src/shared/log.ts';
 import { seededRandom } from '../src/testing/seeded-random.ts';
@@ -156,7 +155,7 @@ function newestMtime(dir: string): number {
  * failed rebuild with an older build present measures the older build, and says so in a note.
  */
 function ensureRenderer(context: SuiteContext): { readonly dir: string } | { readonly skip: string } {
-  const dir = DEFAULT_RENDERER_DIR;
+  const dir = defaultRendererDir();
   const index = join(dir, 'index.html');
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   const sources = Math.max(newestMtime(join(PROJECT, 'src', 'renderer')), newestMtime(join(PROJECT, 'src', 'shared')));

@@ -90,7 +90,7 @@ export const test = base.extend<Fixtures>({
 export type PanelName = 'Overview' | 'Documents' | 'Subscriptions' | 'Permissions' | 'Transactions' | 'Mesh' | 'Logs' | 'Eviction';
 
 /** Opens `peer`'s inspector (optionally on a panel) and waits for its link to the peer. */
-export async function openInspector(page: Page, peer: InspectedPeer, panel: PanelName = 'Overview'): Promise<void> {
+export async function openInspector(page: Page, peer: Pick<InspectedPeer, 'inspectorUrl'>, panel: PanelName = 'Overview'): Promise<void> {
   await page.goto(`${peer.inspectorUrl}#/${panel.toLowerCase()}`);
   await expect(page.getByRole('contentinfo', { name: 'Status' }).getByText('Linked to peer')).toBeVisible();
   await expect(panelTab(page, panel)).toHaveAttribute('aria-selected', 'true');

@@ -16,7 +16,7 @@
  * the folders removed on its way out.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -123,6 +123,18 @@ export interface BigPeerProcess extends RunningProcess {
   readonly url: string;
   readonly appID: string;
   readonly playgroundToken: string;
+  /** Its own inspector's page (`--inspect-port 0`), when started with `inspect`. */
+  readonly inspectorUrl: string | undefined;
+}
+
+export interface BigPeerOptions {
+  readonly appID?: string;
+  readonly playgroundToken?: string;
+  readonly logLevel?: string;
+  /** Also serve the Big Peer's own inspector (`--inspect-port 0`). */
+  readonly inspect?: boolean;
+  /** `--config FILE`: a configuration file (JSON) written into the folder. */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 export interface InspectedPeer extends RunningProcess {
@@ -137,6 +149,8 @@ export interface InspectedPeer extends RunningProcess {
 
 export interface PeerOptions {
   readonly bigPeer?: BigPeerProcess;
+  /** Log in through the Big Peer's provider `name` with `token` (`--auth-provider`, `--auth-token`) instead of its playground. */
+  readonly login?: { readonly provider: string; readonly token: string };
   /** `--subscribe` statements. */
   readonly subscribe?: readonly string[];
   /** `--log-level`: ERROR, WARN, INFO (the default), DEBUG or VERBOSE. */
@@ -151,7 +165,7 @@ export interface Mesh {
   /** The test file's temporary folder (created by the first start). */
   folder(): string;
   /** A Big Peer with `--data` in the folder, a playground token, on a free port. */
-  startBigPeer(options?: { readonly appID?: string; readonly playgroundToken?: string; readonly logLevel?: string }): Promise<BigPeerProcess>;
+  startBigPeer(options?: BigPeerOptions): Promise<BigPeerProcess>;
   /**
    * Stops a Big Peer and starts it again on the same port and data (its peers redial it), after
    * `whileDown` when given: the answer replaces `bigPeer`.
@@ -175,20 +189,33 @@ export function createMesh(prefix: string): Mesh {
     }
     return folder;
   };
-  const bigPeerStarts = new WeakMap<BigPeerProcess, { readonly data: string; readonly logLevel: string | undefined }>();
-  const startBigPeerOn = async (data: string, port: string, appID: string, playgroundToken: string, logLevel: string | undefined): Promise<BigPeerProcess> => {
+  const bigPeerStarts = new WeakMap<BigPeerProcess, { readonly data: string; readonly options: BigPeerOptions }>();
+  const startBigPeerOn = async (data: string, port: string, options: BigPeerOptions): Promise<BigPeerProcess> => {
+    const appID = options.appID ?? 'e2e-app';
+    const playgroundToken = options.playgroundToken ?? 'e2e-playground-token';
     const args = ['big-peer', '--app-id', appID, '--port', port, '--data', data, '--playground-token', playgroundToken];
-    if (logLevel !== undefined) args.push('--log-level', logLevel);
+    if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
+    if (options.inspect === true) args.push('--inspect-port', '0');
+    if (options.config !== undefined) {
+      const file = `${data}.config.json`;
+      writeFileSync(file, JSON.stringify(options.config));
+      args.push('--config', file);
+    }
+    const ready =
+      options.inspect === true
+        ? /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)[\s\S]*Inspector: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\/)\n/
+        : /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)/;
     const bigPeer = await track(
-      startSyncmesh('Big Peer', args, /HTTP API:\s+(http:\/\/127\.0\.0\.1:\d+)/).then(({ process: running, match }) => ({
+      startSyncmesh('Big Peer', args, ready).then(({ process: running, match }) => ({
         ...running,
         url: match[1] as string,
         appID,
         playgroundToken,
+        inspectorUrl: match[2],
       })),
     );
     bigPeers.add(bigPeer);
-    bigPeerStarts.set(bigPeer, { data, logLevel });
+    bigPeerStarts.set(bigPeer, { data, options });
     return bigPeer;
   };
   /** Starts and records a process, also one that fails to start (stopped by then). */
@@ -201,7 +228,7 @@ export function createMesh(prefix: string): Mesh {
     folder: ensureFolder,
     startBigPeer(options = {}) {
       const data = join(ensureFolder(), `big-peer-${bigPeers.size + 1}`);
-      return startBigPeerOn(data, '0', options.appID ?? 'e2e-app', options.playgroundToken ?? 'e2e-playground-token', options.logLevel);
+      return startBigPeerOn(data, '0', options);
     },
     async restartBigPeer(bigPeer, whileDown) {
       const known = bigPeerStarts.get(bigPeer);
@@ -209,13 +236,15 @@ export function createMesh(prefix: string): Mesh {
       await bigPeer.stop();
       bigPeers.delete(bigPeer);
       await whileDown?.();
-      return startBigPeerOn(known.data, new URL(bigPeer.url).port, bigPeer.appID, bigPeer.playgroundToken, known.logLevel);
+      return startBigPeerOn(known.data, new URL(bigPeer.url).port, known.options);
     },
     async startPeer(name, options = {}) {
       const store = join(ensureFolder(), `peer-${name}`);
       const args = ['inspect', '--store', store, '--port', '0'];
       if (options.bigPeer !== undefined) {
-        args.push('--big-peer', options.bigPeer.url, '--app-id', options.bigPeer.appID, '--playground-token', options.bigPeer.playgroundToken);
+        args.push('--big-peer', options.bigPeer.url, '--app-id', options.bigPeer.appID);
+        if (options.login === undefined) args.push('--playground-token', options.bigPeer.playgroundToken);
+        else args.push('--auth-provider', options.login.provider, '--auth-token', options.login.token);
       }
       for (const statement of options.subscribe ?? []) args.push('--subscribe', statement);
       if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);

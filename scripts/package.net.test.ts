@@ -72,7 +72,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Budget, LogHub, Sync, SyncError, onlinePlayground } from 'syncmesh';
 import { BigPeer, bigPeerConfig } from 'syncmesh/big-peer';
-import { createInspector, serveCall } from 'syncmesh/inspector';
+import { createInspector, serveCall, serveInspector } from 'syncmesh/inspector';
 import { SqliteStorage } from 'syncmesh/host';
 import { main } from 'syncmesh/cli';
 import { PgStorage } from 'syncmesh/big-peer/postgres';
@@ -103,6 +103,12 @@ try {
   report.inspector = answer.ok ? answer.value.rows : answer.error;
   session.close();
   inspector.close();
+  // The inspector attached to the app's own peer: the page the package carries, read-only.
+  delete process.env.SYNCMESH_RENDERER_DIR;
+  const served = await serveInspector(store, { readOnly: true });
+  const page = await fetch(served.url);
+  report.served = { status: page.status, page: /^<!doctype html>/i.test(await page.text()), readOnly: served.readOnly };
+  await served.close();
   store.close();
 
   // A Big Peer on 127.0.0.1 (SQLite, with its query threads) and two peers syncing through it.
@@ -260,7 +266,7 @@ describe('the npm package, packed and installed into a new app', () => {
     expect(existsSync(join(app, 'node_modules/.bin/node'))).toBe(false);
   });
 
-  it('runs in the app: a store on disk with DQL and query threads, the inspector, a Big Peer from syncmesh/big-peer and two peers synced through it', async () => {
+  it('runs in the app: a store on disk with DQL and query threads, the inspector served on its peer, a Big Peer from syncmesh/big-peer and two peers synced through it', async () => {
     writeFileSync(join(app, 'smoke.mjs'), SMOKE);
     const smoke = await run(process.execPath, ['smoke.mjs'], { cwd: app, env, timeoutMs: 90_000 });
     if (smoke.status !== 0) throw new Error(describeFinished('the app', smoke));
@@ -271,6 +277,7 @@ describe('the npm package, packed and installed into a new app', () => {
       select: [{ _id: 'o1', total: 12.5 }],
       thread: [{ _id: 'o1' }],
       inspector: [{ _id: 'o1', total: 12.5 }],
+      served: { status: 200, page: true, readOnly: true },
       synced: [{ _id: 'n1', text: 'written on a' }],
     });
   });

@@ -9,14 +9,25 @@
  */
 import { join } from 'node:path';
 import type { ErrorValue } from '../shared/error-codes.ts';
-import { Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions, type LogHub } from '../peer/host.ts';
+import {
+  Sync,
+  onlinePlayground,
+  onlineWithAuthentication,
+  toErrorValue,
+  type EvictionOptions,
+  type LanOptions,
+  type LogHub,
+  type OnlineIdentity,
+} from '../peer/host.ts';
 import { readAppSettings } from './app-settings.ts';
 import { startLocalBigPeer, type LocalBigPeer } from './local-big-peer.ts';
 
 /** Where the app's peer syncs. */
 export type BigPeerLink =
-  /** A Big Peer elsewhere, named by settings.json or the command line. */
+  /** A Big Peer elsewhere, named by settings.json or the command line, with its playground token. */
   | { readonly kind: 'remote'; readonly url: string; readonly appID: string; readonly playgroundToken: string }
+  /** A Big Peer elsewhere, logged in to through the webhook of one of its `authProviders` with a token. */
+  | { readonly kind: 'remote'; readonly url: string; readonly appID: string; readonly provider: string; readonly token: string }
   /** The local Big Peer, started (or restarted) with its data in `directory`. */
   | { readonly kind: 'local'; readonly directory: string; readonly port?: number }
   /** None: the peer stays offline (the inspector still shows its store). */
@@ -74,6 +85,24 @@ export function userDataPlan(userDataDir: string): AppPeerPlan {
 }
 
 /**
+ * A login through a provider's webhook with one fixed token (a register's device token, given on
+ * the command line): the token is sent when the peer has no valid certificate and again before
+ * its certificate expires.
+ */
+export function providerIdentity(link: { readonly url: string; readonly appID: string; readonly provider: string; readonly token: string }): OnlineIdentity {
+  const { provider, token } = link;
+  return onlineWithAuthentication({
+    appID: link.appID,
+    bigPeerURL: link.url,
+    provider,
+    authHandler: {
+      authenticationRequired: (auth) => void auth.login(token, provider),
+      authenticationExpiringSoon: (auth) => void auth.login(token, provider),
+    },
+  });
+}
+
+/**
  * Starts the local Big Peer (for a `local` link), opens the peer logged in to its Big Peer,
  * registers the subscriptions and starts sync without waiting for it (see `started`). Throws
  * when the store or the local Big Peer cannot be opened, or a subscription is refused, with
@@ -89,17 +118,19 @@ export async function startAppPeer(options: AppPeerOptions): Promise<AppPeer> {
           ...(options.bigPeerLogHub === undefined ? {} : { logHub: options.bigPeerLogHub }),
         })
       : undefined;
-  const remote =
+  const remote: OnlineIdentity | undefined =
     link.kind === 'remote'
-      ? { appID: link.appID, token: link.playgroundToken, bigPeerURL: link.url }
+      ? 'provider' in link
+        ? providerIdentity(link)
+        : onlinePlayground({ appID: link.appID, token: link.playgroundToken, bigPeerURL: link.url })
       : localBigPeer === undefined
         ? undefined
-        : { appID: localBigPeer.appID, token: localBigPeer.playgroundToken, bigPeerURL: localBigPeer.url };
+        : onlinePlayground({ appID: localBigPeer.appID, token: localBigPeer.playgroundToken, bigPeerURL: localBigPeer.url });
   let sync: Sync | undefined;
   try {
     sync = new Sync({
       ...(options.store === undefined ? { inMemory: true } : { persistenceDirectory: options.store }),
-      ...(remote === undefined ? {} : { identity: onlinePlayground(remote) }),
+      ...(remote === undefined ? {} : { identity: remote }),
       logHub: options.logHub,
       ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),

@@ -4,7 +4,7 @@
  * stop on SIGTERM that lets a request in flight finish.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +21,8 @@ interface Run {
   readonly exit: Promise<number | null>;
 }
 
-function start(args: readonly string[]): Run {
-  const child = spawn(process.execPath, [BIN, 'big-peer', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Run {
+  const child = spawn(process.execPath, [BIN, 'big-peer', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const run: Run = {
     child,
     stdout: '',
@@ -54,8 +54,8 @@ async function runToEnd(args: readonly string[]): Promise<{ code: number | null;
 }
 
 /** Starts the server and resolves with its HTTP URL once it printed it. */
-async function serve(args: readonly string[]): Promise<{ run: Run; url: string }> {
-  const run = start(args);
+async function serve(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ run: Run; url: string }> {
+  const run = start(args, env);
   const url = await bounded(
     new Promise<string>((resolve, reject) => {
       const look = (): void => {
@@ -166,5 +166,29 @@ describe('syncmesh big-peer', () => {
     expect(run.stdout).toMatch(/Big Peer stopped \(SIGTERM\)\n$/);
     expect(run.stderr).toMatch(/Big Peer stopped; app_id = cli-app/);
     expect(run.stderr).toMatch(/Deallocating/);
+  });
+
+  it('serves its own inspector with --inspect-port, read-only with --inspect-read-only, and refuses the flag without a port', async () => {
+    // A stand-in build of the page: the real one is built after the unit tests.
+    const page = join(dir, 'renderer');
+    mkdirSync(page);
+    writeFileSync(join(page, 'index.html'), '<!doctype html><title>SyncMesh</title>');
+    const { run, url } = await serve(['--app-id', 'cli-app', '--port', '0', '--inspect-port', '0', '--inspect-read-only'], {
+      ...process.env,
+      SYNCMESH_RENDERER_DIR: page,
+    });
+    running.push(run);
+    const inspector = /Inspector: (http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/) \(read-only\)\n/.exec(run.stdout)?.[1];
+    expect(inspector, run.stdout).toBeDefined();
+    expect(await (await fetch(inspector as string)).text()).toContain('<title>SyncMesh</title>');
+    expect(inspector).not.toContain(new URL(url).port === new URL(inspector as string).port ? 'same port' : url);
+    run.child.kill('SIGTERM');
+    expect(await bounded(run.exit, 'exit after SIGTERM', run)).toBe(0);
+    await expect(fetch(inspector as string)).rejects.toThrow();
+
+    const alone = await runToEnd(['--app-id', 'a', '--port', '0', '--inspect-read-only']);
+    expect([alone.code, alone.stderr]).toEqual([2, expect.stringContaining('--inspect-read-only needs --inspect-port PORT')]);
+    const bad = await runToEnd(['--app-id', 'a', '--port', '0', '--inspect-port', 'abc']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--inspect-port takes a port number from 0 to 65535, not abc')]);
   });
 });

@@ -29,6 +29,7 @@ export {
 export { readAppSettings, parseAppSettings, AppSettingsError, APP_SETTINGS_FILE, type AppSettings } from './app-settings.ts';
 export {
   startAppPeer,
+  providerIdentity,
   userDataPlan,
   USER_DATA_PEER_DIR,
   USER_DATA_LOCAL_BIG_PEER_DIR,

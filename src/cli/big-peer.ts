@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { LogHub, Sync, toErrorValue } from '../peer/host.ts';
+import { LogHub, Sync, serveInspector, toErrorValue, type ServedInspector } from '../peer/host.ts';
 import { ApiKeys, BigPeer, BigPeerSettings, collectionPermissions, loadConfig, parseStorageUrl, type BigPeerConfig } from '../big-peer/index.ts';
 import { describeServer, openPgSync } from '../big-peer/postgres/index.ts';
 import { jsonText } from '../shared/json-lines.ts';
@@ -40,6 +40,9 @@ Serving (flags win over the config file; see docs/http-api.md):
                            past it the answer is 408 query/timeout and a mutation is rolled back
   --tombstone-ttl-days N   days a deleted document's tombstone is kept before it is reaped (default
                            30); small peers away longer reconcile by ids when they come back
+  --inspect-port PORT      also serve the mesh inspector of this node on 127.0.0.1:PORT (0: a free
+                           one) behind a random token; its URL is printed (docs/inspector.md)
+  --inspect-read-only      the inspector refuses every change (recommended beyond development)
 
 SIGINT or SIGTERM drains it (docs/operations.md): /_ready answers 503, and after drainDelayMs
 (when something asks /_ready) it stops accepting, closes the sessions with 1001, lets requests
@@ -79,6 +82,7 @@ function parse<T>(fn: () => T): T {
  */
 export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Promise<unknown>, cutShort?: Promise<unknown>): Promise<number> {
   let config: BigPeerConfig;
+  let inspect: InspectOption | undefined;
   try {
     const { values, positionals } = parse(() =>
       parseArgs({
@@ -99,6 +103,8 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
           'log-level': { type: 'string' },
           'statement-timeout': { type: 'string' },
           'tombstone-ttl-days': { type: 'string' },
+          'inspect-port': { type: 'string' },
+          'inspect-read-only': { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
       }),
@@ -108,6 +114,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+    inspect = inspectOption(values['inspect-port'], values['inspect-read-only'] === true);
     const statementTimeout = values['statement-timeout'];
     const statementTimeoutMs = statementTimeout === undefined ? undefined : parseDuration(statementTimeout);
     if (statementTimeout !== undefined && (statementTimeoutMs === undefined || statementTimeoutMs < 1)) {
@@ -136,12 +143,23 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
   let peer: BigPeer;
   // On PostgreSQL the store is opened here and handed over: the Big Peer module never loads pg.
   let sync: Sync | undefined;
+  let inspector: ServedInspector | undefined;
   try {
     sync = config.postgres === undefined ? undefined : openPgSync(config.postgres, config.nodeName, logHub);
     peer = await BigPeer.start(config, { logHub, processMetrics: true, ...(sync === undefined ? {} : { sync }) });
   } catch (error) {
     sync?.close();
     return fail(io, error);
+  }
+  if (inspect !== undefined) {
+    try {
+      inspector = await serveInspector(peer.sync, { port: inspect.port, readOnly: inspect.readOnly });
+    } catch (error) {
+      await peer.drain('the inspector could not start');
+      sync?.close();
+      const inUse = (error as { code?: string }).code === 'EADDRINUSE';
+      return fail(io, inUse ? new UsageError(`--inspect-port ${inspect.port}: the port is in use on 127.0.0.1`) : error);
+    }
   }
   const where =
     config.postgres !== undefined
@@ -151,15 +169,35 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
         : ` on ${config.dataDir}`;
   await write(
     io.stdout,
-    `Big Peer for app ${config.appID}${where}\n` + `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\nStop it with Ctrl-C or SIGTERM.\n`,
+    `Big Peer for app ${config.appID}${where}\n` +
+      `  HTTP API:  ${peer.url}\n  WebSocket: ${peer.wsUrl}\n` +
+      (inspector === undefined ? '' : `  Inspector: ${inspector.url}${inspector.readOnly ? ' (read-only)' : ''}\n`) +
+      `Stop it with Ctrl-C or SIGTERM.\n`,
   );
   const reason = await stop;
   void cutShort?.then(() => peer.cutShort());
+  await inspector?.close();
   await peer.drain(typeof reason === 'string' ? reason : 'asked');
   sync?.close();
   await write(io.stdout, `Big Peer stopped${typeof reason === 'string' ? ` (${reason})` : ''}\n`);
   logHub.close();
   return 0;
+}
+
+interface InspectOption {
+  readonly port: number;
+  readonly readOnly: boolean;
+}
+
+/** `--inspect-port PORT [--inspect-read-only]`, or undefined without a port. */
+function inspectOption(port: string | undefined, readOnly: boolean): InspectOption | undefined {
+  if (port === undefined) {
+    if (readOnly) throw new UsageError('--inspect-read-only needs --inspect-port PORT');
+    return undefined;
+  }
+  const value = /^\d{1,5}$/.test(port) ? Number(port) : -1;
+  if (value < 0 || value > 65_535) throw new UsageError(`--inspect-port takes a port number from 0 to 65535, not ${port}`);
+  return { port: value, readOnly };
 }
 
 /** The store the keys are kept in: --data DIR, --storage URL, or either from the config file. */

@@ -7,13 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import type { LogLevel } from '../shared/log.ts';
-import { LogHub, createInspector, toErrorValue, type EvictionOptions, type Inspector, type LanOptions } from '../peer/host.ts';
+import { LogHub, defaultRendererDir, serveInspector, toErrorValue, type EvictionOptions, type LanOptions, type ServedInspector } from '../peer/host.ts';
 import { startAppPeer, userDataPlan, type AppPeer, type AppPeerPlan } from '../big-peer/index.ts';
 import { errorLine, untilSignal, write, type CliIo } from './io.ts';
-import { startInspectorServer, type InspectorServer } from './inspector-server.ts';
 import {
   EVICT_USAGE,
   LAN_USAGE,
@@ -23,17 +21,16 @@ import {
   lanOption,
   logLevelOption,
   parseCommandLine,
-  playgroundLoginOptions,
+  bigPeerLoginOptions,
+  AUTH_USAGE,
 } from './peer-options.ts';
-
-/** The built renderer of this checkout; SYNCMESH_RENDERER_DIR serves another build instead. */
-export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
 
 /** The one line on standard output; tests and scripts parse it. */
 export const URL_LINE_PREFIX = 'SyncMesh inspector: ';
 
 export const INSPECT_USAGE = `Usage:
   syncmesh inspect [--store DIR] [--app-id ID --playground-token T --big-peer URL] [options]
+  syncmesh inspect [--store DIR] --app-id ID --auth-provider NAME --auth-token TOKEN --big-peer URL [options]
   syncmesh inspect --local-big-peer DIR [--store DIR] [options]
   syncmesh inspect --user-data DIR [options]
 
@@ -49,6 +46,7 @@ Which peer:
   --app-id ID, --playground-token T, --big-peer URL
                             log in to that Big Peer and sync, as syncmesh peer; all three or none
                             (none, and no --local-big-peer: the peer stays offline)
+${AUTH_USAGE}
   --local-big-peer DIR      start a Big Peer on 127.0.0.1 with its data and a generated app id and
                             playground token kept in DIR, and sync with it, as npm start does
   --user-data DIR           what the desktop app runs for its user-data folder DIR: the Big Peer
@@ -59,6 +57,8 @@ Options:
   --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
   --port N                  the port on 127.0.0.1 (default: a free one)
+  --read-only               refuse every change through the page: statements other than SELECT and
+                            EXPLAIN, holds, sync start/stop, subscriptions, eviction runs, preferences
 ${LAN_USAGE}
 ${EVICT_USAGE}
                             (with --user-data, settings.json's "eviction" applies unless --evict is given)
@@ -73,6 +73,7 @@ const INSPECT_OPTIONS = {
   port: { type: 'string' },
   'local-big-peer': { type: 'string' },
   'user-data': { type: 'string' },
+  'read-only': { type: 'boolean', default: false },
 } as const;
 
 interface InspectOptions {
@@ -82,6 +83,7 @@ interface InspectOptions {
   readonly subscribe: readonly string[];
   readonly logLevel: LogLevel;
   readonly port: number;
+  readonly readOnly: boolean;
   readonly lan: LanOptions | undefined;
   readonly eviction: EvictionOptions | undefined;
 }
@@ -95,8 +97,8 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
   const portText = values.port ?? '0';
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : -1;
   if (port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535, not ${portText}`);
-  const base = { subscribe: values.subscribe ?? [], logLevel, port, lan: lanOption(values), eviction: evictionOption(values) };
-  const login = playgroundLoginOptions(values, 'optional');
+  const base = { subscribe: values.subscribe ?? [], logLevel, port, readOnly: values['read-only'], lan: lanOption(values), eviction: evictionOption(values) };
+  const login = bigPeerLoginOptions(values, 'optional');
   const localDir = values['local-big-peer'];
   const userData = values['user-data'];
   if (userData !== undefined) {
@@ -116,7 +118,9 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
       store: values.store,
       link:
         login !== undefined
-          ? { kind: 'remote', url: login.bigPeerURL, appID: login.appID, playgroundToken: login.token }
+          ? login.provider === undefined
+            ? { kind: 'remote', url: login.bigPeerURL, appID: login.appID, playgroundToken: login.token }
+            : { kind: 'remote', url: login.bigPeerURL, appID: login.appID, provider: login.provider, token: login.token }
           : localDir !== undefined
             ? { kind: 'local', directory: localDir }
             : { kind: 'offline' },
@@ -151,7 +155,7 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
     return 1;
   };
 
-  const rendererDir = process.env['SYNCMESH_RENDERER_DIR'] || DEFAULT_RENDERER_DIR;
+  const rendererDir = defaultRendererDir();
   if (!existsSync(join(rendererDir, 'index.html'))) {
     return fail({
       code: 'cli/usage',
@@ -167,11 +171,9 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
   }
   const logHub = new LogHub({ minimumLogLevel: options.logLevel, console: (line) => io.stderr.write(`${line}\n`) });
   let peer: AppPeer | undefined;
-  let inspector: Inspector | undefined;
-  let server: InspectorServer | undefined;
+  let server: ServedInspector | undefined;
   const closeAll = async (): Promise<void> => {
     await server?.close();
-    inspector?.close();
     await peer?.close();
     logHub.close();
   };
@@ -183,8 +185,7 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
       ...(options.lan === undefined ? {} : { lan: options.lan }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
     });
-    inspector = createInspector(peer.sync);
-    server = await startInspectorServer({ inspector, rendererDir, port: options.port });
+    server = await serveInspector(peer.sync, { rendererDir, port: options.port, readOnly: options.readOnly });
   } catch (error) {
     await closeAll();
     const value = toErrorValue(error);

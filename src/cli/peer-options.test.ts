@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PEER_OPTIONS, UsageError, evictStrategyOption, evictionOption, parseCommandLine } from './peer-options.ts';
+import { PEER_OPTIONS, UsageError, bigPeerLoginOptions, evictStrategyOption, evictionOption, parseCommandLine } from './peer-options.ts';
 
 describe('the --evict options', () => {
   it('are off without --evict', () => {
@@ -60,5 +60,36 @@ describe('the --evict options', () => {
       expect(() => evictionOption({ evict: ['local:orders:72'], 'evict-window': bad }), bad).toThrow(/--evict-window takes HH:MM-HH:MM in UTC/);
     }
     expect(() => evictionOption({ 'evict-window': '02:00-05:00' })).toThrow(new UsageError('--evict-window needs at least one --evict strategy'));
+  });
+});
+
+describe('the login options', () => {
+  const login = (argv: readonly string[], mode: 'required' | 'optional' = 'optional') => bigPeerLoginOptions(parseCommandLine(argv, PEER_OPTIONS).values, mode);
+  const base = ['--app-id', 'pos', '--big-peer', 'http://127.0.0.1:8080'];
+
+  it('take the playground token, or a provider with its token, and nothing for an offline peer', () => {
+    expect(login([])).toBeUndefined();
+    expect(login([...base, '--playground-token', 't'])).toEqual({ appID: 'pos', bigPeerURL: 'http://127.0.0.1:8080', token: 't', provider: undefined });
+    expect(login([...base, '--auth-provider', 'corp', '--auth-token', 'register-2'])).toEqual({
+      appID: 'pos',
+      bigPeerURL: 'http://127.0.0.1:8080',
+      token: 'register-2',
+      provider: 'corp',
+    });
+  });
+
+  it('refuse both ways at once, half a provider login, and a login without its app or Big Peer', () => {
+    for (const [argv, message] of [
+      [[...base, '--playground-token', 't', '--auth-provider', 'corp', '--auth-token', 'x'], /not both/],
+      [[...base, '--auth-provider', 'corp'], /--auth-token TOKEN/],
+      [[...base, '--auth-token', 'x'], /--auth-provider NAME/],
+      [[...base], /--playground-token T is required/],
+      [['--auth-provider', 'corp', '--auth-token', 'x'], /--app-id ID is required/],
+      [['--app-id', 'pos', '--auth-provider', 'corp', '--auth-token', 'x'], /--big-peer URL is required/],
+    ] as const) {
+      expect(() => login(argv)).toThrow(UsageError);
+      expect(() => login(argv)).toThrow(message);
+    }
+    expect(() => login([], 'required')).toThrow(/--app-id ID is required/);
   });
 });

@@ -17,6 +17,8 @@ export const PEER_OPTIONS = {
   'app-id': { type: 'string' },
   'playground-token': { type: 'string' },
   'big-peer': { type: 'string' },
+  'auth-provider': { type: 'string' },
+  'auth-token': { type: 'string' },
   subscribe: { type: 'string', multiple: true },
   'log-level': { type: 'string' },
   lan: { type: 'boolean', default: false },
@@ -44,10 +46,19 @@ export const EVICT_USAGE = `  --evict big-peer:COLLECTION
                             the UTC low-activity window scheduled runs happen in, at most once a day
                             (default 02:00-05:00; may wrap midnight)`;
 
-/** A playground login to a Big Peer. */
-export interface PlaygroundLogin {
+/** The usage lines of the provider login, shared by the commands that take it. */
+export const AUTH_USAGE = `  --auth-provider NAME      log in through the webhook of the Big Peer's provider NAME (its
+                            authProviders) instead of the playground …
+  --auth-token TOKEN        … with this token; the webhook's answer sets the peer's permissions`;
+
+/**
+ * A login to a Big Peer: with the playground token (`provider` undefined), or with `token`
+ * through the webhook of `provider`.
+ */
+export interface BigPeerLogin {
   readonly appID: string;
   readonly token: string;
+  readonly provider: string | undefined;
   readonly bigPeerURL: string;
 }
 
@@ -72,20 +83,35 @@ export function logLevelOption(value: string | undefined): LogLevel {
   return level as LogLevel;
 }
 
-type LoginValues = { readonly 'app-id'?: string | undefined; readonly 'playground-token'?: string | undefined; readonly 'big-peer'?: string | undefined };
+type LoginValues = {
+  readonly 'app-id'?: string | undefined;
+  readonly 'playground-token'?: string | undefined;
+  readonly 'big-peer'?: string | undefined;
+  readonly 'auth-provider'?: string | undefined;
+  readonly 'auth-token'?: string | undefined;
+};
 
 /**
- * The playground login of `--app-id`, `--playground-token` and `--big-peer`. `required`: all
- * three must be given; `optional`: all three or none (undefined).
+ * The login of `--app-id` and `--big-peer` with either `--playground-token` or `--auth-provider`
+ * and `--auth-token`. `required`: a whole login must be given; `optional`: a whole one or none
+ * (undefined).
  */
-export function playgroundLoginOptions(values: LoginValues, mode: 'required' | 'optional'): PlaygroundLogin | undefined {
-  const given = [values['app-id'], values['playground-token'], values['big-peer']].filter((v) => v !== undefined);
+export function bigPeerLoginOptions(values: LoginValues, mode: 'required' | 'optional'): BigPeerLogin | undefined {
+  const given = [values['app-id'], values['playground-token'], values['big-peer'], values['auth-provider'], values['auth-token']].filter(
+    (v) => v !== undefined,
+  );
   if (mode === 'optional' && given.length === 0) return undefined;
   const appID = requiredOption(values['app-id'], '--app-id ID');
-  const token = requiredOption(values['playground-token'], '--playground-token T');
+  const byProvider = values['auth-provider'] !== undefined || values['auth-token'] !== undefined;
+  if (byProvider && values['playground-token'] !== undefined)
+    throw new UsageError('give --playground-token T, or --auth-provider NAME with --auth-token TOKEN, not both: the peer logs in one way');
+  const provider = byProvider ? requiredOption(values['auth-provider'], '--auth-provider NAME (with --auth-token)') : undefined;
+  const token = byProvider
+    ? requiredOption(values['auth-token'], '--auth-token TOKEN (with --auth-provider)')
+    : requiredOption(values['playground-token'], '--playground-token T');
   const bigPeerURL = requiredOption(values['big-peer'], '--big-peer URL');
   if (!/^https?:$/.test(URL.parse(bigPeerURL)?.protocol ?? '')) throw new UsageError(`--big-peer takes an http or https URL, not ${bigPeerURL}`);
-  return { appID, token, bigPeerURL };
+  return { appID, bigPeerURL, token, provider };
 }
 
 type LanValues = { readonly lan?: boolean | undefined; readonly 'lan-listen'?: string | undefined; readonly 'lan-interface'?: string | undefined };

@@ -12,6 +12,7 @@ import type { ErrorValue } from '../shared/error-codes.ts';
 import { MAX_LINE_BYTES } from '../shared/json-lines.ts';
 import type { LogLevel } from '../shared/log.ts';
 import { LogHub, Sync, onlinePlayground, toErrorValue, type EvictionOptions, type LanOptions } from '../peer/host.ts';
+import { providerIdentity } from '../big-peer/index.ts';
 import { DEFAULT_DRAIN_TIMEOUT_MS, drainTimeoutError, drainTimeoutOption, drainUploads } from './drain.ts';
 import { formatDuration } from './duration.ts';
 import { errorLine, resultLine, untilSignal, write, type CliIo } from './io.ts';
@@ -25,13 +26,15 @@ import {
   lanOption,
   logLevelOption,
   parseCommandLine,
-  playgroundLoginOptions,
+  bigPeerLoginOptions,
+  AUTH_USAGE,
   requiredOption,
-  type PlaygroundLogin,
+  type BigPeerLogin,
 } from './peer-options.ts';
 
 export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --playground-token T --big-peer URL
+  syncmesh peer --store DIR --app-id ID --auth-provider NAME --auth-token TOKEN --big-peer URL
                 [--subscribe STATEMENT]… [--lan [--lan-listen HOST:PORT] [--lan-interface IP]]
                 [--evict STRATEGY]… [--evict-window HH:MM-HH:MM] [--drain-timeout DURATION]
                 [--log-level LEVEL]
@@ -56,7 +59,8 @@ auth/unreachable), it prints {"error":{…}} on standard error and exits 1.
 Options:
   --store DIR               the store's persistence directory (required)
   --app-id ID               the app to sync (required)
-  --playground-token T      the Big Peer's playground token (required)
+  --playground-token T      the Big Peer's playground token (required, unless …)
+${AUTH_USAGE}
   --big-peer URL            the Big Peer's base URL, http or https (required)
   --subscribe STATEMENT     a SELECT whose documents this peer syncs (repeatable)
   --drain-timeout DURATION  how long to wait at the end of the input for the Big Peer to acknowledge
@@ -73,7 +77,7 @@ once it has logged in there once (its certificate is cached in DIR).
 /** The options of `peer`: the peer options, and the drain at the end of the input. */
 const SERVE_PEER_OPTIONS = { ...PEER_OPTIONS, 'drain-timeout': { type: 'string' } } as const;
 
-interface PeerOptions extends PlaygroundLogin {
+interface PeerOptions extends BigPeerLogin {
   readonly store: string;
   /** How long to wait at the end of the input for the Big Peer's acknowledgements; 0: not at all. */
   readonly drainTimeoutMs: number;
@@ -90,7 +94,7 @@ function parse(argv: readonly string[]): PeerOptions | undefined {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}: statements come on standard input`);
   const logLevel = logLevelOption(values['log-level']);
   const store = requiredOption(values.store, '--store DIR');
-  const login = playgroundLoginOptions(values, 'required') as PlaygroundLogin;
+  const login = bigPeerLoginOptions(values, 'required') as BigPeerLogin;
   const drainTimeoutMs = drainTimeoutOption(values['drain-timeout']);
   return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values), eviction: evictionOption(values), drainTimeoutMs };
 }
@@ -178,7 +182,10 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
   try {
     sync = new Sync({
       persistenceDirectory: options.store,
-      identity: onlinePlayground({ appID: options.appID, token: options.token, bigPeerURL: options.bigPeerURL }),
+      identity:
+        options.provider === undefined
+          ? onlinePlayground({ appID: options.appID, token: options.token, bigPeerURL: options.bigPeerURL })
+          : providerIdentity({ appID: options.appID, url: options.bigPeerURL, provider: options.provider, token: options.token }),
       // The first login's failure is final here (the peer exits 1): no retry is announced.
       authRetryFirstLogin: false,
       logHub,

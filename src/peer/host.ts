@@ -74,4 +74,6 @@ export {
 } from './scenarios/evict-loop-scenario.ts';
 export { createInspector, type Inspector, type InspectorOptions } from './inspector/inspector.ts';
 export { serveCall } from './inspector/serve-call.ts';
+export { serveInspector, defaultRendererDir, type ServeInspectorOptions, type ServedInspector } from './inspector/serve-inspector.ts';
+export { InspectorServerOptionError } from './inspector/inspector-server-errors.ts';
 export type { TrackedConnection, SeenPeer, LanPeer, TransportKind } from './replication/mesh-tracker.ts';

@@ -43,6 +43,9 @@ export const ERROR_CODES = {
     'The link from the inspector page to its peer was down when a call that may change the peer was made: it was not sent, and is not sent later; run it again once the link is back.',
   'inspector/cancelled':
     'The call was stopped before it finished: a transactions:hold released while still waiting for the write slot (nothing was held), or an eviction:scenario whose window or tab closed (the peer was put back as it was).',
+  'inspector/read-only':
+    'The inspector is served read-only (serveInspector readOnly, syncmesh inspect --read-only): a call that may change the peer was refused and not run.',
+  'inspector/bad-option': 'serveInspector was given an option it cannot take: a host that is a name or a wildcard, a missing renderer build.',
   'eviction/invalid': 'An eviction strategy or schedule is malformed: unknown kind, no collection, a TTL that is not positive, a bad window or condition.',
   'eviction/not-configured': 'No eviction strategy is configured for this collection.',
   'eviction/too-soon': 'This collection was evicted less than a day ago (spec 8: at most once per day); force overrides, and is logged.',

@@ -7,3 +7,5 @@
 export { createInspector, EVENT_COALESCE_MS, type Inspector, type InspectorOptions } from './inspector.ts';
 export { serveCall } from './serve-call.ts';
 export * from '../../shared/inspector/index.ts';
+export { serveInspector, type ServeInspectorOptions, type ServedInspector } from './serve-inspector.ts';
+export { InspectorServerOptionError } from './inspector-server-errors.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CANCELLED, LINK_DOWN, LINK_LOST, mayChangePeer, socketUrlFor, WebSocketBridge } from './ws-bridge.ts';
+import { CANCELLED, LINK_DOWN, LINK_LOST, socketUrlFor, WebSocketBridge } from './ws-bridge.ts';
 
 /** A stand-in for the browser's WebSocket: records frames, opens and closes when told. */
 class FakeSocket {
@@ -133,20 +133,6 @@ describe('WebSocketBridge', () => {
     last().onmessage?.({ data: JSON.stringify({ type: 'event', event: 'subscriptions:changed', payload: {} }) });
     last().onmessage?.({ data: 'not json' });
     expect(seen).toEqual([{}]);
-  });
-});
-
-describe('mayChangePeer', () => {
-  it('lets reads wait and takes every other call, and statements other than SELECT and EXPLAIN, for a change', () => {
-    expect(mayChangePeer('overview:get', {})).toBe(false);
-    expect(mayChangePeer('documents:trace', { collection: 'c', id: 'a' })).toBe(false);
-    expect(mayChangePeer('documents:query', { statement: '/* x */ SELECT 1 FROM c' })).toBe(false);
-    expect(mayChangePeer('documents:query', { statement: 'explain delete from c' })).toBe(false);
-    expect(mayChangePeer('documents:query', { statement: 'INSERT INTO c DOCUMENTS ({})' })).toBe(true);
-    expect(mayChangePeer('documents:query', { statement: 'CREATE INDEX i ON c (a)' })).toBe(true);
-    expect(mayChangePeer('documents:query', {})).toBe(true);
-    expect(mayChangePeer('transactions:hold', { ms: 10 })).toBe(true);
-    expect(mayChangePeer('sync:stop', {})).toBe(true);
   });
 });
 

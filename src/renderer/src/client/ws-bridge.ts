@@ -7,6 +7,7 @@
  */
 import type { BridgeServerFrame, CallInput, CallName, CallOutput, EventName, EventPayload, InspectorBridge } from '../../../shared/inspector/contract.ts';
 import type { CallResult } from '../../../shared/inspector/result.ts';
+import { mayChangePeer } from '../../../shared/inspector/call-effects.ts';
 
 export type LinkState = 'connecting' | 'open' | 'closed';
 
@@ -43,34 +44,6 @@ export const CANCELLED: CallResult<never> = {
   ok: false,
   error: { code: 'inspector/cancelled', message: 'Cancelled while waiting for the link to the peer; it was not sent.' },
 };
-
-/** Channels that only read the peer: a call of one may wait for the link and go out later. */
-const READS: ReadonlySet<CallName> = new Set<CallName>([
-  'overview:get',
-  'documents:rows',
-  'documents:metadata',
-  'documents:trace',
-  'subscriptions:list',
-  'permissions:list',
-  'permissions:check',
-  'transactions:list',
-  'transactions:slot',
-  'mesh:get',
-  'logs:recent',
-  'eviction:get',
-  'eviction:dry-run',
-  'prefs:get',
-]);
-
-/** May the call change the peer? Every channel but the reads, and a statement that is not a SELECT or EXPLAIN. */
-export function mayChangePeer(channel: CallName, input: unknown): boolean {
-  if (READS.has(channel)) return false;
-  if (channel !== 'documents:query') return true;
-  const statement = (input as { statement?: unknown } | undefined)?.statement;
-  if (typeof statement !== 'string') return true;
-  const first = /^\s*(?:(?:--[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)*([A-Za-z]+)/.exec(statement)?.[1]?.toLowerCase();
-  return first !== 'select' && first !== 'explain';
-}
 
 export class WebSocketBridge implements InspectorBridge {
   readonly #url: string;

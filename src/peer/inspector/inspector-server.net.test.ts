@@ -8,9 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { InspectorSession } from '../shared/inspector/contract.ts';
-import { LogHub, Sync, createInspector, type Inspector } from '../peer/host.ts';
-import { contentSecurityPolicy } from '../shared/content-security-policy.ts';
+import type { InspectorSession } from '../../shared/inspector/contract.ts';
+import { LogHub } from '../log/log-hub.ts';
+import { Sync } from '../sync/sync.ts';
+import { createInspector, type Inspector } from './inspector.ts';
+import { contentSecurityPolicy } from '../../shared/content-security-policy.ts';
 import { startInspectorServer, type InspectorServer } from './inspector-server.ts';
 
 const WAIT_MS = 5_000;

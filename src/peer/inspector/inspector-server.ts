@@ -11,18 +11,24 @@
  * refused (421) so that a page on another site cannot reach it through DNS rebinding, and a
  * WebSocket whose Origin is not this server's origin is refused (403) so that no other page can
  * open the bridge. Each socket is one inspector session, closed with the socket.
+ *
+ * It listens on 127.0.0.1 unless `host` names another address of this machine (one address, never
+ * a wildcard: the Host check needs the one name the page is reached by). In read-only mode every
+ * call that may change the peer (`mayChangePeer`) is answered `inspector/read-only` and never run.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { extname, join, sep } from 'node:path';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { contentSecurityPolicy } from '../shared/content-security-policy.ts';
-import { decodeClientFrame, isCallName, type BridgeServerFrame, type InspectorSession } from '../shared/inspector/contract.ts';
-import { errorResult } from '../shared/inspector/result.ts';
-import { serveCall } from '../peer/host.ts';
+import { contentSecurityPolicy } from '../../shared/content-security-policy.ts';
+import { decodeClientFrame, isCallName, type BridgeServerFrame, type InspectorSession } from '../../shared/inspector/contract.ts';
+import { mayChangePeer } from '../../shared/inspector/call-effects.ts';
+import { errorResult } from '../../shared/inspector/result.ts';
+import { InspectorServerOptionError } from './inspector-server-errors.ts';
+import { serveCall } from './serve-call.ts';
 
 /** What the server needs of the peer's inspector. */
 export interface SessionSource {
@@ -33,8 +39,16 @@ export interface InspectorServerOptions {
   readonly inspector: SessionSource;
   /** The built renderer (`out/renderer`): index.html and its assets. */
   readonly rendererDir: string;
-  /** The port on 127.0.0.1; 0 (the default) picks a free one. */
+  /** The port; 0 (the default) picks a free one. */
   readonly port?: number;
+  /**
+   * The address to listen on, and the only one the page may be reached by: 127.0.0.1 (the
+   * default), or another IPv4 or IPv6 address of this machine. A wildcard (`0.0.0.0`, `::`) or a
+   * name is refused (`inspector/bad-option`).
+   */
+  readonly host?: string;
+  /** Refuse every call that may change the peer with `inspector/read-only` (default false). */
+  readonly readOnly?: boolean;
   /** The URL token; by default 32 random bytes, base64url. */
   readonly token?: string;
   /** The largest frame a client may send; a larger one closes its socket (1009). Default 1 MiB. */
@@ -48,6 +62,9 @@ export interface InspectorServer {
   readonly url: string;
   /** `http://127.0.0.1:<port>`. */
   readonly origin: string;
+  /** The address it listens on (127.0.0.1 unless told otherwise). */
+  readonly host: string;
+  readonly readOnly: boolean;
   readonly port: number;
   readonly token: string;
   /** Open WebSocket connections (one session each). */
@@ -57,6 +74,9 @@ export interface InspectorServer {
 }
 
 export const HOST = '127.0.0.1';
+/** The answer to a call that may change the peer, on a read-only server. */
+export const READ_ONLY_MESSAGE =
+  'This inspector is read-only: it shows the peer but does not change it (queries other than SELECT and EXPLAIN, holds, sync, subscriptions, eviction and preferences are refused).';
 const DEFAULT_MAX_FRAME_BYTES = 1024 * 1024;
 const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
@@ -159,7 +179,25 @@ function refuseUpgrade(socket: Socket, status: number, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
 }
 
+/** The host as it is written in a URL and a Host header: an IPv6 address in brackets. */
+function urlHost(host: string): string {
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+/** The listening address of the options: 127.0.0.1, or one other IP address (never a wildcard or a name). */
+export function listenHost(host: string | undefined): string {
+  if (host === undefined) return HOST;
+  if (isIP(host) === 0) throw new InspectorServerOptionError(`host must be an IP address of this machine, such as 127.0.0.1, not ${JSON.stringify(host)}`);
+  if (host === '0.0.0.0' || host === '::' || /^0*:(0*:)*0*$/.test(host))
+    throw new InspectorServerOptionError(
+      `host ${host} would listen on every address, and the page must be reached by one name: give the one address to serve on, such as 127.0.0.1`,
+    );
+  return host;
+}
+
 export async function startInspectorServer(options: InspectorServerOptions): Promise<InspectorServer> {
+  const host = listenHost(options.host);
+  const readOnly = options.readOnly ?? false;
   const token = options.token ?? newToken();
   const tokenBytes = Buffer.from(token, 'utf8');
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
@@ -265,6 +303,10 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
         if (id !== undefined) send({ type: 'result', id, result: errorResult({ code: 'inspector/bad-request', message: badFrameMessage(text) }) });
         return;
       }
+      if (readOnly && mayChangePeer(frame.channel, frame.input)) {
+        send({ type: 'result', id: frame.id, result: errorResult({ code: 'inspector/read-only', message: READ_ONLY_MESSAGE }) });
+        return;
+      }
       void serveCall(session.handlers, frame.channel, frame.input).then((result) => send({ type: 'result', id: frame.id, result }));
     });
     socket.on('error', () => {
@@ -288,19 +330,21 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, HOST, () => {
+    server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://${HOST}:${port}`;
-  expectedHost = `${HOST}:${port}`;
+  expectedHost = `${urlHost(host)}:${port}`;
+  origin = `http://${expectedHost}`;
 
   let closing: Promise<void> | undefined;
   return {
     url: `${origin}/${token}/`,
     origin,
+    host,
+    readOnly,
     port,
     token,
     get sockets() {
