@@ -64,8 +64,19 @@ export interface RunningProcess {
 }
 
 function startSyncmesh(name: string, args: readonly string[], readyLine: RegExp): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
+  return startNode(name, SYNCMESH, args, readyLine, PROJECT);
+}
+
+/** Runs `node script …args` in `cwd` until it prints `readyLine` on standard output. */
+function startNode(
+  name: string,
+  script: string,
+  args: readonly string[],
+  readyLine: RegExp,
+  cwd: string,
+): Promise<{ process: RunningProcess; match: RegExpMatchArray }> {
   installExitHook();
-  const child = spawn(process.execPath, [SYNCMESH, ...args], { cwd: PROJECT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   liveChildren.add(child);
   child.once('exit', () => liveChildren.delete(child));
   let stdout = '';
@@ -80,7 +91,7 @@ function startSyncmesh(name: string, args: readonly string[], readyLine: RegExp)
     stderr: () => stderr,
     stop: () => stopProcess(child),
   };
-  const what = `${name} (syncmesh ${args.join(' ')})`;
+  const what = `${name} (${script === SYNCMESH ? 'syncmesh' : script} ${args.join(' ')})`;
   return new Promise((resolvePromise, reject) => {
     let settled = false;
     const fail = (message: string): void => {
@@ -173,6 +184,17 @@ export interface Mesh {
   restartBigPeer(bigPeer: BigPeerProcess, whileDown?: () => Promise<void>): Promise<BigPeerProcess>;
   /** `syncmesh inspect --store <folder>/<name>` on a free port. */
   startPeer(name: string, options?: PeerOptions): Promise<InspectedPeer>;
+  /**
+   * Another program on Node.js (an example app): `node script …args` in `cwd`, stopped with the
+   * others, ready once its standard output matches `readyLine` (whose match it resolves with).
+   */
+  startProgram(
+    name: string,
+    script: string,
+    args: readonly string[],
+    readyLine: RegExp,
+    cwd: string,
+  ): Promise<{ process: RunningProcess; match: RegExpMatchArray }>;
   /** Stops every process started (peers first, then Big Peers) and removes the folder. */
   stop(): Promise<void>;
 }
@@ -259,6 +281,12 @@ export function createMesh(prefix: string): Mesh {
           store,
         })),
       );
+    },
+    async startProgram(name, script, args, readyLine, cwd) {
+      ensureFolder();
+      const program = await startNode(name, script, args, readyLine, cwd);
+      await track(Promise.resolve(program.process));
+      return program;
     },
     async stop() {
       const peers = started.filter((p) => !bigPeers.has(p));

@@ -179,8 +179,18 @@ const TSCONFIG = {
     skipLibCheck: false,
     types: ['node'],
   },
-  files: ['app.ts'],
+  // The README's walk-through, one program (written by the test that runs it).
+  files: ['app.ts', 'readme-build-your-app.ts'],
 };
+
+/** The TypeScript blocks of the README section under `## <heading>`, in order. */
+function readmeTypeScript(readme: string, heading: string): string[] {
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  if (start === -1) throw new Error(`README.md has no section "## ${heading}"`);
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end === -1 ? undefined : end);
+  return [...section.matchAll(/\n```ts\n([\s\S]*?)\n```\n/g)].map((m) => m[1] as string);
+}
 
 describe('the npm package, packed and installed into a new app', () => {
   let work: string;
@@ -348,8 +358,58 @@ describe('the npm package, packed and installed into a new app', () => {
     }
   });
 
+  it('runs the README’s TypeScript in the app, against the Big Peer its installed command starts', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const walkThrough = readmeTypeScript(readme, 'Build your app on SyncMesh');
+    expect(walkThrough.length).toBeGreaterThanOrEqual(4);
+    writeFileSync(join(app, 'readme-build-your-app.ts'), walkThrough.join('\n\n'));
+    // As the README starts it, on a free port.
+    const bigPeer = spawn(
+      process.execPath,
+      [join(app, 'node_modules/.bin/syncmesh'), 'big-peer', '--app-id', 'pos', '--playground-token', 'dev-token', '--data', './big-peer-data', '--port', '0'],
+      { cwd: app, env },
+    );
+    try {
+      let stdout = '';
+      bigPeer.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      const deadline = Date.now() + 30_000;
+      while (!/HTTP API: +http:\/\/\S+\n/.test(stdout) && bigPeer.exitCode === null && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      const url = /HTTP API: +(http:\/\/\S+)\n/.exec(stdout)?.[1];
+      expect(url, `the Big Peer's URL, got ${JSON.stringify(stdout)}`).toBeDefined();
+
+      const walk = await run(process.execPath, ['readme-build-your-app.ts'], { cwd: app, env: { ...env, BIG_PEER_URL: url }, timeoutMs: 60_000 });
+      if (walk.status !== 0) throw new Error(describeFinished('the README walk-through', walk));
+      expect(walk.stdout).toMatch(
+        /^Sold register-1-1\n(\d+ recent orders\n)+The Big Peer has every sale\n(\d+ recent orders\n)*Inspector: http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/\n$/,
+      );
+
+      // "Using the store from code": each block on its own, the login's placeholders filled in.
+      const blocks = readmeTypeScript(readme, 'Using the store from code');
+      expect(blocks).toHaveLength(2);
+      for (const [i, block] of blocks.entries()) {
+        const program = block
+          .replace("'my-app'", "'pos'")
+          .replace("'<PLAYGROUND_TOKEN>'", "'dev-token'")
+          .replace("'http://127.0.0.1:8080'", JSON.stringify(url));
+        const dir = join(app, `readme-store-${i + 1}`);
+        mkdirSync(dir);
+        writeFileSync(join(dir, 'program.ts'), program);
+        const ran = await run(process.execPath, ['program.ts'], { cwd: dir, env, timeoutMs: 60_000 });
+        if (ran.status !== 0) throw new Error(describeFinished(`README "Using the store from code", block ${i + 1}`, ran));
+      }
+    } finally {
+      bigPeer.kill('SIGKILL');
+    }
+  });
+
   it('typechecks a TypeScript app against the published declarations', async () => {
     writeFileSync(join(app, 'app.ts'), APP_TS);
+    if (!existsSync(join(app, 'readme-build-your-app.ts')))
+      writeFileSync(
+        join(app, 'readme-build-your-app.ts'),
+        readmeTypeScript(readFileSync(join(ROOT, 'README.md'), 'utf8'), 'Build your app on SyncMesh').join('\n\n'),
+      );
     writeFileSync(join(app, 'tsconfig.json'), `${JSON.stringify(TSCONFIG, null, 2)}\n`);
     const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app, env, timeoutMs: 90_000 });
     expect(tsc.stdout).toBe('');
