@@ -1,8 +1,9 @@
 /**
  * Electron main process: the app's lifecycle, its peer and its one window. The peer (with the Big
  * Peer of settings.json, or the local Big Peer on first run; persistence in the user-data folder)
- * starts before the window; the inspector's IPC handlers serve the window; quitting closes the
- * peer and the local Big Peer before the process exits.
+ * starts before the window; the inspector's IPC handlers serve the window; other peers'
+ * inspectors open in windows of their own ("Connect to a running peer", remote-peers.ts);
+ * quitting closes the peer and the local Big Peer before the process exits.
  */
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { registerInspectorIpc, type InspectorIpc } from './ipc-bridge.ts';
 import { isAppUrl, isLoopbackHttpUrl } from './navigation.ts';
 import { startPeerHost, type PeerHost } from './peer-host.ts';
-import { mainWindowOptions } from './window-options.ts';
+import { RemotePeerList, registerRemotePeersIpc } from './remote-peers.ts';
+import { mainWindowOptions, remotePeerWindowOptions } from './window-options.ts';
 import { errorMessage } from '../shared/error-message.ts';
 
 /** The built renderer page, beside this file's folder in `out/`. */
@@ -45,13 +47,48 @@ function createMainWindow(): BrowserWindow {
   return window;
 }
 
-// Every web contents (the window, and anything it might try to open) stays on the app's page.
+/** The windows of other peers' inspectors ("Connect to a running peer"), by their URL; and each one's own URL by its web contents. */
+const remoteWindows = new Map<string, BrowserWindow>();
+const remotePages = new Map<number, string>();
+
+/** Opens (or brings forward) the window of another peer's inspector; rejects when its page does not load. */
+async function openRemotePeerWindow(url: string, label: string): Promise<void> {
+  const existing = remoteWindows.get(url);
+  if (existing !== undefined && !existing.isDestroyed()) {
+    existing.show();
+    existing.focus();
+    return;
+  }
+  const window = new BrowserWindow(remotePeerWindowOptions(label));
+  const contentsId = window.webContents.id;
+  remoteWindows.set(url, window);
+  remotePages.set(contentsId, url);
+  window.on('closed', () => {
+    remoteWindows.delete(url);
+    remotePages.delete(contentsId);
+  });
+  window.once('ready-to-show', () => window.show());
+  try {
+    await window.loadURL(url);
+  } catch (error) {
+    window.destroy();
+    throw error;
+  }
+}
+
+/** May these web contents show `url`: the app's own page, or for another peer's window, that peer's origin. */
+function mayShow(contentsId: number, url: string): boolean {
+  const remote = remotePages.get(contentsId);
+  return remote === undefined ? isAppUrl(url, appUrl) : isAppUrl(url, remote);
+}
+
+// Every web contents (the window, and anything it might try to open) stays on its page.
 app.on('web-contents-created', (_event, contents) => {
   contents.on('will-navigate', (event) => {
-    if (!isAppUrl(event.url, appUrl)) event.preventDefault();
+    if (!mayShow(contents.id, event.url)) event.preventDefault();
   });
   contents.on('will-redirect', (event) => {
-    if (!isAppUrl(event.url, appUrl)) event.preventDefault();
+    if (!mayShow(contents.id, event.url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   // A single-window app: no popups, not even of its own page.
@@ -93,12 +130,11 @@ async function start(): Promise<void> {
   void started.started.then((error) => {
     if (error !== undefined) console.error(`SyncMesh: sync did not start (${error.code}): ${error.message}`);
   });
-  bridge = registerInspectorIpc({
-    ipcMain,
-    inspector: started.inspector,
-    // Only the app's own page may use the inspector.
-    isTrustedSender: (event) => event.senderFrame != null && isAppUrl(event.senderFrame.url, appUrl),
-  });
+  // Only the app's own page may use the inspector, and open other peers'.
+  const isTrustedSender = (event: { readonly senderFrame?: { readonly url: string } | null }): boolean =>
+    event.senderFrame != null && isAppUrl(event.senderFrame.url, appUrl);
+  bridge = registerInspectorIpc({ ipcMain, inspector: started.inspector, isTrustedSender });
+  registerRemotePeersIpc({ ipcMain, list: new RemotePeerList(app.getPath('userData')), openWindow: openRemotePeerWindow, isTrustedSender });
   createMainWindow();
   // macOS: clicking the dock icon with no window open reopens one.
   app.on('activate', () => {

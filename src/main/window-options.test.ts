@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_VERSION_SWITCH, mainWindowOptions } from './window-options.ts';
+import { APP_VERSION_SWITCH, mainWindowOptions, remotePeerWindowOptions } from './window-options.ts';
 
 describe('mainWindowOptions', () => {
   const options = mainWindowOptions({ preloadPath: '/app/out/preload/index.cjs', appVersion: '1.2.3' });
@@ -25,6 +25,19 @@ describe('mainWindowOptions', () => {
   });
 
   it('stays hidden until its first paint is ready', () => {
+    expect(options.show).toBe(false);
+  });
+});
+
+describe('remotePeerWindowOptions', () => {
+  const options = remotePeerWindowOptions('register 2');
+  const prefs = options.webPreferences ?? {};
+
+  it('shows another peer’s page sandboxed like the main window, with no preload and so no way into this app', () => {
+    expect(prefs.preload).toBeUndefined();
+    expect(prefs.additionalArguments).toBeUndefined();
+    expect([prefs.contextIsolation, prefs.sandbox, prefs.nodeIntegration, prefs.webSecurity, prefs.webviewTag]).toEqual([true, true, false, true, false]);
+    expect(options.title).toBe('SyncMesh — register 2');
     expect(options.show).toBe(false);
   });
 });

@@ -43,3 +43,14 @@ export function mainWindowOptions({ preloadPath, appVersion }: MainWindowInputs)
     },
   };
 }
+
+/**
+ * Options of a window showing another peer's inspector ("Connect to a running peer"): the page
+ * that peer serves, with no preload at all (it talks to its own peer over its WebSocket, never to
+ * this app), sandboxed like the main window.
+ */
+export function remotePeerWindowOptions(label: string): BrowserWindowConstructorOptions {
+  const { webPreferences, ...rest } = mainWindowOptions({ preloadPath: '', appVersion: '' });
+  const { preload: _preload, additionalArguments: _arguments, ...isolated } = webPreferences ?? {};
+  return { ...rest, title: `SyncMesh — ${label}`, webPreferences: isolated };
+}

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { CALL_NAMES } from '../shared/inspector/contract.ts';
-import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL } from '../shared/inspector/ipc.ts';
+import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL, IPC_PEERS_FORGET_CHANNEL, IPC_PEERS_LIST_CHANNEL, IPC_PEERS_OPEN_CHANNEL } from '../shared/inspector/ipc.ts';
 import { createDesktopApi, type IpcRendererLike } from './desktop-api.ts';
 
 const VERSIONS = { app: '1.2.3', electron: '45.4.1', chrome: '140', node: '22.20.0' };
@@ -34,9 +34,11 @@ function setUp(): { ipc: StandInIpcRenderer; api: ReturnType<typeof createDeskto
 }
 
 describe('createDesktopApi', () => {
-  it('exposes exactly the versions and the inspector bridge, frozen', () => {
+  it('exposes exactly the versions, the inspector bridge and the remembered peers, frozen', () => {
     const { api } = setUp();
-    expect(Object.keys(api).sort()).toEqual(['inspector', 'versions']);
+    expect(Object.keys(api).sort()).toEqual(['inspector', 'peers', 'versions']);
+    expect(Object.keys(api.peers).sort()).toEqual(['forget', 'list', 'open']);
+    expect(Object.isFrozen(api.peers)).toBe(true);
     expect(Object.keys(api.inspector).sort()).toEqual(['call', 'on']);
     expect(api.versions).toEqual(VERSIONS);
     expect(Object.isFrozen(api) && Object.isFrozen(api.inspector) && Object.isFrozen(api.versions)).toBe(true);
@@ -140,5 +142,27 @@ describe('createDesktopApi', () => {
     } finally {
       process.off('uncaughtException', onError);
     }
+  });
+
+  it('asks the app for the remembered peers, to open one and to forget one, and never throws', async () => {
+    const { ipc, api } = setUp();
+    const entry = { url: 'http://127.0.0.1:9/t/', label: 'register 2', lastOpenedAt: 1 };
+    ipc.answer = async (channel) =>
+      channel === IPC_PEERS_LIST_CHANNEL ? [entry] : channel === IPC_PEERS_OPEN_CHANNEL ? { ok: true, value: entry } : undefined;
+    expect(await api.peers.list()).toEqual([entry]);
+    expect(await api.peers.open('http://127.0.0.1:9/t/', 'register 2')).toEqual({ ok: true, value: entry });
+    await api.peers.forget('http://127.0.0.1:9/t/');
+    expect(ipc.invoked.slice(1)).toEqual([
+      [IPC_PEERS_LIST_CHANNEL],
+      [IPC_PEERS_OPEN_CHANNEL, { url: 'http://127.0.0.1:9/t/', label: 'register 2' }],
+      [IPC_PEERS_FORGET_CHANNEL, { url: 'http://127.0.0.1:9/t/' }],
+    ]);
+    ipc.answer = async () => {
+      throw new Error('no handler');
+    };
+    expect(await api.peers.list()).toEqual([]);
+    expect(await api.peers.open('http://127.0.0.1:9/t/')).toMatchObject({ ok: false, error: { code: 'internal/unexpected' } });
+    await expect(api.peers.forget('x')).resolves.toBeUndefined();
+    expect(await api.peers.open(42 as unknown as string)).toMatchObject({ ok: false, error: { code: 'inspector/bad-request' } });
   });
 });

@@ -15,7 +15,8 @@ import {
   type EventName,
   type EventPayload,
 } from '../shared/inspector/contract.ts';
-import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL } from '../shared/inspector/ipc.ts';
+import { IPC_EVENT_CHANNEL, IPC_HELLO_CHANNEL, IPC_PEERS_FORGET_CHANNEL, IPC_PEERS_LIST_CHANNEL, IPC_PEERS_OPEN_CHANNEL } from '../shared/inspector/ipc.ts';
+import type { RemotePeerEntry, RemotePeersApi } from '../shared/inspector/remote-peers.ts';
 import { errorResult, type CallResult } from '../shared/inspector/result.ts';
 import { errorMessage } from '../shared/error-message.ts';
 
@@ -92,5 +93,30 @@ export function createDesktopApi(ipc: IpcRendererLike, versions: DesktopVersions
       };
     },
   };
-  return Object.freeze({ versions: Object.freeze({ ...versions }), inspector: Object.freeze(inspector) });
+  const peers: RemotePeersApi = {
+    async list() {
+      try {
+        const answer = await ipc.invoke(IPC_PEERS_LIST_CHANNEL);
+        return Array.isArray(answer) ? (answer as RemotePeerEntry[]) : [];
+      } catch {
+        return [];
+      }
+    },
+    async open(url: string, label?: string) {
+      if (typeof url !== 'string' || (label !== undefined && typeof label !== 'string'))
+        return errorResult({ code: 'inspector/bad-request', message: 'open takes a URL and an optional label, both text' });
+      try {
+        const answer = await ipc.invoke(IPC_PEERS_OPEN_CHANNEL, { url, ...(label === undefined ? {} : { label }) });
+        if (!isCallResult(answer)) return errorResult({ code: 'internal/unexpected', message: 'the app answered with something that is not a call result' });
+        return answer as CallResult<RemotePeerEntry>;
+      } catch (error) {
+        return errorResult({ code: 'internal/unexpected', message: `the app could not open the peer: ${errorMessage(error)}` });
+      }
+    },
+    async forget(url: string) {
+      if (typeof url !== 'string') return;
+      await ipc.invoke(IPC_PEERS_FORGET_CHANNEL, { url }).catch(() => undefined);
+    },
+  };
+  return Object.freeze({ versions: Object.freeze({ ...versions }), inspector: Object.freeze(inspector), peers: Object.freeze(peers) });
 }

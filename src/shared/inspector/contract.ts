@@ -24,6 +24,7 @@ import type { MeshSnapshot } from './mesh.ts';
 import type { OverviewSnapshot } from './overview.ts';
 import type { AccessReport, CheckAccessInput, PermissionsSnapshot } from './permissions.ts';
 import type { CallResult } from './result.ts';
+import type { RemotePeersApi } from './remote-peers.ts';
 import type { LocalSubscription, RegisterSubscriptionInput, SubscriptionsSnapshot } from './subscriptions.ts';
 import type { BlockedWaitEntry, HoldInput, TransactionEntry, TransactionsSnapshot, WriteSlotState } from './transactions.ts';
 import type { DocumentTrace } from './trace.ts';
@@ -211,6 +212,8 @@ export interface DesktopVersions {
 export interface DesktopApi {
   readonly versions: DesktopVersions;
   readonly inspector: InspectorBridge;
+  /** "Connect to a running peer": other peers' inspectors in windows of their own, remembered. */
+  readonly peers: RemotePeersApi;
 }
 
 /**

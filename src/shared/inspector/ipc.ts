@@ -20,3 +20,10 @@ export interface IpcEventMessage {
   readonly event: EventName;
   readonly payload: unknown;
 }
+
+/** Window → main: the remembered peers (`RemotePeerEntry[]`). */
+export const IPC_PEERS_LIST_CHANNEL = 'desktop:peers-list';
+/** Window → main: open `{ url, label? }` in a window of its own and remember it (`CallResult<RemotePeerEntry>`). */
+export const IPC_PEERS_OPEN_CHANNEL = 'desktop:peers-open';
+/** Window → main: forget `{ url }`. */
+export const IPC_PEERS_FORGET_CHANNEL = 'desktop:peers-forget';

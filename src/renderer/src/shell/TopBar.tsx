@@ -1,9 +1,10 @@
 /** The top bar: the product, the panel tabs (`role="tab"`, arrow keys move between them), theme and shortcut buttons. */
-import type { KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import iconUrl from '../../../../resources/icon.svg';
 import { useInspector } from '../store/index.ts';
 import { IconButton } from '../ui/Button.tsx';
 import { Icon } from '../ui/Icon.tsx';
+import { ConnectPeerDialog } from './ConnectPeerDialog.tsx';
 import { PANELS } from './panels.tsx';
 import { nextThemePreference, resolveTheme } from './theme.ts';
 
@@ -15,6 +16,9 @@ export function TopBar() {
   const theme = useInspector((s) => s.shellView.theme);
   const setTheme = useInspector((s) => s.setTheme);
   const setShortcutsOpen = useInspector((s) => s.setShortcutsOpen);
+  // Only the desktop app opens other peers' inspectors in windows of their own.
+  const remotePeers = typeof window !== 'undefined' ? window.syncmesh?.peers : undefined;
+  const [connectOpen, setConnectOpen] = useState(false);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = PANELS.findIndex((p) => p.id === panel);
     let next: number;
@@ -59,6 +63,8 @@ export function TopBar() {
         ))}
       </div>
       <div className="topbar-end">
+        {remotePeers !== undefined && <IconButton icon="link" label="Connect to a running peer" onClick={() => setConnectOpen(true)} />}
+        {remotePeers !== undefined && connectOpen && <ConnectPeerDialog peers={remotePeers} onClose={() => setConnectOpen(false)} />}
         <IconButton icon="keyboard" label="Keyboard shortcuts" onClick={() => setShortcutsOpen(true)} />
         <IconButton
           icon={theme === 'system' ? 'monitor' : shown === 'dark' ? 'moon' : 'sun'}
