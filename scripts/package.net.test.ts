@@ -384,6 +384,13 @@ describe('the npm package, packed and installed into a new app', () => {
         /^Sold register-1-1\n(\d+ recent orders\n)+The Big Peer has every sale\n(\d+ recent orders\n)*Inspector: http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]{43}\/\n$/,
       );
 
+      // "Use SyncMesh as a package": its imports resolve in the app.
+      const imports = readmeTypeScript(readme, 'Use SyncMesh as a package');
+      expect(imports).toHaveLength(1);
+      writeFileSync(join(app, 'readme-imports.ts'), `${imports[0]}\nconsole.log(typeof Sync, typeof BigPeer, typeof bigPeerConfig);\n`);
+      const imported = await run(process.execPath, ['readme-imports.ts'], { cwd: app, env, timeoutMs: 60_000 });
+      expect([imported.stdout, imported.status]).toEqual(['function function function\n', 0]);
+
       // "Using the store from code": each block on its own, the login's placeholders filled in.
       const blocks = readmeTypeScript(readme, 'Using the store from code');
       expect(blocks).toHaveLength(2);
@@ -400,6 +407,23 @@ describe('the npm package, packed and installed into a new app', () => {
       }
     } finally {
       bigPeer.kill('SIGKILL');
+    }
+  });
+
+  it('answers the README’s syncmesh exec lines in the app exactly as the README shows', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n## The command line\n');
+    const block = /\n```sh\n([\s\S]*?)\n```\n/.exec(readme.slice(start))?.[1] ?? '';
+    const lines = block.split('\n');
+    const commands = lines.filter((line) => line.includes('npx syncmesh exec'));
+    expect(commands).toHaveLength(3);
+    const dir = join(app, 'readme-exec');
+    mkdirSync(dir);
+    for (const [i, line] of lines.entries()) {
+      if (!line.includes('npx syncmesh exec')) continue;
+      const expected = lines[i + 1]?.replace(/^# /, '');
+      const ran = await run('bash', ['-c', line], { cwd: dir, env, timeoutMs: 60_000 });
+      expect([line, ran.stdout, ran.status]).toEqual([line, `${expected}\n`, 0]);
     }
   });
 
