@@ -59,6 +59,8 @@ export const ERROR_CODES = {
   'tombstones/failed': 'A tombstone reap failed while it ran; nothing was reaped.',
   'scenario/not-connected': 'The scenario needs a running session with a Big Peer.',
   'scenario/busy': 'A scenario is already running on this peer.',
+  'scenario/cancelled':
+    'The evict-loop scenario was cancelled (Cancel in the Eviction panel, eviction:scenario-cancel); it stopped between steps and the peer was put back as it was.',
   'cli/usage': 'The command line is incomplete or malformed.',
   'cli/invalid-line':
     'A line of input cannot be run: not a JSON object with a string `statement` (exec --jsonl), arguments that are not a JSON object (peer), or longer than 16 MiB.',

@@ -327,6 +327,35 @@ describe('the schedule, on an injected clock', () => {
     expect(timers.pending).toBe(0);
   });
 
+  it('leaves a strategy with scheduled: false off the schedule while the others keep theirs', async () => {
+    const { small } = await syncedPair();
+    const timers = new ManualTimers(NOW); // 12:00 UTC
+    const runs: EvictionRun[] = [];
+    const eviction = manager(small, timers, {
+      strategies: [
+        { kind: 'local', collection: 'orders', ttlHours: 72, scheduled: false },
+        { kind: 'local', collection: 'invoices', ttlHours: 72 },
+      ],
+      window: '02:00-05:00',
+    });
+    eviction.onRun((r) => runs.push(r));
+    const snapshot = eviction.snapshot();
+    expect(snapshot.scheduled).toBe(true);
+    expect(snapshot.collections.map((c) => [c.config.collection, c.nextRunAt])).toEqual([
+      ['orders', undefined],
+      ['invoices', Date.UTC(2026, 10, 22, 2, 0)],
+    ]);
+    timers.advance(15 * HOUR); // 03:00, inside the window
+    await waitFor(() => runs.length === 1);
+    expect(runs.map((r) => r.collection)).toEqual(['invoices']);
+    // Asked, it runs.
+    expect(await eviction.runNow('orders')).toMatchObject({ trigger: 'manual', outcome: 'evicted', evicted: 6 });
+    expect(() => eviction.configure({ strategies: [{ kind: 'big-peer', collection: 'orders', scheduled: 'no' as unknown as boolean }] })).toThrow(
+      expect.objectContaining({ code: 'eviction/invalid' }),
+    );
+    eviction.close();
+  });
+
   it('wraps a window past midnight', async () => {
     const small = mesh.peer('small');
     const timers = new ManualTimers(NOW);

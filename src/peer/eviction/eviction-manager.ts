@@ -109,6 +109,8 @@ function validate(config: EvictionStrategyConfig): void {
   if (typeof c.collection !== 'string' || c.collection === '') throw new SyncError('eviction/invalid', 'an eviction strategy needs a collection');
   if (isInternalCollection(c.collection))
     throw new SyncError('eviction/invalid', `${c.collection} is an internal collection; strategies evict application collections`);
+  if (c.scheduled !== undefined && typeof c.scheduled !== 'boolean')
+    throw new SyncError('eviction/invalid', `the scheduled of the strategy of ${c.collection} is true or false, not ${JSON.stringify(c.scheduled)}`);
   if (c.kind === 'local') {
     const l = c as Partial<LocalStrategyConfig>;
     if (!(typeof l.ttlHours === 'number' && Number.isFinite(l.ttlHours) && l.ttlHours > 0)) {
@@ -365,7 +367,7 @@ export class EvictionManager {
   }
 
   #schedule(state: CollectionState): void {
-    if (this.#closed || !this.#scheduled || this.#collections.get(state.config.collection) !== state) return;
+    if (this.#closed || !this.#scheduled || state.config.scheduled === false || this.#collections.get(state.config.collection) !== state) return;
     if (state.timer !== undefined) this.#host.timers.clearTimeout(state.timer);
     const now = this.#host.timers.now();
     const due = state.nextRunAt !== undefined && state.nextRunAt > now ? state.nextRunAt : nextRunAt(this.#window, now, state.lastRunAt);

@@ -15,6 +15,8 @@ import type { EvictionOverlap } from '../store/eviction-watch.ts';
 export interface BigPeerStrategyConfig {
   readonly kind: 'big-peer';
   readonly collection: string;
+  /** False: this strategy runs only when asked (`runNow`), whatever the schedule of the others (default true). */
+  readonly scheduled?: boolean;
 }
 
 /**
@@ -33,6 +35,8 @@ export interface LocalStrategyConfig {
   readonly evictWhere?: string;
   /** The complementary subscription's condition instead of `<field> > :ttl`. */
   readonly subscribeWhere?: string;
+  /** False: this strategy runs only when asked (`runNow`), whatever the schedule of the others (default true). */
+  readonly scheduled?: boolean;
 }
 
 export type EvictionStrategyConfig = BigPeerStrategyConfig | LocalStrategyConfig;

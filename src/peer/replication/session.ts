@@ -117,6 +117,44 @@ export interface ReplicationTraffic {
   /** Documents sent in update chunks, and received in update chunks taken in. */
   docsSent: number;
   docsReceived: number;
+  /**
+   * Update chunks received, by collection of their documents: a chunk's bytes go to its
+   * collection, split by each document's encoded size when it holds several (counted as the
+   * chunk arrives, before it is merged).
+   */
+  readonly receivedByCollection?: Map<string, CollectionTraffic>;
+}
+
+/** Bytes and documents of update chunks received for one collection. */
+export interface CollectionTraffic {
+  bytes: number;
+  docs: number;
+}
+
+/** Adds an update chunk of `bytes` holding `docs` to `byCollection`. */
+export function countReceivedUpdate(byCollection: Map<string, CollectionTraffic>, docs: readonly WireDocument[], bytes: number): void {
+  if (docs.length === 0) return;
+  const add = (collection: string, b: number, n: number): void => {
+    const entry = byCollection.get(collection);
+    if (entry === undefined) byCollection.set(collection, { bytes: b, docs: n });
+    else {
+      entry.bytes += b;
+      entry.docs += n;
+    }
+  };
+  const first = (docs[0] as WireDocument).collection;
+  if (docs.every((d) => d.collection === first)) return add(first, bytes, docs.length);
+  const sizes = new Map<string, { size: number; docs: number }>();
+  let total = 0;
+  for (const d of docs) {
+    const size = JSON.stringify(d).length;
+    total += size;
+    const entry = sizes.get(d.collection) ?? { size: 0, docs: 0 };
+    entry.size += size;
+    entry.docs++;
+    sizes.set(d.collection, entry);
+  }
+  for (const [collection, { size, docs: n }] of sizes) add(collection, Math.round((bytes * size) / total), n);
 }
 
 export class Session {
@@ -219,8 +257,9 @@ export class Session {
     this.#remoteWrite = compileRules(options.remote.permissions.write, badRule);
     options.frames.handoff({
       message: (text) => {
-        this.#traffic.bytesReceived += Buffer.byteLength(text);
-        this.#receive(text);
+        const bytes = Buffer.byteLength(text);
+        this.#traffic.bytesReceived += bytes;
+        this.#receive(text, bytes);
       },
       close: (code, reason) => this.#ended(code, reason),
     });
@@ -356,17 +395,17 @@ export class Session {
     this.close(ANNOUNCE_CLOSE_CODES.malformed, `malformed message: ${reason}`);
   }
 
-  #receive(text: string): void {
+  #receive(text: string, bytes: number): void {
     if (this.#stopping) return;
     try {
-      this.#dispatch(text);
+      this.#dispatch(text, bytes);
     } catch (error) {
       // Whatever a frame does, it ends at most its own session.
       this.#malformed(`the message could not be handled: ${errorMessage(error)}`);
     }
   }
 
-  #dispatch(text: string): void {
+  #dispatch(text: string, bytes: number): void {
     const check = decodeSessionFrame(text);
     if (!check.ok) return this.#malformed(check.reason);
     const message = check.value;
@@ -377,6 +416,7 @@ export class Session {
         if (this.#incomingPending >= MAX_UPDATES_QUEUED) {
           return this.#malformed(`more than ${MAX_UPDATES_QUEUED} update chunks ahead of their acknowledgements`);
         }
+        if (this.#traffic.receivedByCollection !== undefined) countReceivedUpdate(this.#traffic.receivedByCollection, message.docs, bytes);
         this.#incomingPending++;
         this.#incoming = this.#incoming
           .then(() => this.#merge(message))

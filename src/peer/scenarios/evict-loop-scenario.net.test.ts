@@ -113,6 +113,74 @@ describe('the evict-loop scenario', () => {
     expect(formatCycleLine(w1)).toMatch(/^wrong cycle  1  evicted +20  re-synced +20  store +[\d.]+ [KM]B  memory +42 B  received +[\d.]+ KB  [\d.]+ s$/);
   }, 20_000);
 
+  it('finishes its right-way cycles while another collection replicates in, counts only its own bytes, and leaves the schedule running', async () => {
+    // The peer's real eviction configuration: scheduled, a strategy for another collection.
+    sync.eviction.configure({ strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], window: '02:00-05:00' });
+    const ordersNextRun = sync.eviction.snapshot().collections[0]?.nextRunAt;
+    expect(ordersNextRun).toBeGreaterThan(0);
+    await sync.startSync();
+    await until('a session with the Big Peer', connected);
+    // Unrelated replication: a second peer writes to `ticks` every 200 ms (at most 400 writes,
+    // stopped at the end), and this peer subscribes to them.
+    const writer = new Sync({
+      persistenceDirectory: join(dir, 'writer'),
+      identity: onlinePlayground({ appID: TEST_APP, token: PLAYGROUND_TOKEN, bigPeerURL: big.url }),
+    });
+    sync.store.registerSubscription('SELECT * FROM ticks');
+    let ticks = 0;
+    let writing = true;
+    const ticking = (async () => {
+      await writer.startSync();
+      while (writing && ticks < 400) {
+        await writer.store.execute('INSERT INTO ticks DOCUMENTS (:d)', { d: { _id: `tick-${ticks}`, n: ticks, text: 'x'.repeat(500) } });
+        ticks++;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    })();
+    try {
+      await until('ticks arriving here', () => sync.receivedFor('ticks').docs > 0);
+      const ticksAtRightWay: number[] = [];
+      const schedules: { scheduled: boolean; orders: number | undefined; demo: number | undefined; demoScheduled: boolean | undefined }[] = [];
+      const maxWaitMs = 15_000;
+      const report = await runEvictLoopScenario({
+        sync,
+        docs: 60,
+        cycles: 2,
+        settleMs: 600,
+        maxWaitMs,
+        onCycle: (row) => {
+          if (row.way === 'right') ticksAtRightWay.push(sync.receivedFor('ticks').bytes);
+          const snapshot = sync.eviction.snapshot();
+          const demo = snapshot.collections.find((c) => c.config.collection === 'evict_loop_demo');
+          schedules.push({
+            scheduled: snapshot.scheduled,
+            orders: snapshot.collections.find((c) => c.config.collection === 'orders')?.nextRunAt,
+            demo: demo?.nextRunAt,
+            demoScheduled: demo?.config.scheduled,
+          });
+        },
+      });
+      const right = report.cycles.filter((c) => c.way === 'right');
+      // Each right-way cycle ended on its own quiet (600 ms without its collection), not on the limit.
+      for (const row of right) expect(row.durationMs).toBeLessThan(maxWaitMs);
+      // Unrelated bytes kept arriving meanwhile, and none of them is counted.
+      expect(ticksAtRightWay[1]).toBeGreaterThan(ticksAtRightWay[0] as number);
+      expect(right.map((r) => r.bytesReceived)).toEqual([0, 0]);
+      expect(report.right.bytesReceived).toBe(0);
+      expect(report.wrong.bytesReceived).toBeGreaterThan(40 * 200);
+      expect(report).toMatchObject({ loopDetected: true, rightWayClean: true, right: { evicted: 40, resynced: 0 } });
+      expect(report.verdict).toMatch(/the right way re-synced 0 of 40 \(0 B received\)/);
+      // The schedule ran on throughout: orders kept its next run, only the scenario's own strategy was left off it.
+      expect(schedules).toHaveLength(4);
+      for (const s of schedules.slice(2)) expect(s).toEqual({ scheduled: true, orders: ordersNextRun, demo: undefined, demoScheduled: false });
+      expect(sync.eviction.snapshot()).toMatchObject({ scheduled: true, collections: [{ config: { collection: 'orders' }, nextRunAt: ordersNextRun }] });
+    } finally {
+      writing = false;
+      await ticking;
+      writer.close();
+    }
+  }, 60_000);
+
   it('refuses with scenario/not-connected when the peer has no session with a Big Peer', async () => {
     await expect(runEvictLoopScenario({ sync, docs: 10, cycles: 1 })).rejects.toMatchObject({ code: 'scenario/not-connected' });
     expect(sync.store.subscriptions.filter((s) => !s.isInternal)).toEqual([]);

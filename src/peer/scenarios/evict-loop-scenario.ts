@@ -11,7 +11,7 @@ import { formatBytes as formatSize } from '../../shared/format-bytes.ts';
 import { SyncError } from '../errors.ts';
 import type { Sync } from '../sync/sync.ts';
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
-import type { EvictionOptions, EvictionRun, LocalStrategyConfig } from '../eviction/types.ts';
+import type { EvictionRun, EvictionStrategyConfig, LocalStrategyConfig } from '../eviction/types.ts';
 
 export interface EvictLoopOptions {
   /** A small peer syncing with a Big Peer (`startSync()` done, a session open). */
@@ -34,6 +34,8 @@ export interface EvictLoopOptions {
    * document is back. Default 2,000 ms; 0 to 60,000.
    */
   readonly settleMs?: number;
+  /** No wait of a cycle lasts longer, however busy replication of the collection stays (default 120,000 ms; 1,000 to 600,000). */
+  readonly maxWaitMs?: number;
 }
 
 /** One cycle, as measured once its wait ended. */
@@ -48,7 +50,7 @@ export interface EvictLoopCycle {
   /** The store's size on disk after the cycle. */
   readonly storeBytes: number;
   readonly memoryBytes: number;
-  /** Replication bytes received during the cycle (`sync.traffic`). */
+  /** Replication bytes received for the scenario's collection during the cycle (`sync.receivedFor`): other collections' traffic is not counted. */
   readonly bytesReceived: number;
   readonly durationMs: number;
 }
@@ -88,8 +90,10 @@ const BATCH = 500;
 const POLL_MS = 20;
 /** Once every evicted document is back, the wrong way's cycle waits this long without replication writing to the collection. */
 const BACK_QUIET_MS = 150;
-/** No wait of a cycle lasts longer, however busy replication stays. */
-const MAX_CYCLE_WAIT_MS = 120_000;
+/** No wait of a cycle lasts longer, however busy replication of the collection stays (the default of `maxWaitMs`). */
+export const EVICT_LOOP_MAX_WAIT_MS = 120_000;
+/** How long configuring or restoring the strategy waits for a run of another collection to end (`eviction/busy`). */
+const CONFIGURE_WAIT_MS = 30_000;
 /** How long the Big Peer may take to acknowledge the documents written: this, plus 1 ms per document. */
 const BIG_PEER_WAIT_MS = 30_000;
 
@@ -106,8 +110,9 @@ const running = new WeakSet<Sync>();
 
 /**
  * Runs the scenario on `options.sync`, and restores the peer after it (success, failure or
- * abort): its eviction configuration as it was, and no subscription the scenario (or its
- * strategy) registered. The documents stay in the collection, on the Big Peer and, those not
+ * abort): no strategy for its collection but the one there was before (the rest of the eviction
+ * configuration, its schedule included, is never touched), and no subscription the scenario (or
+ * its strategy) registered. The documents stay in the collection, on the Big Peer and, those not
  * evicted, here. Rejects with `scenario/not-connected` without a Big Peer session (or when the
  * Big Peer does not take the documents in time), `scenario/busy` while another runs on the same
  * Sync, the eviction run's own code when the right way's run does not evict, and the signal's
@@ -122,6 +127,8 @@ export async function runEvictLoopScenario(options: EvictLoopOptions): Promise<E
   if (!Number.isSafeInteger(cycles) || cycles < 1 || cycles > EVICT_LOOP_MAX_CYCLES)
     throw new RangeError(`cycles must be a whole number from 1 to ${EVICT_LOOP_MAX_CYCLES}, not ${cycles}`);
   if (!Number.isFinite(settleMs) || settleMs < 0 || settleMs > 60_000) throw new RangeError(`settleMs must be from 0 to 60000, not ${settleMs}`);
+  const maxWaitMs = options.maxWaitMs ?? EVICT_LOOP_MAX_WAIT_MS;
+  if (!Number.isFinite(maxWaitMs) || maxWaitMs < 1_000 || maxWaitMs > 600_000) throw new RangeError(`maxWaitMs must be from 1000 to 600000, not ${maxWaitMs}`);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(collection))
     throw new RangeError(`collection must be a plain name (letters, digits, _), not ${JSON.stringify(collection)}`);
   options.signal?.throwIfAborted();
@@ -130,11 +137,11 @@ export async function runEvictLoopScenario(options: EvictLoopOptions): Promise<E
     throw new SyncError('scenario/not-connected', 'the evict-loop scenario needs a live session with a Big Peer: start sync and wait until it is connected');
   }
   running.add(sync);
-  const run = new ScenarioRun(options, collection, settleMs);
+  const run = new ScenarioRun(options, collection, settleMs, maxWaitMs);
   try {
     return await run.run();
   } finally {
-    run.restore();
+    await run.restore();
     running.delete(sync);
   }
 }
@@ -163,21 +170,24 @@ class ScenarioRun {
   readonly #sync: Sync;
   readonly #collection: string;
   readonly #settleMs: number;
+  readonly #maxWaitMs: number;
   readonly #signal: AbortSignal | undefined;
   readonly #subscriptionsBefore: ReadonlySet<number>;
   readonly #unlisten: (() => void)[] = [];
-  #eviction: EvictionOptions | undefined;
+  /** Once the scenario configured its strategy: the collection's strategy before it (null: none). */
+  #strategyBefore: EvictionStrategyConfig | null | undefined;
   #wrongSubscription: SyncSubscription | undefined;
   /** Re-synced documents of the collection since the cycle began. */
   #resynced = 0;
   /** When replication last wrote to the collection or received bytes (real clock). */
   #lastArrival = 0;
 
-  constructor(options: EvictLoopOptions, collection: string, settleMs: number) {
+  constructor(options: EvictLoopOptions, collection: string, settleMs: number, maxWaitMs: number) {
     this.#options = options;
     this.#sync = options.sync;
     this.#collection = collection;
     this.#settleMs = settleMs;
+    this.#maxWaitMs = maxWaitMs;
     this.#signal = options.signal;
     this.#subscriptionsBefore = new Set(this.#sync.store.subscriptions.map((s) => s.id));
   }
@@ -216,7 +226,7 @@ class ScenarioRun {
       );
     }
 
-    this.#configure();
+    await this.#configure();
     for (let i = 1; i <= cycles; i++) {
       rows.push(
         await this.#cycle('right', i, async () => {
@@ -229,16 +239,22 @@ class ScenarioRun {
     return report(this.#collection, docs, rows, this.#settleMs);
   }
 
-  /** Puts back the eviction configuration and cancels what the scenario and its strategy registered. Never throws. */
-  restore(): void {
+  /**
+   * Puts back the collection's strategy as it was (the configuration as it is now otherwise: a
+   * change made meanwhile stays) and cancels what the scenario and its strategy registered.
+   * Never throws.
+   */
+  async restore(): Promise<void> {
     for (const unlisten of this.#unlisten.splice(0)) unlisten();
     if (this.#sync.isClosed) return;
-    if (this.#eviction !== undefined) {
-      try {
-        this.#sync.eviction.configure(this.#eviction);
-      } catch {
-        // The previous configuration was valid when it was read; nothing better to put back.
-      }
+    const before = this.#strategyBefore;
+    if (before !== undefined) {
+      await this.#reconfigure(
+        (strategies) => [...strategies.filter((s) => s.collection !== this.#collection), ...(before === null ? [] : [before])],
+        false,
+      ).catch(() => {
+        // A run of another collection outlasted the wait, or the Sync closed: nothing better to do.
+      });
     }
     this.#wrongSubscription?.cancel();
     for (const s of this.#sync.store.subscriptions) {
@@ -284,7 +300,7 @@ class ScenarioRun {
   async #cycle(way: 'wrong' | 'right', cycle: number, evict: () => Promise<{ evicted: number; waitFor: number | undefined }>): Promise<EvictLoopCycle> {
     this.#signal?.throwIfAborted();
     const t0 = performance.now();
-    const received0 = this.#sync.traffic.bytesReceived;
+    const received0 = this.#received();
     this.#resynced = 0;
     const { evicted, waitFor } = await evict();
     await this.#quiet(this.#settleMs, waitFor);
@@ -295,7 +311,7 @@ class ScenarioRun {
       resynced: this.#resynced,
       storeBytes: this.#sync.store.sizeOnDisk(),
       memoryBytes: (this.#options.memory ?? (() => process.memoryUsage().rss))(),
-      bytesReceived: this.#sync.traffic.bytesReceived - received0,
+      bytesReceived: this.#received() - received0,
       durationMs: Math.round(performance.now() - t0),
     };
     this.#options.onCycle?.(row);
@@ -311,17 +327,18 @@ class ScenarioRun {
   async #quiet(quietMs: number, count?: number): Promise<void> {
     const begin = Date.now();
     let back = false;
-    let received = this.#sync.traffic.bytesReceived;
+    let received = this.#received();
     for (;;) {
       this.#signal?.throwIfAborted();
       const now = Date.now();
-      // Bytes still arriving count as activity too: an update's next chunk may take a while to merge.
-      const bytes = this.#sync.traffic.bytesReceived;
+      // Bytes of the collection still arriving count as activity too: an update's next chunk may
+      // take a while to merge. Other collections' replication is none of the scenario's business.
+      const bytes = this.#received();
       if (bytes !== received) this.#lastArrival = now;
       received = bytes;
       const silent = now - Math.max(begin, this.#lastArrival);
       if (count !== undefined && !back) back = (await this.#count()) >= count;
-      if ((back && silent >= Math.min(quietMs, BACK_QUIET_MS)) || silent >= quietMs || now - begin >= MAX_CYCLE_WAIT_MS) return;
+      if ((back && silent >= Math.min(quietMs, BACK_QUIET_MS)) || silent >= quietMs || now - begin >= this.#maxWaitMs) return;
       await this.#sleep(POLL_MS);
     }
   }
@@ -331,22 +348,50 @@ class ScenarioRun {
     return Number(items[0]?.['n'] ?? 0);
   }
 
-  /** The local strategy for the right way, the rest of the configuration kept; scheduled runs off while the scenario runs. */
-  #configure(): void {
-    const before = this.#sync.eviction.snapshot();
-    this.#eviction = {
-      strategies: before.collections.map((c) => c.config),
-      window: before.window,
-      scheduled: before.scheduled,
-      quietAfterBlockedMs: before.quietAfterBlockedMs,
-    };
-    const local: LocalStrategyConfig = { kind: 'local', collection: this.#collection, ttlHours: 24 };
-    this.#sync.eviction.configure({
-      ...this.#eviction,
-      strategies: [...this.#eviction.strategies.filter((s) => s.collection !== this.#collection), local],
-      // Only the scenario's forced runs, with its own TTLs, while it runs.
-      scheduled: false,
-    });
+  /** Replication bytes received for the collection so far. */
+  #received(): number {
+    return this.#sync.receivedFor(this.#collection).bytes;
+  }
+
+  /**
+   * The local strategy for the right way, added for the scenario's collection only: the rest of
+   * the configuration, the schedule and the other strategies' next runs included, stays as it
+   * is. The strategy itself is left off the schedule (`scheduled: false`): only the scenario's
+   * forced runs, with its own TTLs, run it.
+   */
+  async #configure(): Promise<void> {
+    const local: LocalStrategyConfig = { kind: 'local', collection: this.#collection, ttlHours: 24, scheduled: false };
+    let before: EvictionStrategyConfig | null = null;
+    await this.#reconfigure((strategies) => {
+      before = strategies.find((s) => s.collection === this.#collection) ?? null;
+      return [...strategies.filter((s) => s.collection !== this.#collection), local];
+    }, true);
+    this.#strategyBefore = before;
+  }
+
+  /**
+   * Configures the strategies `change` makes of the current ones, the window, the schedule and
+   * the quiet time kept; waits (at most CONFIGURE_WAIT_MS) while a run of another collection is
+   * under way (`eviction/busy`).
+   */
+  async #reconfigure(change: (strategies: readonly EvictionStrategyConfig[]) => EvictionStrategyConfig[], abortable: boolean): Promise<void> {
+    const deadline = Date.now() + CONFIGURE_WAIT_MS;
+    for (;;) {
+      if (abortable) this.#signal?.throwIfAborted();
+      const now = this.#sync.eviction.snapshot();
+      try {
+        this.#sync.eviction.configure({
+          strategies: change(now.collections.map((c) => c.config)),
+          window: now.window,
+          scheduled: now.scheduled,
+          quietAfterBlockedMs: now.quietAfterBlockedMs,
+        });
+        return;
+      } catch (error) {
+        if (!(error instanceof SyncError && error.code === 'eviction/busy') || Date.now() >= deadline) throw error;
+      }
+      await (abortable ? this.#sleep(POLL_MS * 5) : new Promise((resolve) => setTimeout(resolve, POLL_MS * 5)));
+    }
   }
 
   #sleep(ms: number): Promise<void> {

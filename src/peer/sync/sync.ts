@@ -325,13 +325,23 @@ export class Sync {
   /** The tombstone reaper (docs/eviction.md, "Tombstones"): `configure(…)`, `runNow({ force })`, `snapshot()`. */
   readonly tombstones: TombstoneReaper;
   readonly #link: { replicator: Replicator | undefined } = { replicator: undefined };
-  readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0 };
+  readonly #traffic: ReplicationTraffic = { bytesSent: 0, bytesReceived: 0, docsSent: 0, docsReceived: 0, receivedByCollection: new Map() };
   readonly #bigPeerMemo: { bigPeerHolds: number | undefined } = { bigPeerHolds: undefined };
   readonly #upload: UploadWatch;
 
   /** Bytes of replication frames, and documents in updates, sent and received over every session since this Sync was made. */
   get traffic(): Readonly<ReplicationTraffic> {
-    return { ...this.#traffic };
+    const { bytesSent, bytesReceived, docsSent, docsReceived } = this.#traffic;
+    return { bytesSent, bytesReceived, docsSent, docsReceived };
+  }
+
+  /**
+   * Bytes and documents of update chunks received for `collection` over every session since this
+   * Sync was made (a chunk holding several collections is split by its documents' encoded size).
+   */
+  receivedFor(collection: string): { readonly bytes: number; readonly docs: number } {
+    const entry = this.#traffic.receivedByCollection?.get(collection);
+    return { bytes: entry?.bytes ?? 0, docs: entry?.docs ?? 0 };
   }
 
   readonly #options: SyncOptions;

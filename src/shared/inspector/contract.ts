@@ -100,6 +100,11 @@ export interface InspectorCalls {
    * peer (a second is `scenario/busy`); ended with `inspector/cancelled` when the session closes.
    */
   'eviction:scenario': { input: EvictionScenarioInput; output: EvictionScenarioResult };
+  /**
+   * Cancels the scenario under way, from any window: answers once it has stopped and the peer is
+   * put back (`cancelled: false` when none ran); its own call then answers `scenario/cancelled`.
+   */
+  'eviction:scenario-cancel': { input: Empty; output: { readonly cancelled: boolean } };
 }
 
 /** Events the peer pushes: name → payload. */
@@ -159,6 +164,7 @@ export const CALL_NAMES = [
   'eviction:dry-run',
   'eviction:run',
   'eviction:scenario',
+  'eviction:scenario-cancel',
 ] as const satisfies readonly CallName[];
 
 /** Every event name. */

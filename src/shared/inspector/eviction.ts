@@ -22,6 +22,8 @@ export interface EvictionStrategyInfo {
   readonly evictWhere?: string;
   /** `local`: the subscription's condition, when given instead of `<field> > :ttl`. */
   readonly subscribeWhere?: string;
+  /** False: this strategy runs only when asked, whatever the schedule (the evict-loop scenario's own). */
+  readonly scheduled?: boolean;
 }
 
 /** Why a run did not evict: stable codes (the peer's `EvictionRefusalCode`). */

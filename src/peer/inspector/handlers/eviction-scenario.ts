@@ -8,6 +8,9 @@
  *   (`eviction:get` has it, rows included) and its rows.
  * - The scenario belongs to the session that asked: when that session closes (its window or tab
  *   went away), or the inspector does, it is aborted, and its call answers `inspector/cancelled`.
+ * - `eviction:scenario-cancel` stops it from any window (every window shows it with its Cancel):
+ *   it answers once the scenario has stopped and put the peer back, and the scenario's own call
+ *   answers `scenario/cancelled`, saying after how many cycles.
  * - `eviction:changed` is pushed when it starts and when it ends.
  */
 import type { EvictionScenarioCycle, EvictionScenarioReport, EvictionScenarioResult, EvictionScenarioRunning } from '../../../shared/inspector/eviction.ts';
@@ -29,7 +32,12 @@ interface Running {
   readonly info: { id: number; docs: number; cycles: number; startedAt: number; rows: EvictionScenarioCycle[] };
   readonly owner: object;
   readonly controller: AbortController;
+  /** Settles once the runner has returned (the peer restored), whatever the outcome. */
+  ended: Promise<void>;
 }
+
+/** The abort reason of `eviction:scenario-cancel`. */
+class CancelledByUser extends Error {}
 
 export class ScenarioSlot {
   readonly #ctx: InspectorContext;
@@ -63,10 +71,13 @@ export class ScenarioSlot {
       info: { id: this.#nextId++, docs, cycles, startedAt: this.#ctx.now(), rows: [] },
       owner,
       controller: new AbortController(),
+      ended: Promise.resolve(),
     };
     this.#running = running;
     const { id } = running.info;
     this.#ctx.emit('eviction:changed', {});
+    let ended = (): void => {};
+    running.ended = new Promise((resolve) => (ended = resolve));
     try {
       const report = await this.#runner({
         sync: this.#ctx.sync,
@@ -93,14 +104,34 @@ export class ScenarioSlot {
         fix: report.fix,
       };
     } catch (error) {
-      if (running.controller.signal.aborted) {
+      const { signal } = running.controller;
+      if (signal.aborted && signal.reason instanceof CancelledByUser) {
+        throw new SyncError(
+          'scenario/cancelled',
+          `eviction:scenario: cancelled after ${running.info.rows.length} of ${cycles * 2} cycles; the peer was put back as it was (no strategy or subscription of the scenario left)`,
+        );
+      }
+      if (signal.aborted) {
         throw cancelled(`eviction:scenario: stopped after ${running.info.rows.length} of ${cycles * 2} cycles, as its window closed`);
       }
       throw error;
     } finally {
       if (this.#running === running) this.#running = undefined;
+      ended();
       if (!this.#closed) this.#ctx.emit('eviction:changed', {});
     }
+  }
+
+  /**
+   * Cancels the scenario under way, whoever started it; resolves once it has stopped and the
+   * peer is put back (true), or at once when none runs (false).
+   */
+  async cancel(): Promise<boolean> {
+    const running = this.#running;
+    if (running === undefined) return false;
+    running.controller.abort(new CancelledByUser('cancelled'));
+    await running.ended;
+    return true;
   }
 
   /** Aborts the scenario `owner` started, if it runs. */

@@ -249,6 +249,23 @@ describe('eviction:scenario', () => {
     expect((await kit.call('eviction:get')).scenario).toBeUndefined();
   });
 
+  it('is cancelled from any window with eviction:scenario-cancel: it answers once stopped, the run answers scenario/cancelled', async () => {
+    const scenario = steppedScenario();
+    kit = inspectorKit({ inspector: { evictionScenario: scenario.runner } });
+    const tab = kit.inspector.openSession();
+    const answer = serveCall(tab.handlers, 'eviction:scenario', { docs: 10, cycles: 2 });
+    await turns();
+    scenario.step({});
+    // Another window cancels it.
+    expect(await kit.call('eviction:scenario-cancel')).toEqual({ cancelled: true });
+    expect(scenario.aborted()).toBe(true);
+    // By the time the cancel answered, the scenario had ended: none under way.
+    expect((await kit.call('eviction:get')).scenario).toBeUndefined();
+    expect(await answer).toMatchObject({ ok: false, error: { code: 'scenario/cancelled', message: expect.stringContaining('cancelled after 1 of 4 cycles') } });
+    expect(await kit.call('eviction:scenario-cancel')).toEqual({ cancelled: false });
+    expect(await kit.fail('eviction:scenario-cancel', { now: true })).toMatchObject({ code: 'inspector/bad-request' });
+  });
+
   it('refuses docs and cycles out of range before anything runs', async () => {
     let ran = 0;
     kit = inspectorKit({

@@ -29,7 +29,7 @@ import type { EvictionSampler } from './eviction-sampler.ts';
 import type { ScenarioSlot } from './eviction-scenario.ts';
 import { badRequest, emptyInput, objectInput, requiredInteger, requiredString } from './input.ts';
 
-type EvictionHandlers = Pick<InspectorHandlers, 'eviction:get' | 'eviction:dry-run' | 'eviction:run' | 'eviction:scenario'>;
+type EvictionHandlers = Pick<InspectorHandlers, 'eviction:get' | 'eviction:dry-run' | 'eviction:run' | 'eviction:scenario' | 'eviction:scenario-cancel'>;
 
 /** What the handlers need of `sync.eviction` (the EvictionManager). */
 export interface EvictionPort {
@@ -44,8 +44,10 @@ const asRunInfo = (run: EvictionRun): EvictionRunInfo => run;
 const asDryRunInfo = (dry: EvictionDryRun): EvictionDryRunInfo => dry;
 
 export function strategyInfo(config: EvictionStrategyConfig): EvictionStrategyInfo {
-  if (config.kind === 'big-peer') return { kind: 'big-peer', collection: config.collection };
+  const manual = config.scheduled === false ? { scheduled: false } : {};
+  if (config.kind === 'big-peer') return { kind: 'big-peer', collection: config.collection, ...manual };
   return {
+    ...manual,
     kind: 'local',
     collection: config.collection,
     field: config.field ?? 'createdAt',
@@ -117,6 +119,10 @@ export function evictionHandlers(
       const docs = requiredInteger(o, 'docs', 1, MAX_SCENARIO_DOCS);
       const cycles = requiredInteger(o, 'cycles', 1, MAX_SCENARIO_CYCLES);
       return scenarios.run(session, docs, cycles);
+    },
+    'eviction:scenario-cancel': async (input) => {
+      emptyInput(input);
+      return { cancelled: await scenarios.cancel() };
     },
   };
 }
