@@ -19,6 +19,7 @@ export { SqliteStorage } from './storage/sqlite-storage.ts';
 export { MemoryStorage } from './storage/memory-storage.ts';
 export type {
   StorageEngine,
+  DiskUsage,
   SharedWriters,
   StorageReader,
   StorageWriter,

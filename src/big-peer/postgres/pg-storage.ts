@@ -30,6 +30,7 @@ import {
   type ChangeQuery,
   type ClockState,
   type CollectionInfo,
+  type DiskUsage,
   type DocumentMeta,
   type DocumentQuery,
   type ExternalCommit,
@@ -625,6 +626,11 @@ export class PgStorage implements StorageEngine {
     this.#known = txnId;
     const commit: ExternalCommit = { txnId, collections: gap ? undefined : collections };
     for (const listener of this.#listeners) listener(commit);
+  }
+
+  /** PostgreSQL's own WAL is the server's, not this schema's: all of it is the database. */
+  diskUsage(): DiskUsage {
+    return { databaseBytes: this.sizeOnDisk(), walBytes: 0 };
   }
 
   sizeOnDisk(): number {

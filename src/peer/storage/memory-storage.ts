@@ -15,6 +15,7 @@ import type {
   ChangeQuery,
   ClockState,
   CollectionInfo,
+  DiskUsage,
   DocumentQuery,
   ReadTransaction,
   ReapedTombstone,
@@ -285,6 +286,10 @@ export class MemoryStorage implements StorageEngine {
 
   sizeOnDisk(): number {
     return 0;
+  }
+
+  diskUsage(): DiskUsage {
+    return { databaseBytes: 0, walBytes: 0 };
   }
 
   reclaimSpace(): void {

@@ -54,6 +54,24 @@ describe('the SQLite store on disk', () => {
     }
   });
 
+  it('tells the database file and the WAL apart: a checkpoint moves bytes from the WAL, it frees none of the data', async () => {
+    const sync = quietSync({ persistenceDirectory: dir });
+    try {
+      const docs = Array.from({ length: 1000 }, (_, i) => ({ _id: `d${i}`, body: 'x'.repeat(400) }));
+      await sync.store.execute('INSERT INTO orders DOCUMENTS (:docs)', { docs });
+      const written = sync.store.diskUsage();
+      expect(written.databaseBytes + written.walBytes).toBe(sync.store.sizeOnDisk());
+      expect(written.walBytes).toBeGreaterThan(400 * 1000);
+      await sync.store.reclaimSpace(); // a TRUNCATE checkpoint: the WAL written back into the file
+      const checkpointed = sync.store.diskUsage();
+      expect(checkpointed.walBytes).toBeLessThan(written.walBytes / 10);
+      expect(checkpointed.databaseBytes).toBeGreaterThan(400 * 1000);
+      expect(checkpointed.databaseBytes).toBeGreaterThanOrEqual(written.databaseBytes);
+    } finally {
+      sync.close();
+    }
+  });
+
   it('makes a new store with incremental auto-vacuum, so that reclaiming after an EVICT shrinks the file', async () => {
     const { full, after, free } = await fillThenEvictAll(dir);
     expect(after).toBeLessThan(full / 4);

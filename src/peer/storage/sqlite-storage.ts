@@ -32,6 +32,7 @@ import type {
   ChangeQuery,
   ClockState,
   CollectionInfo,
+  DiskUsage,
   DocumentQuery,
   ReadTransaction,
   ReapedTombstone,
@@ -734,15 +735,19 @@ export class SqliteStorage implements StorageEngine {
   }
 
   sizeOnDisk(): number {
-    let total = 0;
-    for (const suffix of ['', '-wal', '-shm']) {
+    const { databaseBytes, walBytes } = this.diskUsage();
+    return databaseBytes + walBytes;
+  }
+
+  diskUsage(): DiskUsage {
+    const size = (suffix: string): number => {
       try {
-        total += statSync(join(this.directory, DATABASE_FILE + suffix)).size;
+        return statSync(join(this.directory, DATABASE_FILE + suffix)).size;
       } catch {
-        // the file does not exist (yet)
+        return 0; // the file does not exist (yet)
       }
-    }
-    return total;
+    };
+    return { databaseBytes: size(''), walBytes: size('-wal') + size('-shm') };
   }
 
   close(): void {

@@ -181,6 +181,12 @@ export interface ExternalCommit {
   readonly collections: readonly string[] | undefined;
 }
 
+/** A store's bytes on disk, in parts (`StorageEngine.diskUsage`). */
+export interface DiskUsage {
+  readonly databaseBytes: number;
+  readonly walBytes: number;
+}
+
 export interface StorageEngine {
   /** A name for logs and the store's path when it has no file: `sqlite`, `memory`, or an app's engine's own (the Big Peer's `postgres`). */
   readonly kind: string;
@@ -194,6 +200,12 @@ export interface StorageEngine {
   beginWrite(): WriteTransaction;
   /** Bytes the store occupies on disk (0 in memory). */
   sizeOnDisk(): number;
+  /**
+   * `sizeOnDisk()` in two parts: the database file, and the write-ahead log with its index
+   * (SQLite's `-wal` and `-shm`; 0 where there is none). A checkpoint moves bytes from the second
+   * to the first and shrinks the second: charted apart, it does not look like documents freed.
+   */
+  diskUsage(): DiskUsage;
   /**
    * Gives space freed by evictions back where it can: SQLite writes the WAL back and truncates
    * it, and a store created with incremental auto-vacuum returns its free pages to the file

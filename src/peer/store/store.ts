@@ -15,7 +15,16 @@ import type { Stamp } from '../crdt/document-meta.ts';
 import { StoreError, UnsupportedQueryError } from '../errors.ts';
 import type { Logger } from '../log/log-hub.ts';
 import { ObserverRegistry, type ObserverHandler, type SignalNextHandler, type StoreObserver } from '../observers/observer-registry.ts';
-import type { CollectionInfo, ExternalCommit, SharedWriters, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../storage/types.ts';
+import type {
+  CollectionInfo,
+  DiskUsage,
+  ExternalCommit,
+  SharedWriters,
+  StorageEngine,
+  StorageReader,
+  StorageWriter,
+  WriteTransaction,
+} from '../storage/types.ts';
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { prepareWithArgs } from '../query/prepare.ts';
@@ -540,6 +549,12 @@ export class Store {
   sizeOnDisk(): number {
     this.#assertOpen();
     return this.#storage.sizeOnDisk();
+  }
+
+  /** `sizeOnDisk()` in two parts: the database file, and the write-ahead log (SQLite's `-wal` and `-shm`). */
+  diskUsage(): DiskUsage {
+    this.#assertOpen();
+    return this.#storage.diskUsage();
   }
 
   /** Bytes of free pages the store file keeps for reuse (freed by evictions, not yet reused). */

@@ -78,8 +78,12 @@ export interface EvictionSample {
   readonly at: number;
   /** Live documents in the application's collections (the internal ones, such as `__presence`, left out). */
   readonly documents: number;
-  /** The store's size on disk (SQLite file, WAL and shared memory); 0 in memory. */
+  /** The store's size on disk (SQLite file, WAL and shared memory); 0 in memory: `databaseBytes + walBytes`. */
   readonly storeBytes: number;
+  /** Of it, the database file. */
+  readonly databaseBytes: number;
+  /** Of it, the write-ahead log and its index (SQLite's `-wal` and `-shm`): a checkpoint empties it into the file, which frees no data. */
+  readonly walBytes: number;
   /** The process's resident set size. */
   readonly rssBytes: number;
   /** The JavaScript heap in use. */

@@ -6,7 +6,7 @@
  * process starting again. (The in-memory twin stays open under it across crashes: it is the
  * "disk"; SQLite is closed, which releases its directory lock.)
  */
-import type { ReadTransaction, SharedWriters, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../../peer/storage/types.ts';
+import type { DiskUsage, ReadTransaction, SharedWriters, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../../peer/storage/types.ts';
 
 export class CrashedError extends Error {
   constructor() {
@@ -90,6 +90,10 @@ export class CrashableStorage implements StorageEngine {
 
   sizeOnDisk(): number {
     return this.#dead ? 0 : this.#inner.sizeOnDisk();
+  }
+
+  diskUsage(): DiskUsage {
+    return this.#dead ? { databaseBytes: 0, walBytes: 0 } : this.#inner.diskUsage();
   }
 
   reclaimSpace(): void {

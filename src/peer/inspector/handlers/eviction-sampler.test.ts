@@ -18,6 +18,7 @@ function standIn() {
   const resyncs = new Set<(event: ResyncEvent) => void>();
   const runs = new Set<(run: EvictionRunInfo) => void>();
   let documents = 3;
+  let disk = { databaseBytes: 3072, walBytes: 1024 };
   let collectionReads = 0;
   const store = {
     onCommit: (l: (txn: CommittedTransaction) => void) => (commits.add(l), () => commits.delete(l)),
@@ -29,7 +30,7 @@ function standIn() {
         { name: '__presence', documents: 7, tombstones: 0 },
       ];
     },
-    sizeOnDisk: () => 4096,
+    diskUsage: () => disk,
   };
   const events: { event: EventName; payload: unknown }[] = [];
   const ctx: InspectorContext = {
@@ -52,6 +53,7 @@ function standIn() {
     resync: (event: ResyncEvent) => resyncs.forEach((l) => l(event)),
     run: (run: EvictionRunInfo) => runs.forEach((l) => l(run)),
     setDocuments: (n: number) => (documents = n),
+    setDisk: (databaseBytes: number, walBytes: number) => (disk = { databaseBytes, walBytes }),
     collectionReads: () => collectionReads,
     listeners: () => commits.size + resyncs.size + runs.size,
   };
@@ -85,9 +87,28 @@ describe('the eviction sampler', () => {
     s.sampler.start();
     s.clock.advance(2_000);
     expect(s.sampler.samples()).toEqual(
-      [0, 1, 2].map((i) => ({ at: s.clock.now() - 2_000 + i * 1_000, documents: 3, storeBytes: 4096, rssBytes: 100, heapUsedBytes: 40 })),
+      [0, 1, 2].map((i) => ({
+        at: s.clock.now() - 2_000 + i * 1_000,
+        documents: 3,
+        storeBytes: 4096,
+        databaseBytes: 3072,
+        walBytes: 1024,
+        rssBytes: 100,
+        heapUsedBytes: 40,
+      })),
     );
     expect(s.events.filter((e) => e.event === 'eviction:sample')).toHaveLength(3);
+  });
+
+  it('takes the database file and the WAL apart, so that a checkpoint shows as the WAL emptying, not as space freed', () => {
+    const s = standIn();
+    s.setDisk(832 * 1024, 3_900 * 1024); // 4.7 MB in all, most of it in the WAL
+    s.sampler.start();
+    s.setDisk(858 * 1024, 32 * 1024); // a TRUNCATE checkpoint: the WAL written back into the file
+    s.clock.advance(1_000);
+    const [before, after] = s.sampler.samples();
+    expect([before?.databaseBytes, before?.walBytes, before?.storeBytes]).toEqual([832 * 1024, 3_900 * 1024, 4_732 * 1024]);
+    expect([after?.databaseBytes, after?.walBytes, after?.storeBytes]).toEqual([858 * 1024, 32 * 1024, 890 * 1024]);
   });
 
   it('counts documents again only after a commit', () => {

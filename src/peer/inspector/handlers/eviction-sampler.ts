@@ -2,7 +2,9 @@
  * The Eviction panel's chart: one sampler per inspector (not per session), so that every window
  * sees the same history. Every SAMPLE_EVERY_MS it takes the live documents of the application's
  * collections, the store's size on disk and the process's memory, kept in a ring of
- * SAMPLE_CAPACITY points (15 minutes), each pushed as `eviction:sample`. Each eviction (an EVICT
+ * SAMPLE_CAPACITY points (15 minutes), each pushed as `eviction:sample`. The store's size comes in
+ * two parts, the database file and the WAL (`store.diskUsage()`), so that a checkpoint, which
+ * empties the WAL into the file, is not charted as an eviction freeing megabytes. Each eviction (an EVICT
  * committed, enriched by the strategy's run when it was one; a run that evicted nothing) and each
  * re-sync (`store.onResync`) is kept as a mark and pushed as `eviction:mark`.
  *
@@ -164,7 +166,16 @@ export class EvictionSampler {
         .filter((c) => !isInternalCollection(c.name))
         .reduce((n, c) => n + c.documents, 0);
       const memory = this.#memory();
-      return { at: this.#ctx.now(), documents: this.#documents, storeBytes: store.sizeOnDisk(), rssBytes: memory.rss, heapUsedBytes: memory.heapUsed };
+      const disk = store.diskUsage();
+      return {
+        at: this.#ctx.now(),
+        documents: this.#documents,
+        storeBytes: disk.databaseBytes + disk.walBytes,
+        databaseBytes: disk.databaseBytes,
+        walBytes: disk.walBytes,
+        rssBytes: memory.rss,
+        heapUsedBytes: memory.heapUsed,
+      };
     } catch {
       return undefined;
     }

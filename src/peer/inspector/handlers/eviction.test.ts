@@ -43,7 +43,9 @@ describe('eviction:get and the chart', () => {
       scenario: undefined,
       window: '02:00-05:00',
     });
-    expect(first.samples).toEqual([{ at: kit.clock.now(), documents: 2, storeBytes: 0, rssBytes: 200_000_000, heapUsedBytes: 50_000_000 }]);
+    expect(first.samples).toEqual([
+      { at: kit.clock.now(), documents: 2, storeBytes: 0, databaseBytes: 0, walBytes: 0, rssBytes: 200_000_000, heapUsedBytes: 50_000_000 },
+    ]);
     kit.clock.advance(3_000);
     expect(kit.eventsOf('eviction:sample')).toHaveLength(4);
     expect((await kit.call('eviction:get')).samples).toHaveLength(4);

@@ -1,5 +1,5 @@
 /** Buttons: text buttons with an optional icon and shortcut, icon-only buttons (always named), switches. */
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Icon, type IconName } from './Icon.tsx';
 
 export type ButtonVariant = 'default' | 'primary' | 'ghost' | 'danger';
@@ -12,6 +12,8 @@ export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement
   readonly busy?: boolean;
   readonly type?: 'button' | 'submit';
   readonly children?: ReactNode;
+  /** The `<button>` itself (to focus it). */
+  readonly ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant = 'default', icon, shortcut, busy = false, type = 'button', className, children, disabled, ...rest }: ButtonProps) {

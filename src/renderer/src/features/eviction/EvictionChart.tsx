@@ -1,5 +1,6 @@
 /**
- * The chart: local documents, the store's size on disk and the process's memory over the last
+ * The chart: local documents, the store's size on disk (the database file and its WAL, apart) and
+ * the process's memory over the last
  * minutes (one point a second, from the peer's sampler), three plots on one time axis, with a
  * vertical line for each eviction (blue) and each re-sync (red, dashed: documents coming back, the
  * loop). Hovering shows the values at that second; each mark's tooltip says what it was. Drawn by
@@ -16,7 +17,7 @@ import { CHART_MARGIN, SERIES_NAMES, layoutChart, nearestPoint, xOf, type ChartL
 import { clock, describeMark } from './model.ts';
 import { CHART_WINDOWS } from './slice.ts';
 
-const ALL_SERIES: readonly SeriesId[] = ['documents', 'storeBytes', 'rssBytes', 'heapUsedBytes'];
+const ALL_SERIES: readonly SeriesId[] = ['documents', 'databaseBytes', 'walBytes', 'rssBytes', 'heapUsedBytes'];
 
 export function EvictionChart({ state }: { readonly state: EvictionState }) {
   const samples = useInspector((s) => s.eviction.samples);
@@ -92,7 +93,8 @@ export function EvictionChart({ state }: { readonly state: EvictionState }) {
             <span className="mono">{clock(shown.at)}</span>
             {hovered === undefined && <span className="faint"> (latest)</span>}
             <Reading className="series-documents" label="documents" value={formatCount(shown.documents)} />
-            <Reading className="series-storeBytes" label="store" value={formatBytes(shown.storeBytes)} />
+            <Reading className="series-databaseBytes" label="database" value={formatBytes(shown.databaseBytes)} />
+            <Reading className="series-walBytes" label="WAL" value={formatBytes(shown.walBytes)} />
             <Reading className="series-rssBytes" label="RSS" value={formatBytes(shown.rssBytes)} />
             <Reading className="series-heapUsedBytes" label="heap" value={formatBytes(shown.heapUsedBytes)} />
           </>

@@ -2,7 +2,10 @@
  * Asks before Run now or Force: what the run will do (from the dry run asked as the dialog
  * opens), that eviction removes documents from this peer's disk only, and for Force what it
  * overrides (the once-a-day rule, a recent blocked write) and what it does not (an overlap).
+ * When the dry run predicts a refusal that the button would not override, Cancel is the primary,
+ * focused action and the run is the secondary, danger one ("anyway").
  */
+import { useEffect, useRef } from 'react';
 import type { EvictionCollectionInfo } from '../../../../shared/inspector/eviction.ts';
 import { useInspector } from '../../store/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -10,7 +13,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { formatCount, plural } from '../../ui/format.ts';
 import { Loading } from '../../ui/states.tsx';
 import { DqlText } from '../../ui/StatementView.tsx';
-import { STRATEGY_NAMES } from './model.ts';
+import { STRATEGY_NAMES, predictsRefusal } from './model.ts';
 
 interface RunDialogProps {
   readonly collection: string;
@@ -24,6 +27,12 @@ export function RunDialog({ collection, force, status, onClose }: RunDialogProps
   const runEviction = useInspector((s) => s.runEviction);
   const dry = dryRun?.value;
   const kind = status === undefined ? undefined : STRATEGY_NAMES[status.strategy.kind];
+  const refused = predictsRefusal(dry, force);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // Once the refusal is known, Enter cancels: the focus moves to Cancel (also after the dialog took it).
+  useEffect(() => {
+    if (refused) cancelRef.current?.focus();
+  }, [refused]);
   const run = (): void => {
     void runEviction(collection, force);
     onClose();
@@ -36,9 +45,18 @@ export function RunDialog({ collection, force, status, onClose }: RunDialogProps
       size="md"
       footer={
         <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button variant={force ? 'danger' : 'primary'} className={force ? 'btn-solid' : undefined} icon="evict" onClick={run}>
+          <Button ref={cancelRef} variant={refused ? 'primary' : 'default'} onClick={onClose}>
+            Cancel
+          </Button>
+          <Button
+            variant={force || refused ? 'danger' : 'primary'}
+            className={force && !refused ? 'btn-solid' : undefined}
+            icon="evict"
+            onClick={run}
+            title={refused ? 'The dry run says it would be refused now; run it anyway to see the refusal' : undefined}
+          >
             {force ? 'Force run' : 'Run now'}
+            {refused && ' anyway'}
           </Button>
         </>
       }

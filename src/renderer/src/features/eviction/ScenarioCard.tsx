@@ -15,6 +15,9 @@ import { Section } from '../../ui/Section.tsx';
 import { ErrorNotice, Loading } from '../../ui/states.tsx';
 import { scenarioTotals, verdictText } from './model.ts';
 
+/** The collection the scenario writes to (the peer's EVICT_LOOP_COLLECTION). */
+const SCENARIO_COLLECTION = 'evict_loop_demo';
+
 /** A whole number within bounds, or undefined. */
 export function scenarioNumber(text: string, max: number): number | undefined {
   if (!/^\d+$/.test(text.trim())) return undefined;
@@ -25,7 +28,7 @@ export function scenarioNumber(text: string, max: number): number | undefined {
 export function ScenarioCard() {
   const scenario = useInspector((s) => s.eviction.scenario);
   const view = useInspector((s) => s.evictionView);
-  const { setScenarioInputs, runEvictionScenario } = useInspector.getState();
+  const { setScenarioInputs, runEvictionScenario, cancelEvictionScenario } = useInspector.getState();
   const docsId = useId();
   const cyclesId = useId();
   const docs = scenarioNumber(view.scenarioDocs, MAX_SCENARIO_DOCS);
@@ -71,6 +74,15 @@ export function ScenarioCard() {
         <Button type="submit" variant="primary" icon="play" busy={running} disabled={docs === undefined || cycles === undefined}>
           Run scenario
         </Button>
+        {running && (
+          <Button
+            busy={scenario.cancelling}
+            onClick={() => void cancelEvictionScenario()}
+            title="Stop the scenario between steps and put the peer back as it was (its strategy and subscriptions removed)"
+          >
+            Cancel
+          </Button>
+        )}
         {(docs === undefined || cycles === undefined) && (
           <span className="field-hint">
             1 to {formatCount(MAX_SCENARIO_DOCS)} documents, 1 to {MAX_SCENARIO_CYCLES} cycles
@@ -83,6 +95,15 @@ export function ScenarioCard() {
         </Loading>
       )}
       {scenario.status === 'error' && scenario.error !== undefined && <ErrorNotice compact title="The scenario did not finish" error={scenario.error} />}
+      {scenario.status === 'cancelled' && (
+        <p className="eviction-scenario-cancelled" role="status" data-testid="scenario-cancelled">
+          <Icon name="alert" size={16} />
+          <span>
+            <strong>Cancelled</strong> after {scenario.rows.length} of {total} cycles. The peer was put back as it was: the scenario’s strategy and
+            subscriptions are gone, and the eviction schedule ran on throughout. The documents it wrote stay in {SCENARIO_COLLECTION}.
+          </span>
+        </p>
+      )}
       {scenario.rows.length > 0 && <ScenarioRows rows={scenario.rows} />}
       {scenario.status === 'done' && scenario.report === undefined && (
         <p className="muted">That scenario was started from another window, which got its verdict.</p>

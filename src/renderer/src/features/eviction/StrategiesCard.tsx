@@ -160,8 +160,10 @@ function StrategyRow({
         )}
       </td>
       <td className="eviction-next">
-        {!scheduled ? (
-          <span className="faint">when asked</span>
+        {!scheduled || strategy.scheduled === false ? (
+          <span className="faint" title={scheduled ? 'This strategy is off the schedule (the evict-loop scenario’s own): it runs only when asked' : undefined}>
+            when asked
+          </span>
         ) : nextRunAt === undefined ? (
           <span className="faint">not planned</span>
         ) : (

@@ -8,6 +8,8 @@ const points = (n: number, documents: (i: number) => number = (i) => 100 + i): E
     at: T0 + i * 1000,
     documents: documents(i),
     storeBytes: 1_000_000 + i * 1000,
+    databaseBytes: 900_000 + i * 1000,
+    walBytes: 100_000,
     rssBytes: 200e6,
     heapUsedBytes: 50e6 + i,
   }));
@@ -41,6 +43,31 @@ describe('layoutChart', () => {
     expect(documents?.latest).toEqual([{ id: 'documents', value: 219 }]);
     expect(layout.plots[2]?.paths.map((p) => p.id)).toEqual(['rssBytes', 'heapUsedBytes']);
     expect(layout.timeTicks.map((t) => t.label)).toEqual(['12:01:00', '12:01:10', '12:01:20', '12:01:30', '12:01:40', '12:01:50']);
+  });
+
+  it('draws the database file and the WAL as two lines of the store plot, from 0: a checkpoint drops the WAL, not the file', () => {
+    // 4.7 MB, most of it WAL, then a checkpoint at the 10th point: the WAL written back into the file.
+    const samples = points(20).map((p, i) => {
+      const [databaseBytes, walBytes] = i < 10 ? [832_000, 3_900_000] : [858_000, 32_000];
+      return { ...p, databaseBytes, walBytes, storeBytes: databaseBytes + walBytes };
+    });
+    const layout = layoutChart({ samples, marks: [], to: T0 + 19_000, windowMs: 60_000, width: 800 });
+    const store = layout.plots[1];
+    expect(store?.spec.title).toBe('Store on disk');
+    expect(store?.paths.map((p) => p.id)).toEqual(['databaseBytes', 'walBytes']);
+    expect(store?.min).toBe(0);
+    expect(store?.latest).toEqual([
+      { id: 'databaseBytes', value: 858_000 },
+      { id: 'walBytes', value: 32_000 },
+    ]);
+    // The file's line stays near where it was; the WAL's falls by nearly the whole plot.
+    const ys = (id: string): number[] => [...(store?.paths.find((p) => p.id === id)?.d.matchAll(/[ML][\d.]+,([\d.]+)/g) ?? [])].map((m) => Number(m[1]));
+    const file = ys('databaseBytes');
+    const wal = ys('walBytes');
+    expect(Math.abs((file[10] as number) - (file[9] as number))).toBeLessThan(2);
+    expect((wal[10] as number) - (wal[9] as number)).toBeGreaterThan(0.7 * (store?.height ?? 0));
+    const hidden = layoutChart({ samples, marks: [], to: T0 + 19_000, windowMs: 60_000, width: 800, hidden: ['walBytes'] });
+    expect(hidden.plots[1]?.paths.map((p) => p.id)).toEqual(['databaseBytes']);
   });
 
   it('spans the points while they cover less than the window, a minute at least', () => {

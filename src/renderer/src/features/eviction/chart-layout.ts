@@ -1,6 +1,6 @@
 /**
  * The eviction chart's geometry, pure: three plots stacked on one time axis (local documents,
- * store size on disk, process memory), each with its own scale, and a vertical line across all
+ * store size on disk as the database file and the WAL, process memory), each with its own scale, and a vertical line across all
  * three for each eviction and each re-sync. Coordinates are in pixels of the measured width, so
  * that text and strokes stay crisp.
  */
@@ -8,7 +8,7 @@ import type { EvictionMark, EvictionSample } from '../../../../shared/inspector/
 import { markKey } from '../../../../shared/inspector/eviction.ts';
 import { formatBytes, formatCount } from '../../ui/format.ts';
 
-export type SeriesId = 'documents' | 'storeBytes' | 'rssBytes' | 'heapUsedBytes';
+export type SeriesId = 'documents' | 'databaseBytes' | 'walBytes' | 'rssBytes' | 'heapUsedBytes';
 
 export interface PlotSpec {
   readonly id: 'documents' | 'store' | 'memory';
@@ -21,13 +21,15 @@ export interface PlotSpec {
 
 export const PLOTS: readonly PlotSpec[] = [
   { id: 'documents', title: 'Local documents', series: ['documents'], zeroBased: true, format: formatCount },
-  { id: 'store', title: 'Store on disk', series: ['storeBytes'], zeroBased: false, format: formatBytes },
+  // The file and its WAL apart, from 0: a checkpoint moves megabytes from one to the other and frees none.
+  { id: 'store', title: 'Store on disk', series: ['databaseBytes', 'walBytes'], zeroBased: true, format: formatBytes },
   { id: 'memory', title: 'Process memory', series: ['rssBytes', 'heapUsedBytes'], zeroBased: false, format: formatBytes },
 ];
 
 export const SERIES_NAMES: Readonly<Record<SeriesId, string>> = {
   documents: 'Local documents',
-  storeBytes: 'Store on disk',
+  databaseBytes: 'Database file',
+  walBytes: 'WAL',
   rssBytes: 'Memory (RSS)',
   heapUsedBytes: 'JS heap used',
 };

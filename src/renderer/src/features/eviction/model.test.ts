@@ -1,8 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { EvictionMark, EvictionRunInfo, EvictionSample } from '../../../../shared/inspector/eviction.ts';
-import { describeMark, forceOverrides, formatHours, mergeMarks, mergeSamples, runSummary, scenarioTotals, strategyRule, verdictText } from './model.ts';
+import {
+  describeMark,
+  forceOverrides,
+  formatHours,
+  predictsRefusal,
+  mergeMarks,
+  mergeSamples,
+  runSummary,
+  scenarioTotals,
+  strategyRule,
+  verdictText,
+} from './model.ts';
 
-const sample = (at: number, documents = 1): EvictionSample => ({ at, documents, storeBytes: 10, rssBytes: 20, heapUsedBytes: 5 });
+const sample = (at: number, documents = 1): EvictionSample => ({
+  at,
+  documents,
+  storeBytes: 10,
+  databaseBytes: 8,
+  walBytes: 2,
+  rssBytes: 20,
+  heapUsedBytes: 5,
+});
 const evictMark = (at: number, txnId: number, patch: Partial<EvictionMark> = {}): EvictionMark =>
   ({ kind: 'eviction', at, collection: 'orders', evicted: 2, source: 'statement', outcome: 'evicted', forced: false, txnId, ...patch }) as EvictionMark;
 
@@ -88,5 +107,19 @@ describe('the words of the panel', () => {
     });
     expect(scenarioTotals([row('wrong', 10), row('wrong', 9), row('right', 0)], 'wrong')).toEqual({ evicted: 20, resynced: 19, bytesReceived: 200 });
     expect(verdictText('verdict: evict/re-sync loop reproduced: …')).toBe('Evict/re-sync loop reproduced: …');
+  });
+});
+
+describe('the run dialog’s prediction', () => {
+  const refusal = (code: 'eviction/too-soon' | 'eviction/write-blocked' | 'eviction/overlap') => ({ refusal: { code, message: 'why' } });
+
+  it('predicts a refusal of Run now whenever the dry run does, and of Force only for what Force does not override', () => {
+    expect(predictsRefusal(undefined, false)).toBe(false);
+    expect(predictsRefusal({}, false)).toBe(false);
+    expect(predictsRefusal(refusal('eviction/too-soon'), false)).toBe(true);
+    expect(predictsRefusal(refusal('eviction/too-soon'), true)).toBe(false);
+    expect(predictsRefusal(refusal('eviction/write-blocked'), true)).toBe(false);
+    expect(predictsRefusal(refusal('eviction/overlap'), false)).toBe(true);
+    expect(predictsRefusal(refusal('eviction/overlap'), true)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * for strategies, runs, refusals and the scenario.
  */
 import type {
+  EvictionDryRunInfo,
   EvictionMark,
   EvictionOutcome,
   EvictionRefusalCode,
@@ -115,6 +116,11 @@ export const REFUSALS: Readonly<Record<EvictionRefusalCode | 'eviction/failed', 
 /** Whether Force would make a difference to this refusal. */
 export function forceOverrides(code: string | undefined): boolean {
   return code === 'eviction/too-soon' || code === 'eviction/write-blocked';
+}
+
+/** Whether the run asked for (Run now, or Force) would be refused, as the dry run predicts: Force overrides too-soon and a blocked write, never an overlap. */
+export function predictsRefusal(dry: Pick<EvictionDryRunInfo, 'refusal'> | undefined, force: boolean): boolean {
+  return dry?.refusal !== undefined && !(force && forceOverrides(dry.refusal.code));
 }
 
 /** The peer's clock now, from a snapshot's `now` moved on by the time since it arrived. */

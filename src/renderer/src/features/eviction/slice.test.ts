@@ -6,7 +6,7 @@ import { testStore } from '../../../../testing/renderer/test-bridge.ts';
 import { createEvictionSlice, reconcileScenario, wireEvictionEvents, type EvictionSlice, type ScenarioState } from './slice.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
-const sample = (i: number) => ({ at: T0 + i * 1000, documents: i, storeBytes: 0, rssBytes: 1, heapUsedBytes: 1 });
+const sample = (i: number) => ({ at: T0 + i * 1000, documents: i, storeBytes: 0, databaseBytes: 0, walBytes: 0, rssBytes: 1, heapUsedBytes: 1 });
 
 function state(patch: Partial<EvictionState> = {}): EvictionState {
   return {
@@ -153,8 +153,63 @@ describe('the Eviction slice', () => {
   });
 });
 
+describe('cancelling the scenario', () => {
+  it('asks the peer to cancel it, and shows this window’s scenario as cancelled (not failed) once its call says so', async () => {
+    const { store, bridge, stop } = setup();
+    let finish: ((value: unknown) => void) | undefined;
+    const ended = new Promise((resolve) => (finish = resolve));
+    const cancelAsked: unknown[] = [];
+    bridge.answer('eviction:scenario-cancel', (input) => {
+      cancelAsked.push(input);
+      finish?.(undefined);
+      return { cancelled: true };
+    });
+    bridge.answer('eviction:scenario', () => ({ code: 'scenario/cancelled', message: 'cancelled after 1 of 2 cycles' }));
+    bridge.answer('eviction:get', () => state());
+    // The scenario's answer comes only after the cancel was asked.
+    const running = store.getState().runEvictionScenario(10, 1);
+    expect(store.getState().eviction.scenario).toMatchObject({ status: 'running', cancelling: false });
+    const cancel = store.getState().cancelEvictionScenario();
+    expect(store.getState().eviction.scenario).toMatchObject({ status: 'running', cancelling: true });
+    await Promise.all([ended, cancel, running]);
+    expect(cancelAsked).toEqual([{}]);
+    expect(store.getState().eviction.scenario).toMatchObject({ status: 'cancelled', cancelling: false, error: { code: 'scenario/cancelled' } });
+    stop();
+  });
+
+  it('ends a scenario started in another window as cancelled, and asks nothing when none runs', async () => {
+    const { store, bridge, stop } = setup();
+    let asked = 0;
+    bridge.answer('eviction:scenario-cancel', () => {
+      asked++;
+      return { cancelled: true };
+    });
+    bridge.answer('eviction:get', () => state());
+    await store.getState().cancelEvictionScenario();
+    expect(asked).toBe(0);
+    const row = { way: 'wrong' as const, cycle: 1, evicted: 1, resynced: 1, storeBytes: 0, memoryBytes: 0, bytesReceived: 0, durationMs: 1 };
+    store.setState((s) => ({
+      eviction: { ...s.eviction, scenario: reconcileScenario(s.eviction.scenario, { id: 3, docs: 5, cycles: 1, startedAt: T0, rows: [row] }) },
+    }));
+    await store.getState().cancelEvictionScenario();
+    expect(asked).toBe(1);
+    expect(store.getState().eviction.scenario).toMatchObject({ status: 'cancelled', origin: 'elsewhere', rows: [row] });
+    stop();
+  });
+});
+
 describe('reconcileScenario', () => {
-  const IDLE: ScenarioState = { status: 'idle', origin: 'here', id: undefined, docs: 0, cycles: 0, rows: [], report: undefined, error: undefined };
+  const IDLE: ScenarioState = {
+    status: 'idle',
+    cancelling: false,
+    origin: 'here',
+    id: undefined,
+    docs: 0,
+    cycles: 0,
+    rows: [],
+    report: undefined,
+    error: undefined,
+  };
   const row = { way: 'wrong' as const, cycle: 1, evicted: 1, resynced: 1, storeBytes: 0, memoryBytes: 0, bytesReceived: 0, durationMs: 1 };
   const running = { id: 2, docs: 5, cycles: 1, startedAt: T0, rows: [row] };
 

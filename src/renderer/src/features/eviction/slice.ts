@@ -36,8 +36,10 @@ export const CHART_WINDOWS = [
 ] as const;
 
 export interface ScenarioState {
-  /** `running`: asked, not answered yet (or under way, started elsewhere). */
-  readonly status: 'idle' | 'running' | 'done' | 'error';
+  /** `running`: asked, not answered yet (or under way, started elsewhere); `cancelled`: stopped by Cancel, the peer put back. */
+  readonly status: 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+  /** Cancel was asked and has not answered yet. */
+  readonly cancelling: boolean;
   /** Started from this window (its answer comes here), or seen under way, started from another. */
   readonly origin: 'here' | 'elsewhere';
   /** The id its rows carry, once known (the first row, or the answer). */
@@ -76,13 +78,25 @@ export interface EvictionSlice {
   dryRunEviction(collection: string): Promise<void>;
   runEviction(collection: string, force: boolean): Promise<void>;
   runEvictionScenario(docs: number, cycles: number): Promise<void>;
+  /** Cancels the scenario under way (this window's or another's); resolves once the peer is put back. */
+  cancelEvictionScenario(): Promise<void>;
   receiveScenarioCycle(id: number, row: EvictionScenarioCycle): void;
   setEvictionChartWindow(ms: number): void;
   toggleEvictionSeries(id: SeriesId): void;
   setScenarioInputs(docs: string, cycles: string): void;
 }
 
-const IDLE_SCENARIO: ScenarioState = { status: 'idle', origin: 'here', id: undefined, docs: 0, cycles: 0, rows: [], report: undefined, error: undefined };
+const IDLE_SCENARIO: ScenarioState = {
+  status: 'idle',
+  cancelling: false,
+  origin: 'here',
+  id: undefined,
+  docs: 0,
+  cycles: 0,
+  rows: [],
+  report: undefined,
+  error: undefined,
+};
 
 let inFlight: Promise<void> | undefined;
 
@@ -154,9 +168,28 @@ export const createEvictionSlice: SliceCreator<EvictionSlice> = (set, get) => {
       const current = get().eviction.scenario;
       if (result.ok) {
         setData({ scenario: { ...current, status: 'done', id: result.value.id, rows: result.value.cycles, report: result.value, error: undefined } });
+      } else if (result.error.code === 'scenario/cancelled') {
+        setData({ scenario: { ...current, status: 'cancelled', cancelling: false, error: result.error } });
       } else {
-        setData({ scenario: { ...current, status: 'error', error: result.error } });
+        setData({ scenario: { ...current, status: 'error', cancelling: false, error: result.error } });
       }
+    },
+
+    async cancelEvictionScenario() {
+      const scenario = get().eviction.scenario;
+      if (scenario.status !== 'running' || scenario.cancelling) return;
+      setData({ scenario: { ...scenario, cancelling: true } });
+      const result = await inspector.call('eviction:scenario-cancel', {});
+      const current = get().eviction.scenario;
+      if (!result.ok) {
+        setData({ scenario: { ...current, cancelling: false, error: result.error } });
+        return;
+      }
+      // This window's own scenario learns it from its answer; one started elsewhere ends here.
+      if (current.origin === 'elsewhere' && result.value.cancelled && (current.status === 'running' || current.status === 'done'))
+        setData({ scenario: { ...current, status: 'cancelled', cancelling: false } });
+      else if (current.cancelling) setData({ scenario: { ...current, cancelling: false } });
+      void get().loadEviction();
     },
 
     receiveScenarioCycle(id, row) {
