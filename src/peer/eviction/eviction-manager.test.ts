@@ -193,6 +193,7 @@ describe('the local strategy, the cycle of spec 3.2 as one operation', () => {
       kept: { count: 0, ids: [] },
       cancel: ['SELECT * FROM orders'],
       comeBack: [],
+      overlapping: [],
     });
     expect(await ids(small, 'orders')).toHaveLength(10);
   });
@@ -270,6 +271,27 @@ describe('the Big Peer strategy', () => {
     expect(run.reason).toContain(
       'SELECT * FROM orders of orders selects flagged documents, which would come back after the EVICT; add AND evictionFlag == false',
     );
+    // The dry run names it, with that fix as a statement; narrowed so, it no longer overlaps.
+    const findAll = small.store.subscriptions.find((s) => s.statement === 'SELECT * FROM orders');
+    const { overlapping } = eviction.dryRun('orders');
+    expect(overlapping).toEqual([
+      { subscriptionId: findAll?.id, statement: 'SELECT * FROM orders', comeBack: 0, narrowed: 'SELECT * FROM `orders` WHERE evictionFlag == false' },
+    ]);
+    const narrowed = small.store.registerSubscription(overlapping[0]?.narrowed as string);
+    findAll?.cancel();
+    expect(eviction.dryRun('orders')).toMatchObject({ overlapping: [] });
+    expect(eviction.dryRun('orders').refusal).toBeUndefined();
+    narrowed.cancel();
+  });
+
+  it('narrows an overlapping subscription with a condition of its own, keeping that condition', async () => {
+    const { small } = await syncedPair("SELECT * FROM orders WHERE createdAt > '2026-01-01'");
+    const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false });
+    const [overlap] = eviction.dryRun('orders').overlapping;
+    expect(overlap?.narrowed).toMatch(/^SELECT \* FROM `orders` WHERE \(.*createdAt.*2026-01-01.*\) AND \(evictionFlag == false\)$/);
+    small.store.registerSubscription(overlap?.narrowed as string);
+    small.store.subscriptions.find((s) => s.id === overlap?.subscriptionId)?.cancel();
+    expect(eviction.dryRun('orders').refusal).toBeUndefined();
   });
 });
 

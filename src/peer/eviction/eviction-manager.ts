@@ -265,6 +265,8 @@ export class EvictionManager {
       kept: { count: plan.keptIds.length, ids: firstIds(plan.keptIds) },
       cancel: plan.cancel.map((s) => s.statement),
       comeBack: plan.comeBack,
+      overlapping: plan.overlapping,
+      ...(plan.suggestedSubscribeWhere === undefined ? {} : { suggestedSubscribeWhere: plan.suggestedSubscribeWhere }),
       ...(refusal === undefined ? {} : { refusal }),
     };
   }

@@ -13,7 +13,7 @@ import type { DocumentQuery, StorageReader, StoredDocument } from '../storage/ty
 import type { SyncSubscription } from '../subscriptions/subscription-set.ts';
 import { countComeBack, type EvictionOverlap } from '../store/eviction-watch.ts';
 import { conditionsOverlap } from './query-overlap.ts';
-import { DRY_RUN_IDS, type EvictionRefusalCode, type EvictionStrategyConfig, type LocalStrategyConfig } from './types.ts';
+import { DRY_RUN_IDS, type EvictionRefusalCode, type EvictionStrategyConfig, type LocalStrategyConfig, type OverlappingSubscription } from './types.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -72,6 +72,10 @@ export interface EvictionPlan {
   readonly keptIds: readonly JsonValue[];
   /** Subscriptions left after the run that match evicted documents. */
   readonly comeBack: readonly EvictionOverlap[];
+  /** Big Peer strategy: the application subscriptions behind an `eviction/overlap` refusal, each with its narrowed form. */
+  readonly overlapping: readonly OverlappingSubscription[];
+  /** Local strategy whose own pair overlaps: the subscription condition that would not. */
+  readonly suggestedSubscribeWhere: string | undefined;
   readonly refusal: { readonly code: EvictionRefusalCode; readonly message: string } | undefined;
 }
 
@@ -157,6 +161,16 @@ function planBigPeer(reader: StorageReader, input: PlanInput): EvictionPlan {
   );
   const statically = verdicts.filter((v) => v.kind === 'overlap').map((v) => v.sub);
   const culprits = [...new Set([...statically.map((s) => s.statement), ...comeBack.map((o) => o.statement)])];
+  const comeBackIds = new Set(comeBack.map((o) => o.subscriptionId));
+  // Each culprit, with the fix the refusal names: its own condition AND evictionFlag == false.
+  const overlapping: OverlappingSubscription[] = others
+    .filter((s) => statically.includes(s) || comeBackIds.has(s.id))
+    .map((s) => ({
+      subscriptionId: s.id,
+      statement: s.statement,
+      comeBack: comeBack.find((o) => o.subscriptionId === s.id)?.comeBack ?? 0,
+      narrowed: narrowed(collection, baseOf(s), 'evictionFlag == false'),
+    }));
   const refusal =
     culprits.length === 0
       ? undefined
@@ -176,6 +190,8 @@ function planBigPeer(reader: StorageReader, input: PlanInput): EvictionPlan {
     evictIds: ids(evictDocs),
     keptIds: ids(kept),
     comeBack,
+    overlapping,
+    suggestedSubscribeWhere: undefined,
     refusal,
   };
 }
@@ -250,6 +266,9 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
     evictIds: ids(evictDocs),
     keptIds: [],
     comeBack,
+    overlapping: [],
+    // The pair overlaps: the opposite of the EVICT's condition never does.
+    suggestedSubscribeWhere: refusal === undefined ? undefined : `NOT (${evictWhere})`,
     refusal,
   };
 }

@@ -103,6 +103,19 @@ export interface EvictionRun {
   readonly txnId?: number;
 }
 
+/**
+ * An application subscription that overlaps what a strategy evicts, so that its runs are refused
+ * (`eviction/overlap`): the Big Peer strategy's flagged documents would come back through it.
+ */
+export interface OverlappingSubscription {
+  readonly subscriptionId: number;
+  readonly statement: string;
+  /** Documents the run would evict that it selects now (0: its condition overlaps, no stored document yet). */
+  readonly comeBack: number;
+  /** The same subscription narrowed so that it selects none of them (no arguments: the query's own condition is kept as it is). */
+  readonly narrowed: string;
+}
+
 /** What the next run of a collection would do now, without doing it. */
 export interface EvictionDryRun {
   readonly collection: string;
@@ -119,6 +132,10 @@ export interface EvictionDryRun {
   readonly cancel: readonly string[];
   /** Subscriptions still active after the run that match evicted documents: those documents would come back. */
   readonly comeBack: readonly EvictionOverlap[];
+  /** Big Peer strategy: the application subscriptions that make it refuse (`eviction/overlap`), each with its fix. */
+  readonly overlapping: readonly OverlappingSubscription[];
+  /** Local strategy whose own conditions overlap: a `subscribeWhere` that would not (the opposite of its EVICT's). */
+  readonly suggestedSubscribeWhere?: string;
   /** The run would be refused now: why. */
   readonly refusal?: { readonly code: EvictionRefusalCode; readonly message: string };
 }

@@ -11,6 +11,8 @@ import type {
   EvictionDryRunInfo,
   EvictionDryRunInput,
   EvictionMark,
+  EvictionNarrowInput,
+  EvictionNarrowResult,
   EvictionRunInfo,
   EvictionRunInput,
   EvictionSample,
@@ -95,6 +97,12 @@ export interface InspectorCalls {
   /** Runs a collection's strategy now; a refusal is a run with outcome `refused` and its code, not an error. */
   'eviction:run': { input: EvictionRunInput; output: EvictionRunInfo };
   /**
+   * The fix of an overlap, one click away: registers the dry run's narrowed form of an
+   * application subscription that overlaps what the collection's strategy evicts, then cancels
+   * the subscription (`inspector/not-found` when it does not overlap now).
+   */
+  'eviction:narrow-subscription': { input: EvictionNarrowInput; output: EvictionNarrowResult };
+  /**
    * Runs the evict/re-sync scenario on this peer (the wrong way, then the right way), pushing a
    * row per cycle as `eviction:scenario-cycle`; answers the report when done. One at a time per
    * peer (a second is `scenario/busy`); ended with `inspector/cancelled` when the session closes.
@@ -163,6 +171,7 @@ export const CALL_NAMES = [
   'eviction:get',
   'eviction:dry-run',
   'eviction:run',
+  'eviction:narrow-subscription',
   'eviction:scenario',
   'eviction:scenario-cancel',
 ] as const satisfies readonly CallName[];

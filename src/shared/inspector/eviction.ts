@@ -59,6 +59,31 @@ export interface EvictionRunInfo {
   readonly txnId?: number;
 }
 
+/** An application subscription that overlaps what a strategy evicts (the peer's `OverlappingSubscription`). */
+export interface EvictionOverlappingSubscription {
+  readonly subscriptionId: number;
+  readonly statement: string;
+  /** Documents the next run would evict that it selects now (they would come back). */
+  readonly comeBack: number;
+  /** The fix: the same subscription narrowed to select none of them (`eviction:narrow-subscription` puts it in its place). */
+  readonly narrowed: string;
+}
+
+/**
+ * A strategy whose subscription overlaps what it evicts: every run is refused (`eviction/overlap`)
+ * until it is fixed. From the dry run's own reasoning (the peer's eviction plan).
+ */
+export interface EvictionOverlapInfo {
+  readonly collection: string;
+  readonly strategy: EvictionStrategyKind;
+  /** The refusal a run meets, in the peer's words. */
+  readonly message: string;
+  /** Big Peer strategy: the application subscriptions behind it, each with its fix (one click: narrow it). */
+  readonly subscriptions: readonly EvictionOverlappingSubscription[];
+  /** Local strategy whose own EVICT and subscription conditions overlap: the `subscribeWhere` that would not (set in the configuration). */
+  readonly suggestedSubscribeWhere?: string;
+}
+
 /** A collection's strategy and schedule now. */
 export interface EvictionCollectionInfo {
   readonly strategy: EvictionStrategyInfo;
@@ -70,6 +95,8 @@ export interface EvictionCollectionInfo {
   readonly lastRun: EvictionRunInfo | undefined;
   /** When the next scheduled run is due (ms), if scheduled. */
   readonly nextRunAt: number | undefined;
+  /** Its subscription overlaps what it evicts (runs are refused): why, and the fix. */
+  readonly overlap?: EvictionOverlapInfo;
 }
 
 /** One point of the chart, taken every `sampleEveryMs`. */
@@ -210,6 +237,10 @@ export interface EvictionDryRunInfo {
   readonly cancel: readonly string[];
   /** Subscriptions still active after the run that match evicted documents: those would come back. */
   readonly comeBack: readonly { readonly subscriptionId: number; readonly statement: string; readonly comeBack: number }[];
+  /** Big Peer strategy: the application subscriptions that make it refuse (`eviction/overlap`), each with its fix. */
+  readonly overlapping: readonly EvictionOverlappingSubscription[];
+  /** Local strategy whose own conditions overlap: a `subscribeWhere` that would not. */
+  readonly suggestedSubscribeWhere?: string;
   /** The run would be refused now: why. */
   readonly refusal?: { readonly code: EvictionRefusalCode; readonly message: string };
 }
@@ -222,6 +253,18 @@ export interface EvictionRunInput {
   readonly collection: string;
   /** Run despite the once-a-day rule and a recent blocked write (logged as WARN). */
   readonly force?: boolean;
+}
+
+export interface EvictionNarrowInput {
+  readonly collection: string;
+  /** One of the strategy's `overlap.subscriptions`. */
+  readonly subscriptionId: number;
+}
+
+/** `eviction:narrow-subscription`'s answer: the overlapping subscription cancelled, its narrowed form registered in its place. */
+export interface EvictionNarrowResult {
+  readonly cancelled: { readonly id: number; readonly statement: string };
+  readonly registered: { readonly id: number; readonly statement: string };
 }
 
 export interface EvictionScenarioInput {

@@ -1,6 +1,19 @@
 /** The Subscriptions panel: this peer's and each remote's, in the spec's shape. */
 import type { JsonObject } from '../json.ts';
 import type { SubscriptionQuery, SubscriptionSetShape } from '../subscriptions.ts';
+import type { EvictionStrategyKind } from './eviction.ts';
+
+/** A subscription that overlaps what a collection's eviction strategy evicts, so that its runs are refused. */
+export interface SubscriptionEvictionOverlap {
+  readonly collection: string;
+  readonly strategy: EvictionStrategyKind;
+  /** The refusal the strategy's runs meet, in the peer's words. */
+  readonly message: string;
+  /** Documents the next run would evict that this subscription selects now. */
+  readonly comeBack: number;
+  /** The fix: this subscription narrowed (`eviction:narrow-subscription` puts it in its place). */
+  readonly narrowed: string;
+}
 
 export interface LocalSubscription {
   readonly id: number;
@@ -12,6 +25,8 @@ export interface LocalSubscription {
   readonly internal: boolean;
   /** Local documents this subscription matches now. */
   readonly matchingDocuments: number;
+  /** It overlaps what an eviction strategy evicts (that strategy's runs are refused): the fix. */
+  readonly evictionOverlap?: SubscriptionEvictionOverlap;
 }
 
 export interface RemoteSubscriptionQuery {

@@ -171,6 +171,66 @@ describe('eviction:dry-run and eviction:run', () => {
   });
 });
 
+describe('a strategy whose subscription overlaps what it evicts', () => {
+  it('is flagged on its collection and on the subscription, with the fix, which eviction:narrow-subscription applies', async () => {
+    kit = inspectorKit({ sync: { eviction: { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false } } });
+    const findAll = kit.sync.store.registerSubscription('SELECT * FROM orders');
+    const state = await kit.call('eviction:get');
+    const overlap = state.collections[0]?.overlap;
+    expect(overlap).toMatchObject({
+      collection: 'orders',
+      strategy: 'big-peer',
+      message: expect.stringContaining('add AND evictionFlag == false'),
+      subscriptions: [
+        { subscriptionId: findAll.id, statement: 'SELECT * FROM orders', comeBack: 0, narrowed: 'SELECT * FROM `orders` WHERE evictionFlag == false' },
+      ],
+    });
+    const listed = await kit.call('subscriptions:list');
+    expect(listed.local.find((s) => s.id === findAll.id)?.evictionOverlap).toMatchObject({
+      collection: 'orders',
+      strategy: 'big-peer',
+      narrowed: 'SELECT * FROM `orders` WHERE evictionFlag == false',
+    });
+    // The strategy's own subscription is not flagged.
+    expect(listed.local.filter((s) => s.evictionOverlap !== undefined)).toHaveLength(1);
+
+    // One click: the narrowed one registered, the overlapping one cancelled; nothing flagged after.
+    const fixed = await kit.call('eviction:narrow-subscription', { collection: 'orders', subscriptionId: findAll.id });
+    expect(fixed).toMatchObject({
+      cancelled: { id: findAll.id, statement: 'SELECT * FROM orders' },
+      registered: { statement: 'SELECT * FROM `orders` WHERE evictionFlag == false' },
+    });
+    expect(findAll.isCancelled).toBe(true);
+    expect((await kit.call('eviction:get')).collections[0]?.overlap).toBeUndefined();
+    expect((await kit.call('subscriptions:list')).local.filter((s) => s.evictionOverlap !== undefined)).toEqual([]);
+    expect(kit.sync.eviction.dryRun('orders').refusal).toBeUndefined();
+    // Asked again, or for a subscription that does not overlap: not found, nothing changed.
+    expect(await kit.fail('eviction:narrow-subscription', { collection: 'orders', subscriptionId: findAll.id })).toMatchObject({ code: 'inspector/not-found' });
+    expect(await kit.fail('eviction:narrow-subscription', { collection: 'orders', subscriptionId: 'x' })).toMatchObject({ code: 'inspector/bad-request' });
+  });
+
+  it('flags a local strategy whose own conditions overlap, with the subscription condition that would not', async () => {
+    kit = inspectorKit({
+      sync: {
+        eviction: {
+          strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72, evictWhere: 'createdAt <= :ttl', subscribeWhere: 'createdAt >= :ttl' }],
+          scheduled: false,
+        },
+      },
+    });
+    const overlap = (await kit.call('eviction:get')).collections[0]?.overlap;
+    expect(overlap).toMatchObject({ strategy: 'local', subscriptions: [], suggestedSubscribeWhere: 'NOT (createdAt <= :ttl)' });
+    // The suggestion is a condition the strategy accepts, and it no longer overlaps.
+    kit.sync.eviction.configure({
+      strategies: [
+        { kind: 'local', collection: 'orders', ttlHours: 72, evictWhere: 'createdAt <= :ttl', subscribeWhere: overlap?.suggestedSubscribeWhere as string },
+      ],
+      scheduled: false,
+    });
+    expect((await kit.call('eviction:get')).collections[0]?.overlap).toBeUndefined();
+  });
+});
+
 /** A scenario that runs when told: each `step()` ends one cycle; `finish()` answers. */
 function steppedScenario(): { runner: ScenarioRunner; step(row: Partial<EvictionScenarioCycle>): void; finish(): void; aborted(): boolean } {
   let onCycle: ((row: EvictionScenarioCycle) => void) | undefined;

@@ -19,6 +19,7 @@ import {
   MAX_SCENARIO_DOCS,
   type EvictionCollectionInfo,
   type EvictionDryRunInfo,
+  type EvictionOverlapInfo,
   type EvictionRunInfo,
   type EvictionState,
   type EvictionStrategyInfo,
@@ -27,9 +28,13 @@ import type { EvictionDryRun, EvictionRun, EvictionSnapshot, EvictionStatus, Evi
 import type { InspectorContext } from '../context.ts';
 import type { EvictionSampler } from './eviction-sampler.ts';
 import type { ScenarioSlot } from './eviction-scenario.ts';
-import { badRequest, emptyInput, objectInput, requiredInteger, requiredString } from './input.ts';
+import { evictionOverlaps, overlapOf } from './eviction-overlap.ts';
+import { badRequest, emptyInput, notFound, objectInput, requiredInteger, requiredString } from './input.ts';
 
-type EvictionHandlers = Pick<InspectorHandlers, 'eviction:get' | 'eviction:dry-run' | 'eviction:run' | 'eviction:scenario' | 'eviction:scenario-cancel'>;
+type EvictionHandlers = Pick<
+  InspectorHandlers,
+  'eviction:get' | 'eviction:dry-run' | 'eviction:run' | 'eviction:narrow-subscription' | 'eviction:scenario' | 'eviction:scenario-cancel'
+>;
 
 /** What the handlers need of `sync.eviction` (the EvictionManager). */
 export interface EvictionPort {
@@ -57,24 +62,26 @@ export function strategyInfo(config: EvictionStrategyConfig): EvictionStrategyIn
   };
 }
 
-function collectionInfo(status: EvictionStatus): EvictionCollectionInfo {
+function collectionInfo(status: EvictionStatus, overlap: EvictionOverlapInfo | undefined): EvictionCollectionInfo {
   return {
     strategy: strategyInfo(status.config),
     subscription: status.subscription,
     lastRunAt: status.lastRunAt,
     lastRun: status.lastRun === undefined ? undefined : asRunInfo(status.lastRun),
     nextRunAt: status.nextRunAt,
+    ...(overlap === undefined ? {} : { overlap }),
   };
 }
 
 export function evictionState(ctx: InspectorContext, port: EvictionPort, sampler: EvictionSampler, scenarios: ScenarioSlot): EvictionState {
   const snapshot = port.snapshot();
+  const overlaps = evictionOverlaps(port);
   return {
     configured: snapshot.collections.length > 0,
     window: snapshot.window,
     scheduled: snapshot.scheduled,
     quietAfterBlockedMs: snapshot.quietAfterBlockedMs,
-    collections: snapshot.collections.map(collectionInfo),
+    collections: snapshot.collections.map((status) => collectionInfo(status, overlaps.get(status.config.collection))),
     runs: snapshot.runs.map(asRunInfo),
     samples: sampler.samples(),
     marks: sampler.marks(),
@@ -113,6 +120,23 @@ export function evictionHandlers(
       if (force !== undefined && typeof force !== 'boolean')
         throw badRequest(`force: expected true or false, got ${force === null ? 'null' : Array.isArray(force) ? 'an array' : `a ${typeof force}`}`);
       return asRunInfo(await port.runNow(collection, { force: force === true }));
+    },
+    'eviction:narrow-subscription': async (input) => {
+      const o = objectInput(input, ['collection', 'subscriptionId']);
+      const collection = requiredString(o, 'collection', { maxLength: 1000, nonEmpty: true });
+      const id = requiredInteger(o, 'subscriptionId', 1, Number.MAX_SAFE_INTEGER);
+      // The fix is the dry run's, worked out now: never a statement the caller sent.
+      const fix = overlapOf(port.dryRun(collection))?.subscriptions.find((s) => s.subscriptionId === id);
+      const store = ctx.sync.store;
+      const subscription = store.subscriptions.find((s) => s.id === id && !s.isCancelled);
+      if (fix === undefined || subscription === undefined) {
+        throw notFound(`subscriptionId: subscription ${id} does not overlap what the strategy of ${collection} evicts (any more); nothing was changed`);
+      }
+      // Registered first: the documents it keeps stay subscribed throughout.
+      const registered = store.registerSubscription(fix.narrowed);
+      subscription.cancel();
+      ctx.emit('eviction:changed', {});
+      return { cancelled: { id, statement: subscription.statement }, registered: { id: registered.id, statement: registered.statement } };
     },
     'eviction:scenario': async (input) => {
       const o = objectInput(input, ['docs', 'cycles']);

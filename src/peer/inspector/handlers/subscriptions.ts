@@ -16,20 +16,24 @@
  *   with `inspector/bad-request`, and an unknown id with `inspector/not-found`.
  * - Remotes are the peers with a live session; one that has not sent its set yet shows
  *   `set: undefined` and no counts.
+ * - A local subscription that overlaps what an eviction strategy evicts, so that the strategy's
+ *   runs are refused, carries `evictionOverlap` with the fix (from the strategies' dry runs,
+ *   eviction-overlap.ts).
  */
 import type { InspectorHandlers } from '../../../shared/inspector/contract.ts';
-import type { LocalSubscription, RemoteSubscriptions, SubscriptionsSnapshot } from '../../../shared/inspector/subscriptions.ts';
+import type { LocalSubscription, RemoteSubscriptions, SubscriptionEvictionOverlap, SubscriptionsSnapshot } from '../../../shared/inspector/subscriptions.ts';
 import type { JsonObject } from '../../../shared/json.ts';
 import type { StorageReader } from '../../storage/types.ts';
 import type { SyncSubscription } from '../../subscriptions/subscription-set.ts';
 import type { InspectorContext } from '../context.ts';
 import { compileOne, countQuery, countSet } from './counting.ts';
+import { evictionOverlaps } from './eviction-overlap.ts';
 import { MAX_STATEMENT_CHARS } from './documents.ts';
 import { badRequest, emptyInput, notFound, objectInput, optionalArgs, requiredInteger, requiredString } from './input.ts';
 
 type SubscriptionsHandlers = Pick<InspectorHandlers, 'subscriptions:list' | 'subscriptions:register' | 'subscriptions:cancel'>;
 
-function local(reader: StorageReader, s: SyncSubscription): LocalSubscription {
+function local(reader: StorageReader, s: SyncSubscription, evictionOverlap?: SubscriptionEvictionOverlap): LocalSubscription {
   let matching = 0;
   try {
     matching = countQuery(reader, compileOne(s.collection, s.query));
@@ -44,17 +48,36 @@ function local(reader: StorageReader, s: SyncSubscription): LocalSubscription {
     query: s.query,
     internal: s.isInternal,
     matchingDocuments: matching,
+    ...(evictionOverlap === undefined ? {} : { evictionOverlap }),
   };
+}
+
+/** The subscriptions that overlap what a strategy evicts, by id, with the fix. */
+function overlapsById(ctx: InspectorContext): Map<number, SubscriptionEvictionOverlap> {
+  const byId = new Map<number, SubscriptionEvictionOverlap>();
+  for (const overlap of evictionOverlaps(ctx.sync.eviction).values()) {
+    for (const s of overlap.subscriptions) {
+      byId.set(s.subscriptionId, {
+        collection: overlap.collection,
+        strategy: overlap.strategy,
+        message: overlap.message,
+        comeBack: s.comeBack,
+        narrowed: s.narrowed,
+      });
+    }
+  }
+  return byId;
 }
 
 export function subscriptionsSnapshot(ctx: InspectorContext): SubscriptionsSnapshot {
   const sync = ctx.sync;
   const store = sync.store;
+  const overlaps = overlapsById(ctx);
   return store.readNow((reader) => {
     const everything = (): number => reader.collections().reduce((sum, c) => sum + c.documents, 0);
     return {
       localSet: store.subscriptionSet(),
-      local: store.subscriptions.map((s) => local(reader, s)),
+      local: store.subscriptions.map((s) => local(reader, s, overlaps.get(s.id))),
       remotes: sync.sessions.map((session): RemoteSubscriptions => {
         const set = session.remoteSubscriptions;
         const base = { peerKey: session.remote.peerKey, role: session.remote.role, set };

@@ -5,11 +5,11 @@
  * the table, a refusal with its code and what to do about it.
  */
 import { useState } from 'react';
-import type { EvictionCollectionInfo, EvictionRunInfo, EvictionState } from '../../../../shared/inspector/eviction.ts';
+import type { EvictionCollectionInfo, EvictionOverlapInfo, EvictionRunInfo, EvictionState } from '../../../../shared/inspector/eviction.ts';
 import { useInspector } from '../../store/index.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { countdown, formatAgo, formatBytes, formatCount, formatDuration, formatTimestamp } from '../../ui/format.ts';
+import { countdown, formatAgo, formatBytes, formatCount, formatDuration, formatTimestamp, plural } from '../../ui/format.ts';
 import { useTicker } from '../../ui/hooks.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Section } from '../../ui/Section.tsx';
@@ -137,7 +137,10 @@ function StrategyRow({
           <span className="eviction-rule">{strategyRule(strategy)}</span>
         </span>
       </td>
-      <td>{subscription === undefined ? <span className="faint">none now</span> : <DqlText className="eviction-statement" text={subscription} />}</td>
+      <td>
+        {subscription === undefined ? <span className="faint">none now</span> : <DqlText className="eviction-statement" text={subscription} />}
+        {status.overlap !== undefined && <OverlapFlag overlap={status.overlap} />}
+      </td>
       <td>
         {lastRun !== undefined ? (
           <span className="eviction-last">
@@ -197,6 +200,50 @@ function StrategyRow({
         </span>
       </td>
     </tr>
+  );
+}
+
+/**
+ * A strategy whose subscription overlaps what it evicts: every run is refused until it is fixed.
+ * The fix is one click away where the inspector can make it (narrowing an application
+ * subscription); a local strategy's own conditions live in its configuration, so it says what to set.
+ */
+function OverlapFlag({ overlap }: { readonly overlap: EvictionOverlapInfo }) {
+  const narrow = useInspector((s) => s.eviction.narrow);
+  const narrowSubscription = useInspector((s) => s.narrowOverlappingSubscription);
+  const failed = narrow?.collection === overlap.collection && narrow.result.status === 'error' ? narrow.result.error : undefined;
+  return (
+    <div className="eviction-overlap" data-testid="strategy-overlap" title={overlap.message}>
+      <p className="eviction-overlap-title">
+        <Icon name="alert" size={14} />
+        <strong>Overlap:</strong> every run is refused (<code className="error-code">eviction/overlap</code>)
+      </p>
+      {overlap.subscriptions.map((s) => (
+        <div key={s.subscriptionId} className="eviction-overlap-fix">
+          <span>
+            <DqlText text={s.statement} /> <span className="muted">(#{s.subscriptionId})</span> selects what it evicts
+            {s.comeBack > 0 && <> : {plural(s.comeBack, 'document')} would come back</>}. Narrow it to <DqlText text={s.narrowed} />
+          </span>
+          <Button
+            variant="primary"
+            icon="filter"
+            busy={narrow?.subscriptionId === s.subscriptionId && narrow.result.status === 'loading'}
+            onClick={() => void narrowSubscription(overlap.collection, s.subscriptionId)}
+            aria-label={`Narrow subscription ${s.subscriptionId}`}
+            title={`Register ${s.narrowed}, then cancel ${s.statement}`}
+          >
+            Narrow
+          </Button>
+        </div>
+      ))}
+      {overlap.suggestedSubscribeWhere !== undefined && (
+        <p className="eviction-overlap-fix">
+          Its EVICT and subscription conditions overlap. Set its <code>subscribeWhere</code> to <code>{overlap.suggestedSubscribeWhere}</code> in its
+          configuration (<code>settings.json</code>, or code): the inspector does not edit strategies.
+        </p>
+      )}
+      {failed !== undefined && <ErrorNotice compact title="Could not narrow the subscription" error={failed} />}
+    </div>
   );
 }
 

@@ -119,6 +119,7 @@ describe('the Eviction slice', () => {
       kept: { count: 0, ids: [] },
       cancel: [],
       comeBack: [],
+      overlapping: [],
     }));
     const first = store.getState().dryRunEviction('orders');
     const second = store.getState().dryRunEviction('carts');

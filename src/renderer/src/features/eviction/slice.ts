@@ -11,6 +11,7 @@ import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type {
   EvictionDryRunInfo,
   EvictionMark,
+  EvictionNarrowResult,
   EvictionRunInfo,
   EvictionSample,
   EvictionScenarioCycle,
@@ -59,6 +60,8 @@ export interface EvictionData {
   readonly dryRun: { readonly collection: string; readonly result: Remote<EvictionDryRunInfo> } | undefined;
   /** The last Run now or Force asked from this window. */
   readonly run: { readonly collection: string; readonly force: boolean; readonly result: Remote<EvictionRunInfo> } | undefined;
+  /** The last fix of an overlap asked from this window (Narrow, on a strategy's row or in Subscriptions). */
+  readonly narrow: { readonly collection: string; readonly subscriptionId: number; readonly result: Remote<EvictionNarrowResult> } | undefined;
   readonly scenario: ScenarioState;
 }
 
@@ -77,6 +80,8 @@ export interface EvictionSlice {
   receiveEvictionPoints(samples: readonly EvictionSample[], marks: readonly EvictionMark[]): void;
   dryRunEviction(collection: string): Promise<void>;
   runEviction(collection: string, force: boolean): Promise<void>;
+  /** Puts the narrowed form of a subscription that overlaps what `collection`'s strategy evicts in its place; then both panels refresh. */
+  narrowOverlappingSubscription(collection: string, subscriptionId: number): Promise<void>;
   runEvictionScenario(docs: number, cycles: number): Promise<void>;
   /** Cancels the scenario under way (this window's or another's); resolves once the peer is put back. */
   cancelEvictionScenario(): Promise<void>;
@@ -104,7 +109,7 @@ export const createEvictionSlice: SliceCreator<EvictionSlice> = (set, get) => {
   const setData = (patch: Partial<EvictionData>): void => set((s) => ({ eviction: { ...s.eviction, ...patch } }));
   const setView = (patch: Partial<EvictionView>): void => set((s) => ({ evictionView: { ...s.evictionView, ...patch } }));
   return {
-    eviction: { state: idle(), samples: [], marks: [], dryRun: undefined, run: undefined, scenario: IDLE_SCENARIO },
+    eviction: { state: idle(), samples: [], marks: [], dryRun: undefined, run: undefined, narrow: undefined, scenario: IDLE_SCENARIO },
     evictionView: { chartWindowMs: 300_000, hiddenSeries: [], scenarioDocs: '200', scenarioCycles: '2' },
 
     loadEviction() {
@@ -159,6 +164,17 @@ export const createEvictionSlice: SliceCreator<EvictionSlice> = (set, get) => {
       // What a dry run of the collection said is out of date once it ran.
       const dry = get().eviction.dryRun;
       if (result.ok && result.value.outcome === 'evicted' && dry?.collection === collection) void get().dryRunEviction(collection);
+    },
+
+    async narrowOverlappingSubscription(collection, subscriptionId) {
+      if (get().eviction.narrow?.result.status === 'loading') return;
+      setData({ narrow: { collection, subscriptionId, result: loading(idle()) } });
+      const result = await inspector.call('eviction:narrow-subscription', { collection, subscriptionId });
+      setData({ narrow: { collection, subscriptionId, result: settle(idle(), result, Date.now()) } });
+      // The Subscriptions panel refreshes on the peer's subscriptions:changed.
+      void get().loadEviction();
+      const dry = get().eviction.dryRun;
+      if (result.ok && dry?.collection === collection) void get().dryRunEviction(collection);
     },
 
     async runEvictionScenario(docs, cycles) {

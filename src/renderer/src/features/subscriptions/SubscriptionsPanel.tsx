@@ -14,7 +14,7 @@ import { formatCount, plural } from '../../ui/format.ts';
 import { JsonView } from '../../ui/JsonView.tsx';
 import { PeerKey } from '../../ui/PeerKey.tsx';
 import { Section } from '../../ui/Section.tsx';
-import { StatementView } from '../../ui/StatementView.tsx';
+import { DqlText, StatementView } from '../../ui/StatementView.tsx';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/states.tsx';
 import { QueryTable } from './QueryTable.tsx';
 import { RegisterForm } from './RegisterForm.tsx';
@@ -97,6 +97,10 @@ function PrintedToggle({ peer }: { readonly peer: string }) {
 function LocalCard({ snapshot }: { readonly snapshot: SubscriptionsSnapshot }) {
   const printed = useInspector((s) => s.subscriptionsView.printed.includes('local'));
   const confirmCancel = useInspector((s) => s.confirmCancelSubscription);
+  const narrow = useInspector((s) => s.eviction.narrow);
+  const narrowSubscription = useInspector((s) => s.narrowOverlappingSubscription);
+  const overlapping = snapshot.local.filter((s) => s.evictionOverlap !== undefined);
+  const narrowFailed = narrow !== undefined && narrow.result.status === 'error' ? narrow.result.error : undefined;
   const local = snapshot.local.toSorted((a, b) => Number(a.internal) - Number(b.internal) || a.id - b.id);
   const appCount = local.filter((s) => !s.internal).length;
   return (
@@ -111,6 +115,22 @@ function LocalCard({ snapshot }: { readonly snapshot: SubscriptionsSnapshot }) {
       description={`${plural(appCount, 'application subscription')}, ${plural(local.length - appCount, 'internal one')}`}
       actions={<PrintedToggle peer="local" />}
     >
+      {overlapping.length > 0 && !printed && (
+        <div className="subscription-overlap-note" data-testid="subscription-overlap-note">
+          <p>
+            <strong>{plural(overlapping.length, 'subscription overlaps', 'subscriptions overlap')} what an eviction strategy evicts</strong>: the strategy’s
+            runs are refused (<code className="error-code">eviction/overlap</code>) while{' '}
+            {overlapping.length === 1 ? 'it stays as it is' : 'they stay as they are'}. <strong>Narrow</strong> puts the fix in place: the same subscription
+            without the documents the strategy evicts.
+          </p>
+          {overlapping.map((s) => (
+            <p key={s.id} className="muted small">
+              #{s.id}: <DqlText text={s.statement} /> → <DqlText text={s.evictionOverlap?.narrowed ?? ''} />
+            </p>
+          ))}
+          {narrowFailed !== undefined && <ErrorNotice compact title="Could not narrow the subscription" error={narrowFailed} />}
+        </div>
+      )}
       {printed ? (
         <JsonView value={snapshot.localSet} className="printed" />
       ) : local.length === 0 ? (
@@ -128,11 +148,31 @@ function LocalCard({ snapshot }: { readonly snapshot: SubscriptionsSnapshot }) {
             collection: s.collection,
             query: s.query,
             matching: s.matchingDocuments,
-            badges: s.internal ? <Badge title="Registered by the peer itself; it cannot be cancelled">internal</Badge> : undefined,
+            badges: s.internal ? (
+              <Badge title="Registered by the peer itself; it cannot be cancelled">internal</Badge>
+            ) : s.evictionOverlap !== undefined ? (
+              <Badge tone="danger" title={s.evictionOverlap.message}>
+                overlaps eviction of {s.evictionOverlap.collection}
+              </Badge>
+            ) : undefined,
             action: s.internal ? undefined : (
-              <Button variant="ghost" icon="x" onClick={() => confirmCancel(s)} aria-label={`Cancel subscription ${s.id}`}>
-                Cancel
-              </Button>
+              <span className="subscription-actions">
+                {s.evictionOverlap !== undefined && (
+                  <Button
+                    variant="primary"
+                    icon="filter"
+                    busy={narrow?.subscriptionId === s.id && narrow.result.status === 'loading'}
+                    onClick={() => void narrowSubscription(s.evictionOverlap?.collection ?? s.collection, s.id)}
+                    aria-label={`Narrow subscription ${s.id}`}
+                    title={`Register ${s.evictionOverlap.narrowed}, then cancel this one`}
+                  >
+                    Narrow
+                  </Button>
+                )}
+                <Button variant="ghost" icon="x" onClick={() => confirmCancel(s)} aria-label={`Cancel subscription ${s.id}`}>
+                  Cancel
+                </Button>
+              </span>
             ),
           }))}
         />
