@@ -5,7 +5,9 @@
  * cancel first; Run now evicts them (the run in the table with its counts, a mark on the chart),
  * a second run is refused as too soon, clearly, and Force runs it anyway; then the evict/re-sync
  * scenario, run from the panel, shows its rows as they come, the re-syncs on the chart, and the
- * verdict with the fix.
+ * verdict with the fix. The chart draws the database file and the WAL as two lines; a scenario
+ * can be cancelled from the panel, leaving the peer as it was, and while one runs the peer's
+ * eviction schedule keeps running.
  */
 import { withContract } from './contract.ts';
 import { expect, openInspector, REPLICATION_TIMEOUT_MS, section, test, type PanelName } from './fixtures.ts';
@@ -108,4 +110,67 @@ test('shows the strategy, dry-runs it, runs it (refused when too soon, then forc
   await expect(page.getByTestId('eviction-mark').and(page.locator('[data-kind="resync"]')).first()).toBeAttached();
   // The scenario's own strategy is gone again: orders is the only one.
   await expect(strategies.getByRole('row')).toHaveCount(2);
+});
+
+test('charts the database file and the WAL apart, and cancels a scenario while the schedule keeps running', async ({ page }) => {
+  test.setTimeout(180_000);
+  await openInspector(page, peer, EVICTION);
+
+  // The store plot: two series, the file and its WAL, each in the legend, the readout and the chart.
+  const chart = section(page, 'Documents, store and memory');
+  const legend = chart.getByRole('group', { name: 'Series shown' });
+  await expect(legend.getByRole('button', { name: 'Database file' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(legend.getByRole('button', { name: 'WAL' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(legend.getByRole('button', { name: 'Store on disk' })).toHaveCount(0);
+  const readout = chart.locator('.eviction-readout');
+  await expect(readout).toContainText(/database [\d.]+ [KM]?B/);
+  await expect(readout).toContainText(/WAL [\d.]+ [KM]?B/);
+  await expect(chart.locator('path.eviction-line.series-databaseBytes')).toHaveAttribute('d', /^M/);
+  await expect(chart.locator('path.eviction-line.series-walBytes')).toHaveAttribute('d', /^M/);
+  // Hiding the WAL leaves the file's line alone.
+  await legend.getByRole('button', { name: 'WAL' }).click();
+  await expect(chart.locator('path.eviction-line.series-walBytes')).toHaveCount(0);
+  await expect(chart.locator('path.eviction-line.series-databaseBytes')).toHaveCount(1);
+  await legend.getByRole('button', { name: 'WAL' }).click();
+
+  // A scenario long enough to cancel: its right-way cycles wait 2 s each.
+  const strategiesCard = section(page, 'Strategies');
+  const scenario = section(page, 'Evict/re-sync scenario');
+  await scenario.getByLabel('Documents').fill('300');
+  await scenario.getByLabel('Cycles each way').fill('6');
+  await scenario.getByRole('button', { name: 'Run scenario' }).click();
+  const rows = scenario.getByRole('table', { name: 'Scenario cycles' }).locator('tbody tr');
+  await expect(rows.first()).toContainText('wrong way', { timeout: 90_000 });
+  // Its right way under way: its own strategy shows, off the schedule ("when asked"), and the
+  // peer's schedule is as before: the window, never "manual only".
+  const demo = page.getByRole('table', { name: 'Eviction strategies' }).getByRole('row').filter({ hasText: 'evict_loop_demo' });
+  await expect(demo).toContainText('when asked', { timeout: 90_000 });
+  await expect(page.getByRole('table', { name: 'Eviction strategies' }).getByRole('row').filter({ hasText: /^orders/ })).toContainText(/in \d/);
+  await expect(strategiesCard).toContainText(`Scheduled runs in ${WINDOW} UTC`);
+  await expect(strategiesCard.getByText(`window ${WINDOW}`)).toBeVisible();
+  await expect(strategiesCard).not.toContainText('manual only');
+  await scenario.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+  // Cancelled, said as such, not as a failure; the rows done so far stay.
+  const cancelled = scenario.getByTestId('scenario-cancelled');
+  await expect(cancelled).toContainText(/Cancelled after \d+ of 12 cycles/, { timeout: 30_000 });
+  await expect(scenario.getByTestId('scenario-verdict')).toHaveCount(0);
+  await expect(scenario.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
+  expect(await rows.count()).toBeLessThan(12);
+  // Nothing half done: no strategy or subscription of the scenario left, the schedule as it was.
+  const strategies = page.getByRole('table', { name: 'Eviction strategies' });
+  await expect(strategies.getByRole('row')).toHaveCount(2);
+  await expect(strategies).not.toContainText('evict_loop_demo');
+  await expect(strategiesCard.getByText(`window ${WINDOW}`)).toBeVisible();
+  await withContract(peer, async (client) => {
+    const { local } = await client.call('subscriptions:list', {});
+    expect(local.filter((s) => s.collection === 'evict_loop_demo')).toEqual([]);
+    const state = await client.call('eviction:get', {});
+    expect(state).toMatchObject({ scheduled: true, window: WINDOW });
+    expect(state.scenario).toBeUndefined();
+    expect(state.collections.map((c) => c.strategy.collection)).toEqual(['orders']);
+    expect(state.collections[0]?.nextRunAt).toBeGreaterThan(0);
+  });
+  // Another may run at once.
+  await expect(scenario.getByRole('button', { name: 'Run scenario' })).toBeEnabled();
 });
