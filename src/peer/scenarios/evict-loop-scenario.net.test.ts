@@ -181,6 +181,34 @@ describe('the evict-loop scenario', () => {
     }
   }, 60_000);
 
+  it('cancelled during its right way, puts back only what it changed: the other strategies and the schedule stay as they are', async () => {
+    sync.eviction.configure({ strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }], window: '02:00-05:00', quietAfterBlockedMs: 60_000 });
+    const before = sync.eviction.snapshot();
+    await sync.startSync();
+    await until('a session with the Big Peer', connected);
+    const controller = new AbortController();
+    const running = runEvictLoopScenario({
+      sync,
+      docs: 30,
+      cycles: 3,
+      settleMs: 300,
+      signal: controller.signal,
+      onCycle: (row) => {
+        if (row.way === 'right' && row.cycle === 1) controller.abort(new Error('cancelled'));
+      },
+    });
+    await expect(running).rejects.toThrow('cancelled');
+    const after = sync.eviction.snapshot();
+    expect(after.collections.map((c) => c.config)).toEqual([{ kind: 'local', collection: 'orders', ttlHours: 72 }]);
+    expect({ window: after.window, scheduled: after.scheduled, quiet: after.quietAfterBlockedMs, next: after.collections[0]?.nextRunAt }).toEqual({
+      window: before.window,
+      scheduled: true,
+      quiet: 60_000,
+      next: before.collections[0]?.nextRunAt,
+    });
+    expect(sync.store.subscriptions.filter((s) => s.collection === 'evict_loop_demo' && !s.isCancelled)).toEqual([]);
+  }, 20_000);
+
   it('refuses with scenario/not-connected when the peer has no session with a Big Peer', async () => {
     await expect(runEvictLoopScenario({ sync, docs: 10, cycles: 1 })).rejects.toMatchObject({ code: 'scenario/not-connected' });
     expect(sync.store.subscriptions.filter((s) => !s.isInternal)).toEqual([]);
