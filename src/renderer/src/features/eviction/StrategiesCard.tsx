@@ -222,7 +222,7 @@ function OverlapFlag({ overlap }: { readonly overlap: EvictionOverlapInfo }) {
         <div key={s.subscriptionId} className="eviction-overlap-fix">
           <span>
             <DqlText text={s.statement} /> <span className="muted">(#{s.subscriptionId})</span> selects what it evicts
-            {s.comeBack > 0 && <> : {plural(s.comeBack, 'document')} would come back</>}. Narrow it to <DqlText text={s.narrowed} />
+            {s.comeBack > 0 && <> ({plural(s.comeBack, 'document')} would come back)</>}. Narrow it to <DqlText text={s.narrowed} />
           </span>
           <Button
             variant="primary"
