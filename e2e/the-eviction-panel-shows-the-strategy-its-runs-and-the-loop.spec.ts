@@ -145,7 +145,12 @@ test('charts the database file and the WAL apart, and cancels a scenario while t
   // peer's schedule is as before: the window, never "manual only".
   const demo = page.getByRole('table', { name: 'Eviction strategies' }).getByRole('row').filter({ hasText: 'evict_loop_demo' });
   await expect(demo).toContainText('when asked', { timeout: 90_000 });
-  await expect(page.getByRole('table', { name: 'Eviction strategies' }).getByRole('row').filter({ hasText: /^orders/ })).toContainText(/in \d/);
+  await expect(
+    page
+      .getByRole('table', { name: 'Eviction strategies' })
+      .getByRole('row')
+      .filter({ hasText: /^orders/ }),
+  ).toContainText(/in \d/);
   await expect(strategiesCard).toContainText(`Scheduled runs in ${WINDOW} UTC`);
   await expect(strategiesCard.getByText(`window ${WINDOW}`)).toBeVisible();
   await expect(strategiesCard).not.toContainText('manual only');
