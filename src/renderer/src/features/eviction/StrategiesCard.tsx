@@ -5,7 +5,13 @@
  * the table, a refusal with its code and what to do about it.
  */
 import { useState } from 'react';
-import type { EvictionCollectionInfo, EvictionOverlapInfo, EvictionRunInfo, EvictionState } from '../../../../shared/inspector/eviction.ts';
+import type {
+  EvictionCollectionInfo,
+  EvictionOverlapInfo,
+  EvictionRunInfo,
+  EvictionState,
+  EvictionStrategyInfo,
+} from '../../../../shared/inspector/eviction.ts';
 import { useInspector } from '../../store/index.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -16,7 +22,8 @@ import { Section } from '../../ui/Section.tsx';
 import { ErrorNotice } from '../../ui/states.tsx';
 import { DqlText } from '../../ui/StatementView.tsx';
 import { ConfigureHelp } from './ConfigureHelp.tsx';
-import { OUTCOME_TONES, REFUSALS, STRATEGY_NAMES, forceOverrides, formatQuiet, peerNow, runSummary, strategyRule } from './model.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { OUTCOME_TONES, REFUSALS, STRATEGY_NAMES, fixedStrategySetting, forceOverrides, formatQuiet, peerNow, runSummary, strategyRule } from './model.ts';
 import { RunDialog } from './RunDialog.tsx';
 
 interface StrategiesCardProps {
@@ -139,7 +146,7 @@ function StrategyRow({
       </td>
       <td>
         {subscription === undefined ? <span className="faint">none now</span> : <DqlText className="eviction-statement" text={subscription} />}
-        {status.overlap !== undefined && <OverlapFlag overlap={status.overlap} />}
+        {status.overlap !== undefined && <OverlapFlag overlap={status.overlap} strategy={strategy} />}
       </td>
       <td>
         {lastRun !== undefined ? (
@@ -208,7 +215,7 @@ function StrategyRow({
  * The fix is one click away where the inspector can make it (narrowing an application
  * subscription); a local strategy's own conditions live in its configuration, so it says what to set.
  */
-function OverlapFlag({ overlap }: { readonly overlap: EvictionOverlapInfo }) {
+function OverlapFlag({ overlap, strategy }: { readonly overlap: EvictionOverlapInfo; readonly strategy: EvictionStrategyInfo }) {
   const narrow = useInspector((s) => s.eviction.narrow);
   const narrowSubscription = useInspector((s) => s.narrowOverlappingSubscription);
   const failed = narrow?.collection === overlap.collection && narrow.result.status === 'error' ? narrow.result.error : undefined;
@@ -237,10 +244,17 @@ function OverlapFlag({ overlap }: { readonly overlap: EvictionOverlapInfo }) {
         </div>
       ))}
       {overlap.suggestedSubscribeWhere !== undefined && (
-        <p className="eviction-overlap-fix">
-          Its EVICT and subscription conditions overlap. Set its <code>subscribeWhere</code> to <code>{overlap.suggestedSubscribeWhere}</code> in its
-          configuration (<code>settings.json</code>, or code): the inspector does not edit strategies.
-        </p>
+        <div className="eviction-overlap-fix">
+          <span>
+            Its EVICT and subscription conditions overlap. Set its <code>subscribeWhere</code> to <code>{overlap.suggestedSubscribeWhere}</code> in its
+            configuration (<code>settings.json</code>, or code): the inspector does not edit strategies.
+          </span>
+          <CopyButton
+            text={fixedStrategySetting(strategy, overlap.suggestedSubscribeWhere)}
+            label={`Copy the fixed strategy of ${overlap.collection} for settings.json`}
+            caption="Copy fixed setting"
+          />
+        </div>
       )}
       {failed !== undefined && <ErrorNotice compact title="Could not narrow the subscription" error={failed} />}
     </div>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvictionMark, EvictionRunInfo, EvictionSample } from '../../../../shared/inspector/eviction.ts';
 import {
   describeMark,
+  fixedStrategySetting,
   forceOverrides,
   formatHours,
   predictsRefusal,
@@ -121,5 +122,26 @@ describe('the run dialog’s prediction', () => {
     expect(predictsRefusal(refusal('eviction/write-blocked'), true)).toBe(false);
     expect(predictsRefusal(refusal('eviction/overlap'), false)).toBe(true);
     expect(predictsRefusal(refusal('eviction/overlap'), true)).toBe(true);
+  });
+});
+
+describe('the fixed setting of a local strategy whose conditions overlap', () => {
+  it('is its settings.json entry with the suggested subscribeWhere, the rest kept', () => {
+    const strategy = {
+      kind: 'local' as const,
+      collection: 'orders',
+      field: 'createdAt',
+      ttlHours: 72,
+      evictWhere: 'createdAt <= :ttl',
+      subscribeWhere: 'createdAt >= :ttl',
+    };
+    expect(JSON.parse(fixedStrategySetting(strategy, 'NOT (createdAt <= :ttl)'))).toEqual({
+      kind: 'local',
+      collection: 'orders',
+      field: 'createdAt',
+      ttlHours: 72,
+      evictWhere: 'createdAt <= :ttl',
+      subscribeWhere: 'NOT (createdAt <= :ttl)',
+    });
   });
 });

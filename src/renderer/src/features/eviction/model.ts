@@ -60,6 +60,22 @@ export function strategyRule(strategy: EvictionStrategyInfo): string {
   return `${strategy.field ?? 'createdAt'} older than ${formatHours(strategy.ttlHours ?? 0)}`;
 }
 
+/**
+ * A local strategy as settings.json's `eviction.strategies` entry, with the `subscribeWhere` that
+ * fixes an overlap of its own conditions: what the overlap flag's Copy puts on the clipboard.
+ */
+export function fixedStrategySetting(strategy: EvictionStrategyInfo, subscribeWhere: string): string {
+  const { kind, collection, field, ttlHours, evictWhere } = strategy;
+  return JSON.stringify({
+    kind,
+    collection,
+    ...(field === undefined ? {} : { field }),
+    ...(ttlHours === undefined ? {} : { ttlHours }),
+    ...(evictWhere === undefined ? {} : { evictWhere }),
+    subscribeWhere,
+  });
+}
+
 /** `72 h`, `1.5 h`, `30 min`, `3 d` for whole days past two days. */
 export function formatHours(hours: number): string {
   if (hours < 1) return `${Math.round(hours * 60)} min`;
