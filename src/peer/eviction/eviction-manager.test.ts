@@ -284,6 +284,39 @@ describe('the Big Peer strategy', () => {
     narrowed.cancel();
   });
 
+  it('tells an overlap as the dry run does, from the conditions alone when they decide it', async () => {
+    const { small } = await syncedPair();
+    const overlapOf = (options: EvictionOptions): unknown => {
+      const eviction = manager(small, new ManualTimers(NOW), { ...options, scheduled: false });
+      try {
+        const check = eviction.overlap('orders');
+        const dry = eviction.dryRun('orders');
+        // Whatever the dry run says of an overlap, the check says too.
+        expect(check === undefined).toBe(dry.refusal?.code !== 'eviction/overlap');
+        if (check !== undefined) expect(check.message).toBe(dry.refusal?.message);
+        return check;
+      } finally {
+        eviction.close();
+      }
+    };
+    // The Big Peer strategy next to the find-all subscription: decided by the conditions (no document counted).
+    expect(overlapOf({ strategies: [{ kind: 'big-peer', collection: 'orders' }] })).toMatchObject({
+      strategy: 'big-peer',
+      overlapping: [{ statement: 'SELECT * FROM orders', comeBack: 0, narrowed: 'SELECT * FROM `orders` WHERE evictionFlag == false' }],
+    });
+    // The local strategy's usual pair never overlaps; a pair that does is told with the fix.
+    expect(overlapOf({ strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72 }] })).toBeUndefined();
+    expect(
+      overlapOf({ strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72, evictWhere: 'createdAt <= :ttl', subscribeWhere: 'createdAt >= :ttl' }] }),
+    ).toMatchObject({ strategy: 'local', overlapping: [], suggestedSubscribeWhere: 'NOT (createdAt <= :ttl)' });
+    // A pair the conditions cannot decide: the stored documents decide, as in the dry run.
+    expect(
+      overlapOf({
+        strategies: [{ kind: 'local', collection: 'orders', ttlHours: 72, evictWhere: 'createdAt <= :ttl', subscribeWhere: 'evictionFlag == false' }],
+      }),
+    ).toMatchObject({ strategy: 'local' });
+  });
+
   it('narrows an overlapping subscription with a condition of its own, keeping that condition', async () => {
     const { small } = await syncedPair("SELECT * FROM orders WHERE createdAt > '2026-01-01'");
     const eviction = manager(small, new ManualTimers(NOW), { strategies: [{ kind: 'big-peer', collection: 'orders' }], scheduled: false });

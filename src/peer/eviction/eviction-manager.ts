@@ -43,6 +43,7 @@ import {
   RUNS_KEPT,
   type EvictionDryRun,
   type EvictionOptions,
+  type EvictionOverlapCheck,
   type EvictionRefusalCode,
   type EvictionRun,
   type EvictionSnapshot,
@@ -272,6 +273,25 @@ export class EvictionManager {
   }
 
   /**
+   * Whether a run of `collection` would be refused for an overlap now (`eviction/overlap`), with
+   * the fix: the dry run's reasoning, reading no document where the conditions decide it, so that
+   * the inspector may ask at every refresh. Undefined when it would not.
+   */
+  overlap(collection: string): EvictionOverlapCheck | undefined {
+    this.#assertOpen();
+    const state = this.#state(collection);
+    const plan = this.#plan(state, undefined, true);
+    if (plan.refusal?.code !== 'eviction/overlap') return undefined;
+    return {
+      collection,
+      strategy: state.config.kind,
+      message: plan.refusal.message,
+      overlapping: plan.overlapping,
+      ...(plan.suggestedSubscribeWhere === undefined ? {} : { suggestedSubscribeWhere: plan.suggestedSubscribeWhere }),
+    };
+  }
+
+  /**
    * Runs the strategy of `collection` now. A refusal (too soon, a blocked write, an overlap)
    * resolves as a run with outcome `refused` and its code, logged; only a malformed call
    * rejects (`eviction/not-configured`).
@@ -327,7 +347,7 @@ export class EvictionManager {
     return state;
   }
 
-  #plan(state: CollectionState, ttl: string | undefined): EvictionPlan {
+  #plan(state: CollectionState, ttl: string | undefined, overlapOnly = false): EvictionPlan {
     const store = this.#host.store;
     const owned = new Map([...state.owned].filter(([, o]) => !o.sub.isCancelled).map(([id, o]) => [id, o.base]));
     const subscriptions = store.subscriptions.filter((s) => !s.isInternal && !s.isCancelled);
@@ -340,6 +360,7 @@ export class EvictionManager {
         subscriptions,
         owned,
         bigPeerHolds: holds,
+        overlapOnly,
       }),
     );
   }

@@ -90,6 +90,12 @@ export interface PlanInput {
   readonly owned: ReadonlyMap<number, BaseQuery | undefined>;
   /** Big Peer strategy: up to which txn_id the Big Peer holds every change of this store. */
   readonly bigPeerHolds: number | undefined;
+  /**
+   * Only whether the run would be refused for an overlap, and why (the inspector's overlap flag):
+   * when the conditions decide it, no document is read, and the plan's documents, counts,
+   * cancellations and registrations are left empty. When they do not, the plan is worked out whole.
+   */
+  readonly overlapOnly?: boolean;
 }
 
 /** The WHERE condition of a statement (undefined: none). */
@@ -145,15 +151,16 @@ function planBigPeer(reader: StorageReader, input: PlanInput): EvictionPlan {
   const evictAst = prepare(statements.evict).ast;
   if (evictAst.kind !== 'evict') throw new Error('unreachable');
   const query = documentQueryOf(evictAst, {});
-  const flagged = reader.findDocuments(query);
-  const holds = input.bigPeerHolds ?? 0;
-  const evictDocs = flagged.filter((d) => d.txnId <= holds);
-  const kept = flagged.filter((d) => d.txnId > holds);
-  const evictedKeys = new Set(evictDocs.map((d) => JSON.stringify(d.id)));
   // Application subscriptions of the collection other than the strategy's own that select
   // flagged documents: with them the evicted documents come back, run after run.
   const others = input.subscriptions.filter((s) => s.collection === collection && !input.owned.has(s.id));
   const verdicts = others.map((s) => ({ sub: s, kind: conditionsOverlap(whereOf(s.statement), s.args, evictAst.where, {}).kind }));
+  // The conditions decide every verdict: an overlap check needs no document.
+  const flagged = input.overlapOnly === true && verdicts.every((v) => v.kind !== 'unknown') ? [] : reader.findDocuments(query);
+  const holds = input.bigPeerHolds ?? 0;
+  const evictDocs = flagged.filter((d) => d.txnId <= holds);
+  const kept = flagged.filter((d) => d.txnId > holds);
+  const evictedKeys = new Set(evictDocs.map((d) => JSON.stringify(d.id)));
   const comeBack = countComeBack(
     reader,
     verdicts.filter((v) => v.kind !== 'disjoint').map((v) => v.sub),
@@ -206,6 +213,35 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
   const evictAst = prepare(evictStatement).ast;
   if (evictAst.kind !== 'evict') throw new Error('unreachable');
   const query = documentQueryOf(evictAst, params);
+
+  // The EVICT and the complementary subscription must not overlap (spec 3.2): decided from the
+  // conditions when they have the usual shape, else from the documents stored now.
+  let refusal: EvictionPlan['refusal'];
+  const subscribeAst = prepare(narrowed(collection, undefined, subscribeWhere)).ast;
+  const verdict = conditionsOverlap(evictAst.where, params, subscribeAst.kind === 'select' ? subscribeAst.where : undefined, params);
+  if (verdict.kind === 'overlap') {
+    refusal = {
+      code: 'eviction/overlap',
+      message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) overlap with ttl = ${ttl}: ${verdict.explanation}; those documents would be evicted and come straight back. Make the subscription the opposite of the EVICT, such as <field> <= :ttl against <field> > :ttl`,
+    };
+  }
+  // The opposite of the EVICT's condition never overlaps it.
+  const suggestedSubscribeWhere = (found: EvictionPlan['refusal']): string | undefined => (found === undefined ? undefined : `NOT (${evictWhere})`);
+  if (input.overlapOnly === true && verdict.kind !== 'unknown') {
+    // The conditions decided it: no document is read for an overlap check.
+    const none = { evictIds: [], keptIds: [], cancel: [], register: [], comeBack: [], overlapping: [] };
+    return {
+      config,
+      ttl,
+      evictStatement,
+      evictArgs: args,
+      query,
+      subscribeStatement: narrowed(collection, undefined, subscribeWhere),
+      ...none,
+      suggestedSubscribeWhere: suggestedSubscribeWhere(refusal),
+      refusal,
+    };
+  }
   const evictDocs = reader.findDocuments(query);
   const evictedKeys = new Set(evictDocs.map((d) => JSON.stringify(d.id)));
 
@@ -231,17 +267,6 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
   if (bases.size === 0) bases.set(narrowed(collection, undefined, subscribeWhere), { base: undefined, replaces: [] });
   const register: PlannedSubscription[] = [...bases].map(([statement, { base, replaces }]) => ({ statement, args, base, replaces }));
 
-  // The EVICT and the complementary subscription must not overlap (spec 3.2): decided from the
-  // conditions when they have the usual shape, else from the documents stored now.
-  let refusal: EvictionPlan['refusal'];
-  const subscribeAst = prepare(narrowed(collection, undefined, subscribeWhere)).ast;
-  const verdict = conditionsOverlap(evictAst.where, params, subscribeAst.kind === 'select' ? subscribeAst.where : undefined, params);
-  if (verdict.kind === 'overlap') {
-    refusal = {
-      code: 'eviction/overlap',
-      message: `the EVICT (${evictWhere}) and the subscription after it (${subscribeWhere}) overlap with ttl = ${ttl}: ${verdict.explanation}; those documents would be evicted and come straight back. Make the subscription the opposite of the EVICT, such as <field> <= :ttl against <field> > :ttl`,
-    };
-  }
   const left = mine.filter((s) => !cancel.includes(s));
   const afterRun = [...left, ...register.map((r, i) => ({ id: -1 - i, statement: r.statement, args: toParams(r.args) }))];
   const comeBack = countComeBack(reader, afterRun, evictedKeys);
@@ -267,8 +292,7 @@ function planLocal(reader: StorageReader, input: PlanInput, config: LocalStrateg
     keptIds: [],
     comeBack,
     overlapping: [],
-    // The pair overlaps: the opposite of the EVICT's condition never does.
-    suggestedSubscribeWhere: refusal === undefined ? undefined : `NOT (${evictWhere})`,
+    suggestedSubscribeWhere: suggestedSubscribeWhere(refusal),
     refusal,
   };
 }

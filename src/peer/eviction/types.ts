@@ -140,6 +140,21 @@ export interface EvictionDryRun {
   readonly refusal?: { readonly code: EvictionRefusalCode; readonly message: string };
 }
 
+/**
+ * A strategy that would be refused for an overlap now (`EvictionManager.overlap`): the dry run's
+ * refusal and fix, worked out without reading documents where the conditions decide it.
+ */
+export interface EvictionOverlapCheck {
+  readonly collection: string;
+  readonly strategy: EvictionStrategyKind;
+  /** The `eviction/overlap` refusal's message. */
+  readonly message: string;
+  /** Big Peer strategy: the subscriptions behind it, each with its fix (`comeBack` 0 when the conditions decided it). */
+  readonly overlapping: readonly OverlappingSubscription[];
+  /** Local strategy whose own conditions overlap: a `subscribeWhere` that would not. */
+  readonly suggestedSubscribeWhere?: string;
+}
+
 /** Ids listed in a dry run, at most. */
 export const DRY_RUN_IDS = 100;
 

@@ -24,7 +24,15 @@ import {
   type EvictionState,
   type EvictionStrategyInfo,
 } from '../../../shared/inspector/eviction.ts';
-import type { EvictionDryRun, EvictionRun, EvictionSnapshot, EvictionStatus, EvictionStrategyConfig, RunOptions } from '../../eviction/types.ts';
+import type {
+  EvictionDryRun,
+  EvictionOverlapCheck,
+  EvictionRun,
+  EvictionSnapshot,
+  EvictionStatus,
+  EvictionStrategyConfig,
+  RunOptions,
+} from '../../eviction/types.ts';
 import type { InspectorContext } from '../context.ts';
 import type { EvictionSampler } from './eviction-sampler.ts';
 import type { ScenarioSlot } from './eviction-scenario.ts';
@@ -40,6 +48,7 @@ type EvictionHandlers = Pick<
 export interface EvictionPort {
   snapshot(): EvictionSnapshot;
   dryRun(collection: string): EvictionDryRun;
+  overlap(collection: string): EvictionOverlapCheck | undefined;
   runNow(collection: string, options?: RunOptions): Promise<EvictionRun>;
   onRun(listener: (run: EvictionRun) => void): () => void;
 }
