@@ -60,6 +60,16 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
       }
     }
 
+    it('tells its size on disk in two parts, the database and the write-ahead log, that add up to the whole', () => {
+      withStorage((s) => {
+        s.write((w) => w.put('c', doc({ _id: 'a', text: 'x'.repeat(1000) })));
+        const usage = s.diskUsage();
+        expect(usage.databaseBytes).toBeGreaterThanOrEqual(0);
+        expect(usage.walBytes).toBeGreaterThanOrEqual(0);
+        expect(usage.databaseBytes + usage.walBytes).toBe(s.sizeOnDisk());
+      });
+    });
+
     it('gives back what was put, and nothing for an _id never written', () => {
       withStorage((s) => {
         s.write((w) => w.put('c', doc({ _id: 'a', n: 1, nested: { x: [1, 'two', null] } })));
