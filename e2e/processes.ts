@@ -170,6 +170,8 @@ export interface PeerOptions {
   readonly evict?: readonly string[];
   /** `--evict-window HH:MM-HH:MM` (UTC). */
   readonly evictWindow?: string;
+  /** `--read-only`: the inspector refuses every change. */
+  readonly readOnly?: boolean;
 }
 
 export interface Mesh {
@@ -272,6 +274,7 @@ export function createMesh(prefix: string): Mesh {
       if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
       for (const strategy of options.evict ?? []) args.push('--evict', strategy);
       if (options.evictWindow !== undefined) args.push('--evict-window', options.evictWindow);
+      if (options.readOnly === true) args.push('--read-only');
       return track(
         startSyncmesh(`peer ${name}`, args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+)\/([A-Za-z0-9_-]+)\/\n/).then(({ process: running, match }) => ({
           ...running,

@@ -115,6 +115,17 @@ const SECURITY_HEADERS: OutgoingHttpHeaders = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
+/** The meta tag a read-only server adds to the page's `<head>` (the renderer reads it: `client/index.ts`). */
+export const READ_ONLY_META = '<meta name="syncmesh-read-only" content="true">';
+
+function markReadOnly(html: Buffer): Buffer {
+  const text = html.toString('utf8');
+  // Inside <head>; without one, after the doctype (a tag before it would put the page in quirks mode).
+  const head = /<head[^>]*>/i.exec(text) ?? /^\s*<!doctype[^>]*>/i.exec(text);
+  const at = head === null ? 0 : head.index + head[0].length;
+  return Buffer.from(`${text.slice(0, at)}${READ_ONLY_META}${text.slice(at)}`, 'utf8');
+}
+
 /** A fresh URL token: 32 random bytes, base64url (43 characters). */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
@@ -232,6 +243,8 @@ export async function startInspectorServer(options: InspectorServerOptions): Pro
     let body: Buffer;
     try {
       body = await readFile(real);
+      // The page learns it is read-only from its own HTML, before its first call.
+      if (readOnly && real === join(rendererRoot, 'index.html')) body = markReadOnly(body);
     } catch {
       return answer(res, 404);
     }

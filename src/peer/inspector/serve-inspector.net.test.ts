@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { LogHub } from '../log/log-hub.ts';
 import { Sync } from '../sync/sync.ts';
+import { READ_ONLY_META } from './inspector-server.ts';
 import { serveInspector, type ServedInspector } from './serve-inspector.ts';
 
 const WAIT_MS = 5_000;
@@ -77,7 +78,7 @@ describe('serveInspector', () => {
   it('serves the page of the app’s own peer behind a token on 127.0.0.1, and closing it leaves the peer running', async () => {
     const s = await serve();
     expect(s.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${s.port}/[A-Za-z0-9_-]{43}/$`));
-    expect(await (await fetch(s.url)).text()).toContain('<title>SyncMesh</title>');
+    expect(await (await fetch(s.url)).text()).toBe('<!doctype html><title>SyncMesh</title>');
     expect((await fetch(s.origin)).status).toBe(404);
     await sync.store.execute('INSERT INTO orders DOCUMENTS (:o)', { o: { _id: 'o1', total: 3 } });
     const answer = await call(s, 'documents:query', { statement: 'SELECT * FROM orders' });
@@ -94,6 +95,8 @@ describe('serveInspector', () => {
   it('read-only, shows the peer and refuses every change with inspector/read-only, running none of it', async () => {
     const s = await serve({ readOnly: true });
     expect(s.readOnly).toBe(true);
+    // The page learns it from its own HTML.
+    expect(await (await fetch(s.url)).text()).toBe('<!doctype html><title>SyncMesh</title>'.replace('<title>', `${READ_ONLY_META}<title>`));
     await sync.store.execute('INSERT INTO orders DOCUMENTS (:o)', { o: { _id: 'o1', total: 3 } });
     expect(await call(s, 'documents:query', { statement: '-- look\nSELECT * FROM orders' })).toMatchObject({ ok: true, value: { total: 1 } });
     expect(await call(s, 'documents:query', { statement: 'EXPLAIN DELETE FROM orders' })).toMatchObject({ ok: true });

@@ -66,3 +66,12 @@ export function onWaitingCallsChange(listener: (waiting: number) => void): () =>
 export function cancelWaitingCalls(): void {
   webSocketBridge?.cancelWaiting();
 }
+
+/**
+ * Is the page served read-only (`syncmesh inspect --read-only`, `serveInspector(sync, { readOnly:
+ * true })`)? The server says so in a meta tag of the page; every change is refused by the server
+ * (`inspector/read-only`) whatever the page does.
+ */
+export function isReadOnly(): boolean {
+  return typeof document !== 'undefined' && document.querySelector('meta[name="syncmesh-read-only"][content="true"]') !== null;
+}

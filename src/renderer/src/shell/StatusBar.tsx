@@ -1,4 +1,5 @@
 /** The status bar: the link, who the peer is, sync and Big Peer state, the last commit, the store size. */
+import { isReadOnly } from '../client/index.ts';
 import { useInspector } from '../store/index.ts';
 import { StatusDot, type Tone } from '../ui/Badge.tsx';
 import { formatBytes, formatCount, shortKey } from '../ui/format.ts';
@@ -44,6 +45,12 @@ export function StatusBar() {
         </>
       )}
       <span className="statusbar-spacer" />
+      {isReadOnly() && (
+        <span className="statusbar-item" title="This inspector is served read-only: it shows the peer, and the peer refuses every change made through it.">
+          <StatusDot tone="warn" />
+          Read-only
+        </span>
+      )}
       {snapshot !== undefined && (
         <>
           <span className="statusbar-item">Last txn {formatCount(snapshot.lastTxnId)}</span>
