@@ -112,3 +112,16 @@ test('the Big Peer’s trace says one register has the order and why the other h
   await untilRowSays(page, keyB, 'session down');
   await expect(rowOf(page, keyB)).toContainText(/No session with it since \d/);
 });
+
+test('Alt+G goes to an order by its _id, on its sync trace', async ({ page }) => {
+  await openInspector(page, { inspectorUrl: bigPeer.inspectorUrl as string }, 'Overview');
+  await page.keyboard.press('Alt+g');
+  const dialog = page.getByRole('dialog', { name: 'Go to document' });
+  await dialog.getByLabel('Collection').fill('orders');
+  await dialog.getByLabel('_id').fill('order-a');
+  await dialog.getByRole('button', { name: 'Go' }).click();
+  await expect(page.getByRole('tab', { name: 'Documents', exact: true })).toHaveAttribute('aria-selected', 'true');
+  const detail = page.getByRole('complementary', { name: 'Document' });
+  await expect(detail.getByRole('tab', { name: 'Sync trace' })).toHaveAttribute('aria-selected', 'true');
+  await expect(rowOf(page, keyA)).toContainText('came from');
+});

@@ -1,7 +1,8 @@
 /** The inspector's shell: top bar with the panel tabs, the link banner, one panel (in its error boundary), the status bar. */
 import { useEffect } from 'react';
 import { LinkBanner } from './shell/LinkBanner.tsx';
-import { panelForShortcut } from './shell/navigation.ts';
+import { GoToDocumentDialog } from './shell/GoToDocumentDialog.tsx';
+import { isGoToShortcut, panelForShortcut } from './shell/navigation.ts';
 import { PanelErrorBoundary } from './shell/PanelErrorBoundary.tsx';
 import { PANELS } from './shell/panels.tsx';
 import { ShortcutsDialog } from './shell/ShortcutsDialog.tsx';
@@ -25,6 +26,9 @@ export function App() {
       if (target !== undefined) {
         event.preventDefault();
         useInspector.getState().showPanel(target);
+      } else if (isGoToShortcut(event)) {
+        event.preventDefault();
+        useInspector.getState().setGoToOpen(true);
       } else if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey && !isTyping(event.composedPath()[0] ?? null)) {
         event.preventDefault();
         useInspector.getState().setShortcutsOpen(true);
@@ -44,6 +48,7 @@ export function App() {
       </main>
       <StatusBar />
       <ShortcutsDialog />
+      <GoToDocumentDialog />
     </div>
   );
 }

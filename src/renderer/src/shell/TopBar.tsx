@@ -16,6 +16,7 @@ export function TopBar() {
   const theme = useInspector((s) => s.shellView.theme);
   const setTheme = useInspector((s) => s.setTheme);
   const setShortcutsOpen = useInspector((s) => s.setShortcutsOpen);
+  const setGoToOpen = useInspector((s) => s.setGoToOpen);
   // Only the desktop app opens other peers' inspectors in windows of their own.
   const remotePeers = typeof window !== 'undefined' ? window.syncmesh?.peers : undefined;
   const [connectOpen, setConnectOpen] = useState(false);
@@ -63,6 +64,7 @@ export function TopBar() {
         ))}
       </div>
       <div className="topbar-end">
+        <IconButton icon="search" label="Go to document (Alt+G)" onClick={() => setGoToOpen(true)} />
         {remotePeers !== undefined && <IconButton icon="link" label="Connect to a running peer" onClick={() => setConnectOpen(true)} />}
         {remotePeers !== undefined && connectOpen && <ConnectPeerDialog peers={remotePeers} onClose={() => setConnectOpen(false)} />}
         <IconButton icon="keyboard" label="Keyboard shortcuts" onClick={() => setShortcutsOpen(true)} />

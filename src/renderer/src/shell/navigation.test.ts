@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashFor, panelForShortcut, panelFromHash, PANEL_IDS } from './navigation.ts';
+import { hashFor, isGoToShortcut, panelForShortcut, panelFromHash, PANEL_IDS } from './navigation.ts';
 import { nextThemePreference, parseThemePreference, resolveTheme } from './theme.ts';
 
 const key = (code: string, mods: Partial<{ altKey: boolean; ctrlKey: boolean; metaKey: boolean; shiftKey: boolean }> = {}) => ({
@@ -48,5 +48,24 @@ describe('theme', () => {
     expect(parseThemePreference('dark')).toBe('dark');
     expect(parseThemePreference('blue')).toBeUndefined();
     expect(parseThemePreference(null)).toBeUndefined();
+  });
+});
+
+describe('isGoToShortcut', () => {
+  it('is Alt+G by key position alone', () => {
+    const key = (code: string, mods: Partial<Record<'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey', boolean>> = {}) => ({
+      code,
+      key: '',
+      altKey: false,
+      ctrlKey: false,
+      metaKey: false,
+      shiftKey: false,
+      ...mods,
+    });
+    expect(isGoToShortcut(key('KeyG', { altKey: true }))).toBe(true);
+    expect(isGoToShortcut(key('KeyG'))).toBe(false);
+    expect(isGoToShortcut(key('KeyG', { altKey: true, ctrlKey: true }))).toBe(false);
+    expect(isGoToShortcut(key('KeyG', { altKey: true, shiftKey: true }))).toBe(false);
+    expect(isGoToShortcut(key('KeyH', { altKey: true }))).toBe(false);
   });
 });

@@ -39,9 +39,15 @@ export function panelForShortcut(event: KeyLike): PanelId | undefined {
   return PANEL_IDS[Number(match[1]) - 1];
 }
 
+/** Alt+G, by key position: the "Go to document" box. */
+export function isGoToShortcut(event: KeyLike): boolean {
+  return event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.code === 'KeyG';
+}
+
 /** The shortcuts the help dialog lists, in its order. `Mod` is ⌘ on macOS and Ctrl elsewhere. */
 export const SHORTCUTS: readonly { readonly keys: readonly string[]; readonly what: string }[] = [
   { keys: ['Alt', '1 … 8'], what: 'Show a panel (Overview … Eviction)' },
+  { keys: ['Alt', 'G'], what: 'Go to a document by its _id, with its sync trace' },
   { keys: ['←', '→'], what: 'Move between tabs when a tab has focus' },
   { keys: ['Mod', 'Enter'], what: 'Run the statement in the console' },
   { keys: ['Mod', '↑'], what: 'Previous statement in the console history' },

@@ -9,6 +9,8 @@ export interface ShellSlice {
     readonly panel: PanelId;
     readonly theme: ThemePreference;
     readonly shortcutsOpen: boolean;
+    /** The "Go to document" box (Alt+G). */
+    readonly goToOpen: boolean;
   };
   /** The link to the peer (always `open` in the Electron window). */
   readonly link: LinkState;
@@ -22,6 +24,7 @@ export interface ShellSlice {
   showPanel(panel: PanelId): void;
   setTheme(theme: ThemePreference): void;
   setShortcutsOpen(open: boolean): void;
+  setGoToOpen(open: boolean): void;
 }
 
 function initialPanel(): PanelId {
@@ -31,7 +34,7 @@ function initialPanel(): PanelId {
 export const createShellSlice: SliceCreator<ShellSlice> = (set, get) => {
   const link = linkState();
   return {
-    shellView: { panel: initialPanel(), theme: storedThemePreference(), shortcutsOpen: false },
+    shellView: { panel: initialPanel(), theme: storedThemePreference(), shortcutsOpen: false, goToOpen: false },
     link,
     linkEpoch: link === 'open' ? 1 : 0,
     waitingCalls: waitingCalls(),
@@ -45,6 +48,7 @@ export const createShellSlice: SliceCreator<ShellSlice> = (set, get) => {
       set((s) => ({ shellView: { ...s.shellView, theme } }));
     },
     setShortcutsOpen: (shortcutsOpen) => set((s) => ({ shellView: { ...s.shellView, shortcutsOpen } })),
+    setGoToOpen: (goToOpen) => set((s) => ({ shellView: { ...s.shellView, goToOpen } })),
   };
 };
 

@@ -18,6 +18,7 @@ import { readStored, writeStored } from '../../store/persist.ts';
 import { idle, loading, settle } from '../../store/remote.ts';
 import { throttle } from '../../store/throttle.ts';
 import type { EventWiring, SliceCreator } from '../../store/types.ts';
+import { goToStatement } from './go-to.ts';
 import { EMPTY_HISTORY, parseHistory, pickHistory, stepHistory } from './history.ts';
 import { createResultActions } from './result-actions.ts';
 import type { DocumentsLayout, DocumentsSlice } from './types.ts';
@@ -83,6 +84,17 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
       setView({ collection: name, editor: { statement, args: '' } });
       get().showPanel('documents');
       void execute(statement, {}, '', 'console');
+    },
+
+    goToDocument: async (collection, idText) => {
+      const { statement, args } = goToStatement(collection, idText);
+      setView({ collection, editor: { statement, args: JSON.stringify(args, null, 2) }, detailTab: 'trace' });
+      get().showPanel('documents');
+      await get().runConsole();
+      const result = get().documents.result;
+      if (result === undefined || result.statement !== statement || result.cache.total === 0) return false;
+      get().selectRow(0);
+      return true;
     },
 
     ensureRows: results.ensureRows,

@@ -89,6 +89,12 @@ export interface DocumentsSlice {
   };
   /** Shows a collection: `SELECT * FROM <name>` in the console, run, and the Documents panel. */
   openCollection(name: string): void;
+  /**
+   * "Go to document": finds the document of `collection` whose `_id` is what was typed (the
+   * statement shown in the console, run), selects it and shows its sync trace. False when no
+   * document has that id (the empty result says so).
+   */
+  goToDocument(collection: string, idText: string): Promise<boolean>;
   setEditor(text: Partial<ConsoleText>): void;
   runConsole(): Promise<void>;
   /** Shows an older (-1) or newer (+1) statement of the history; false when there is none. */
