@@ -6,6 +6,8 @@ describe('mayChangePeer', () => {
   it('lets reads wait and takes every other call, and statements other than SELECT and EXPLAIN, for a change', () => {
     expect(mayChangePeer('overview:get', {})).toBe(false);
     expect(mayChangePeer('documents:trace', { collection: 'c', id: 'a' })).toBe(false);
+    // Another window of a kept SELECT: the statement runs again, and it only reads.
+    expect(mayChangePeer('documents:window', { resultId: 'r', direction: 'next' })).toBe(false);
     expect(mayChangePeer('documents:query', { statement: '/* x */ SELECT 1 FROM c' })).toBe(false);
     expect(mayChangePeer('documents:query', { statement: 'explain delete from c' })).toBe(false);
     expect(mayChangePeer('documents:query', { statement: 'INSERT INTO c DOCUMENTS ({})' })).toBe(true);

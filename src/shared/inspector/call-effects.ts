@@ -10,6 +10,7 @@ import type { CallName } from './contract.ts';
 export const READ_CALLS: ReadonlySet<CallName> = new Set<CallName>([
   'overview:get',
   'documents:rows',
+  'documents:window',
   'documents:metadata',
   'documents:trace',
   'subscriptions:list',

@@ -6,7 +6,7 @@
  */
 import type { JsonObject } from '../json.ts';
 import type { LogLevel } from '../log.ts';
-import type { DocumentMetadata, DocumentRef, QueryInput, QueryOutcome, RowsInput, RowsPage } from './documents.ts';
+import type { DocumentMetadata, DocumentRef, QueryInput, QueryOutcome, RowsInput, RowsPage, WindowInput } from './documents.ts';
 import type {
   EvictionDryRunInfo,
   EvictionDryRunInput,
@@ -47,6 +47,8 @@ export interface InspectorCalls {
   'documents:query': { input: QueryInput; output: QueryOutcome };
   /** A page of a SELECT's result. */
   'documents:rows': { input: RowsInput; output: RowsPage };
+  /** A truncated result's next or previous window: its statement run again (a read), kept as a new result. */
+  'documents:window': { input: WindowInput; output: QueryOutcome };
   /** One document with its per-field merge metadata (also a tombstone). */
   'documents:metadata': { input: DocumentRef; output: DocumentMetadata };
   /** The inspector page's preferences kept with the peer (prefs.ts). */
@@ -152,6 +154,7 @@ export const CALL_NAMES = [
   'sync:stop',
   'documents:query',
   'documents:rows',
+  'documents:window',
   'documents:metadata',
   'documents:trace',
   'prefs:get',

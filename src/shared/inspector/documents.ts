@@ -22,10 +22,13 @@ export interface QueryOutcome {
   readonly total: number;
   /**
    * True when the statement returned more rows than the peer keeps for one session (about
-   * 64 MiB of JSON, 250,000 rows): only the first `total` rows are kept; narrow the query
-   * (a WHERE, a LIMIT, fewer fields) to see the rest.
+   * 64 MiB of JSON, 250,000 rows by default): only one window of `total` rows is kept (the
+   * first ones for a new run; `window` says which and why); `documents:window` moves to the
+   * next or previous window.
    */
   readonly truncated: boolean;
+  /** For a SELECT: which rows of the statement's result are kept, and the limit that cut them. */
+  readonly window?: ResultWindow;
   /** The first rows (up to `pageSize`). */
   readonly rows: readonly JsonObject[];
   /** For a mutation: the `_id`s it changed. */
@@ -33,6 +36,32 @@ export interface QueryOutcome {
   /** For a mutation: its `txn_id`; null for a SELECT. */
   readonly commitId: number | null;
   readonly elapsedMs: number;
+}
+
+/** The rows of a SELECT's result that the peer keeps (all of them unless `truncated`). */
+export interface ResultWindow {
+  /** The position of the first kept row in the statement's whole result (0 for a new run). */
+  readonly start: number;
+  /** Rows the statement returned when this window was taken (the kept ones are `start` … `start + total - 1`). */
+  readonly statementRows: number;
+  /** What one session keeps at most: bytes (rows counted as their JSON text, about) and rows. */
+  readonly limit: { readonly bytes: number; readonly rows: number };
+  /** The limit that stopped the window short, if one did. */
+  readonly cutBy: 'bytes' | 'rows' | null;
+  /**
+   * How the window was placed: a fresh run (`start`), after or before a row of the previous
+   * window found again by its `_id` (`row`), or by position (`offset`: no row of the previous
+   * window could be found again, so writes in between shift it).
+   */
+  readonly placedBy: 'start' | 'row' | 'offset';
+}
+
+/** `documents:window`: the statement of a kept result run again, for the window after or before it. */
+export interface WindowInput {
+  readonly resultId: string;
+  readonly direction: 'next' | 'previous';
+  /** As for `documents:query`. */
+  readonly pageSize?: number;
 }
 
 export interface RowsInput {

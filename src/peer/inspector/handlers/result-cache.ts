@@ -7,14 +7,17 @@
  * `syncmesh inspect` process):
  * - A session keeps at most `rowsPerSession` rows and about `bytesPerSession` bytes (each row
  *   counted as its JSON text) over all its results; older results are dropped to make room.
- * - A result larger than that on its own keeps only its first rows that fit: it is marked
- *   `truncated` and its `total` counts the rows kept.
+ * - A result larger than that on its own keeps only one window of its rows that fit (the first
+ *   ones for a new run): it is marked `truncated` and its `total` counts the rows kept;
+ *   `documents:window` runs the statement again for the next or previous window
+ *   (result-window.ts).
  * - Every session of one inspector together keeps at most about `bytesOverall`; beyond it, the
  *   least recently used result of any session is dropped.
  */
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../../../shared/json.ts';
 import { closedError, notFound } from './input.ts';
+import { FROM_START, fitWindow, type WindowPlacement, type WindowRequest } from './result-window.ts';
 
 /** Results one session keeps. */
 export const RESULTS_KEPT = 4;
@@ -34,14 +37,20 @@ export const DEFAULT_RESULT_LIMITS: ResultLimits = {
   bytesOverall: 256 * 1024 * 1024,
 };
 
-/** What a row costs beyond its JSON text (the array slot, the object), roughly. */
-const ROW_OVERHEAD_BYTES = 64;
-
 export interface CachedResult {
   readonly statement: string;
+  /** The statement's named arguments, to run it again for another window. */
+  readonly args: JsonObject;
+  /** The window kept: rows `start` … `start + rows.length - 1` of the statement's rows. */
   readonly rows: readonly JsonObject[];
+  readonly start: number;
+  /** Rows the statement returned when this window was taken. */
+  readonly statementRows: number;
   /** True when the statement returned more rows than were kept. */
   readonly truncated: boolean;
+  /** The limit that stopped the window short, if one did. */
+  readonly cutBy: 'bytes' | 'rows' | null;
+  readonly placedBy: WindowPlacement;
 }
 
 interface Entry {
@@ -99,23 +108,27 @@ export class ResultCache {
   }
 
   /**
-   * Keeps the first rows of a result that fit this session's limits under a new random id,
-   * dropping the least recently used results beyond them. Refused once the cache is cleared.
+   * Keeps the rows of a result that fit this session's limits (the first ones, or the window
+   * `request` asks for) under a new random id, dropping the least recently used results beyond
+   * them. Refused once the cache is cleared.
    */
-  put(statement: string, rows: readonly JsonObject[]): { id: string; result: CachedResult } {
+  put(statement: string, rows: readonly JsonObject[], args: JsonObject = {}, request: WindowRequest = FROM_START): { id: string; result: CachedResult } {
     if (this.#closed) throw closedError('documents:query: this inspector session is closed; no result is kept');
     const { rowsPerSession, bytesPerSession } = this.#budget.limits;
-    let bytes = 0;
-    let kept = 0;
-    for (const row of rows) {
-      if (kept >= rowsPerSession) break;
-      const size = ROW_OVERHEAD_BYTES + 2 * (JSON.stringify(row)?.length ?? 0);
-      if (bytes + size > bytesPerSession) break;
-      bytes += size;
-      kept++;
-    }
+    const window = fitWindow(rows, request, { rows: rowsPerSession, bytes: bytesPerSession });
+    const kept = window.count;
+    const bytes = window.bytes;
     const truncated = kept < rows.length;
-    const result: CachedResult = { statement, rows: truncated ? rows.slice(0, kept) : rows, truncated };
+    const result: CachedResult = {
+      statement,
+      args,
+      rows: truncated ? rows.slice(window.start, window.start + kept) : rows,
+      start: window.start,
+      statementRows: rows.length,
+      truncated,
+      cutBy: window.cutBy,
+      placedBy: request.placedBy,
+    };
     while (this.#results.size > 0 && (this.#results.size >= this.#capacity || this.#rows + kept > rowsPerSession || this.#bytes + bytes > bytesPerSession)) {
       this.drop(this.#results.keys().next().value as string);
     }
@@ -154,6 +167,11 @@ export class ResultCache {
 
   get size(): number {
     return this.#results.size;
+  }
+
+  /** What one session keeps at most. */
+  get limits(): ResultLimits {
+    return this.#budget.limits;
   }
 
   /** Bytes kept now (about). */
