@@ -172,6 +172,8 @@ export interface PeerOptions {
   readonly evictWindow?: string;
   /** `--read-only`: the inspector refuses every change. */
   readonly readOnly?: boolean;
+  /** `--result-limit SIZE`: how much of one SELECT result the inspector keeps (`64KiB`). */
+  readonly resultLimit?: string;
 }
 
 export interface Mesh {
@@ -275,6 +277,7 @@ export function createMesh(prefix: string): Mesh {
       for (const strategy of options.evict ?? []) args.push('--evict', strategy);
       if (options.evictWindow !== undefined) args.push('--evict-window', options.evictWindow);
       if (options.readOnly === true) args.push('--read-only');
+      if (options.resultLimit !== undefined) args.push('--result-limit', options.resultLimit);
       return track(
         startSyncmesh(`peer ${name}`, args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+)\/([A-Za-z0-9_-]+)\/\n/).then(({ process: running, match }) => ({
           ...running,

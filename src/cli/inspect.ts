@@ -59,6 +59,9 @@ Options:
   --port N                  the port on 127.0.0.1 (default: a free one)
   --read-only               refuse every change through the page: statements other than SELECT and
                             EXPLAIN, holds, sync start/stop, subscriptions, eviction runs, preferences
+  --result-limit SIZE       how much of one SELECT result the inspector keeps per page session,
+                            as bytes of its rows' JSON: 64MiB (default), 512KiB, 1000000; a larger
+                            result shows one window of it at a time (Previous rows, Next rows)
 ${LAN_USAGE}
 ${EVICT_USAGE}
                             (with --user-data, settings.json's "eviction" applies unless --evict is given)
@@ -71,6 +74,7 @@ another build. When it is missing, inspect says so and exits 1.
 const INSPECT_OPTIONS = {
   ...PEER_OPTIONS,
   port: { type: 'string' },
+  'result-limit': { type: 'string' },
   'local-big-peer': { type: 'string' },
   'user-data': { type: 'string' },
   'read-only': { type: 'boolean', default: false },
@@ -84,8 +88,22 @@ interface InspectOptions {
   readonly logLevel: LogLevel;
   readonly port: number;
   readonly readOnly: boolean;
+  /** `--result-limit`: bytes of one result a session keeps; undefined for the default. */
+  readonly resultBytes: number | undefined;
   readonly lan: LanOptions | undefined;
   readonly eviction: EvictionOptions | undefined;
+}
+
+const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, B: 1, KIB: 1024, MIB: 1024 * 1024, GIB: 1024 * 1024 * 1024 };
+
+/** `--result-limit`: a whole number of bytes, KiB, MiB or GiB, from 1 KiB to 4 GiB. */
+export function resultLimitOption(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d{1,10})\s*([KMG]iB|B)?$/i.exec(text.trim());
+  const bytes = m === null ? Number.NaN : Number(m[1]) * (SIZE_UNITS[(m[2] ?? '').toUpperCase()] ?? Number.NaN);
+  if (!Number.isSafeInteger(bytes) || bytes < 1024 || bytes > 4 * 1024 ** 3)
+    throw new UsageError(`--result-limit takes a size from 1KiB to 4GiB, like 64MiB, 512KiB or 1000000 (bytes), not ${text}`);
+  return bytes;
 }
 
 /** The options, or undefined when the command line asks for the help text. */
@@ -97,7 +115,16 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
   const portText = values.port ?? '0';
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : -1;
   if (port < 0 || port > 65_535) throw new UsageError(`--port takes a port number from 0 to 65535, not ${portText}`);
-  const base = { subscribe: values.subscribe ?? [], logLevel, port, readOnly: values['read-only'], lan: lanOption(values), eviction: evictionOption(values) };
+  const resultBytes = resultLimitOption(values['result-limit']);
+  const base = {
+    subscribe: values.subscribe ?? [],
+    logLevel,
+    port,
+    readOnly: values['read-only'],
+    resultBytes,
+    lan: lanOption(values),
+    eviction: evictionOption(values),
+  };
   const login = bigPeerLoginOptions(values, 'optional');
   const localDir = values['local-big-peer'];
   const userData = values['user-data'];
@@ -185,7 +212,12 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
       ...(options.lan === undefined ? {} : { lan: options.lan }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
     });
-    server = await serveInspector(peer.sync, { rendererDir, port: options.port, readOnly: options.readOnly });
+    server = await serveInspector(peer.sync, {
+      rendererDir,
+      port: options.port,
+      readOnly: options.readOnly,
+      ...(options.resultBytes === undefined ? {} : { inspector: { resultLimits: { bytesPerSession: options.resultBytes } } }),
+    });
   } catch (error) {
     await closeAll();
     const value = toErrorValue(error);

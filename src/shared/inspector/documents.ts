@@ -56,10 +56,13 @@ export interface ResultWindow {
   readonly placedBy: 'start' | 'row' | 'offset';
 }
 
-/** `documents:window`: the statement of a kept result run again, for the window after or before it. */
+/**
+ * `documents:window`: the statement of a kept result run again, for the window after or before
+ * it, or for the same window again (`current`, a refresh: from its first row still returned).
+ */
 export interface WindowInput {
   readonly resultId: string;
-  readonly direction: 'next' | 'previous';
+  readonly direction: 'next' | 'previous' | 'current';
   /** As for `documents:query`. */
   readonly pageSize?: number;
 }

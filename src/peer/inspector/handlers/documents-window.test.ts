@@ -115,6 +115,24 @@ describe('documents:window', () => {
     expect(past).toMatchObject({ total: 0, rows: [], truncated: true, window: { start: 60, statementRows: 60 } });
   });
 
+  it('takes the same window again for a refresh, from its first row still there', async () => {
+    kit = await withOrders(100);
+    const first = await kit.call('documents:query', { statement: 'SELECT * FROM orders', pageSize: 1_000 });
+    const second = await kit.call('documents:window', { resultId: first.resultId, direction: 'next', pageSize: 1_000 });
+    const start = second.window!.start;
+    await kit.sync.store.execute(`DELETE FROM orders WHERE n = ${start}`);
+    await kit.sync.store.execute('INSERT INTO orders DOCUMENTS (:a)', { a: { _id: 'a-new', n: -1 } });
+    const again = await kit.call('documents:window', { resultId: second.resultId, direction: 'current', pageSize: 1_000 });
+    expect(again.rows[0]).toEqual({ _id: id(start + 1), n: start + 1 });
+    expect(again.window).toMatchObject({ start: start + 1, placedBy: 'row' });
+    const firstAgain = await kit.call('documents:window', {
+      resultId: (await kit.call('documents:query', { statement: 'SELECT * FROM orders' })).resultId,
+      direction: 'current',
+    });
+    expect(firstAgain.rows[0]).toEqual({ _id: 'a-new', n: -1 });
+    expect(firstAgain.window).toMatchObject({ start: 0, placedBy: 'start' });
+  });
+
   it('refuses bad input naming the field, and an unknown result as not found', async () => {
     kit = await withOrders(3);
     const cases: [unknown, string][] = [

@@ -11,8 +11,8 @@
  *   the statement returned and which limit cut them. A mutation keeps nothing and answers
  *   `resultId: ''`, `total: 0`, no rows, no window.
  * - `documents:window` runs a kept result's statement again (with its arguments) and keeps the
- *   window after or before the kept one as a new result; where it starts with writes in between
- *   is result-window.ts's rule. `previous` from the first window, or once nothing is before it,
+ *   window after or before the kept one (or the same one again, `current`, for a refresh) as a
+ *   new result; where it starts with writes in between is result-window.ts's rule. `previous` from the first window, or once nothing is before it,
  *   answers the first window again.
  * - `elapsedMs` is real time (performance.now), whatever clock the peer runs on.
  * - `documents:rows` past the end answers no rows (not an error); `offset` and `limit` are
@@ -26,7 +26,7 @@ import type { InspectorContext } from '../context.ts';
 import { badRequest, documentId, notFound, objectInput, optionalArgs, optionalInteger, requiredInteger, requiredString } from './input.ts';
 import { documentMetadata } from './merge-metadata.ts';
 import type { CachedResult, ResultCache } from './result-cache.ts';
-import { FROM_START, placeAfter, placeBefore } from './result-window.ts';
+import { FROM_START, placeAfter, placeAgain, placeBefore } from './result-window.ts';
 
 type DocumentsHandlers = Pick<InspectorHandlers, 'documents:query' | 'documents:rows' | 'documents:window' | 'documents:metadata'>;
 
@@ -93,15 +93,16 @@ export function documentsHandlers(ctx: InspectorContext, results: ResultCache): 
       const o = objectInput(input, ['resultId', 'direction', 'pageSize']);
       const resultId = requiredString(o, 'resultId', { maxLength: 200 });
       const direction = requiredString(o, 'direction');
-      if (direction !== 'next' && direction !== 'previous')
-        throw badRequest(`direction: expected "next" or "previous", got ${JSON.stringify(direction.slice(0, 40))}`);
+      if (direction !== 'next' && direction !== 'previous' && direction !== 'current')
+        throw badRequest(`direction: expected "next", "previous" or "current", got ${JSON.stringify(direction.slice(0, 40))}`);
       const pageSize = optionalInteger(o, 'pageSize', 1, MAX_PAGE_SIZE) ?? DEFAULT_PAGE_SIZE;
       const current = results.get(resultId);
       const started = performance.now();
       const result = await ctx.sync.store.execute(current.statement, current.args);
       const elapsedMs = performance.now() - started;
       const rows: readonly JsonObject[] = result.items;
-      let request = direction === 'next' ? placeAfter(current, rows) : placeBefore(current, rows);
+      let request = direction === 'next' ? placeAfter(current, rows) : direction === 'previous' ? placeBefore(current, rows) : placeAgain(current, rows);
+      if (direction === 'current' && current.start === 0) request = FROM_START;
       if (request.direction === 'backward' && request.from === 0) request = FROM_START;
       return selectOutcome(results.put(current.statement, rows, current.args, request), results, pageSize, elapsedMs);
     },

@@ -11,6 +11,8 @@
  *   no row that was there throughout is skipped or shown twice, whatever was inserted or deleted
  *   meanwhile. With ORDER BY the same holds unless a write changes a sorted field: a row that
  *   moves across the boundary can be skipped or shown again.
+ * - The same window again (a refresh) starts at the first row of the window that the statement
+ *   still returns.
  * - When no row of the window can be found again (a projection without `_id`, or every row of
  *   the window was deleted), the window is placed by position (`offset`): rows inserted or
  *   deleted before it shift what it shows by as many rows.
@@ -106,6 +108,12 @@ export function placeAfter(current: KeptWindow, rows: readonly JsonObject[]): Wi
     if (at !== undefined) return { from: at + 1, direction: 'forward', placedBy: 'row' };
   }
   return { from: Math.min(rows.length, current.start + current.rows.length), direction: 'forward', placedBy: 'offset' };
+}
+
+/** Where `current` starts again in `rows` (a refresh): at its first row the statement still returns. */
+export function placeAgain(current: KeptWindow, rows: readonly JsonObject[]): WindowRequest {
+  const before = placeBefore(current, rows);
+  return { ...before, direction: 'forward' };
 }
 
 /** Where the window before `current` ends (exclusive) in `rows`, the statement's rows now. */

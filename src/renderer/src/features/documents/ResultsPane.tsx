@@ -3,7 +3,7 @@
  * the commit, or its error with code and position), and the current SELECT result as a table or
  * as JSON, refreshed live as commits change its collection.
  */
-import type { QueryOutcome } from '../../../../shared/inspector/documents.ts';
+import type { QueryOutcome, ResultWindow } from '../../../../shared/inspector/documents.ts';
 import { isInternalCollection } from '../../../../shared/internal-collections.ts';
 import { useInspector } from '../../store/index.ts';
 import { Badge } from '../../ui/Badge.tsx';
@@ -14,7 +14,8 @@ import { DqlText } from '../../ui/StatementView.tsx';
 import { EmptyState, ErrorNotice } from '../../ui/states.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { ResultsGrid } from './ResultsGrid.tsx';
-import type { RunRecord } from './slice.ts';
+import { windowSummary } from './result-window.ts';
+import type { ResultState, RunRecord } from './slice.ts';
 
 export function ResultsPane() {
   const result = useInspector((s) => s.documents.result);
@@ -44,14 +45,20 @@ export function ResultsPane() {
         />
         {result !== undefined && (
           <span className="results-summary" aria-live="polite">
-            <strong>{plural(result.cache.total, 'row')}</strong>
-            {result.truncated && (
-              <Badge
-                tone="warn"
-                title="The statement returned more rows than the peer keeps for one inspector (about 64 MiB, 250,000 rows). Narrow it with a WHERE, a LIMIT or fewer fields to see the rest."
-              >
-                truncated: first rows only
-              </Badge>
+            {result.truncated && result.window !== undefined ? (
+              <WindowSummaryView result={result} />
+            ) : (
+              <>
+                <strong>{plural(result.cache.total, 'row')}</strong>
+                {result.truncated && (
+                  <Badge
+                    tone="warn"
+                    title="The statement returned more rows than the peer keeps for one inspector (about 64 MiB, 250,000 rows). Narrow it with a WHERE, a LIMIT or fewer fields to see the rest."
+                  >
+                    truncated: first rows only
+                  </Badge>
+                )}
+              </>
             )}
             <span className="faint">·</span>
             <span className="muted">{formatElapsed(result.elapsedMs)}</span>
@@ -105,6 +112,34 @@ export function ResultsPane() {
         )}
       </div>
     </section>
+  );
+}
+
+/**
+ * A result larger than the peer keeps: which rows are shown, the limit, and buttons to the
+ * window before and after (each runs the statement again on the peer).
+ */
+function WindowSummaryView({ result }: { readonly result: ResultState }) {
+  const move = useInspector((s) => s.moveResultWindow);
+  const summary = windowSummary(result.window as ResultWindow, result.cache.total);
+  return (
+    <>
+      <strong>{summary.rows}</strong>
+      <Badge
+        tone="warn"
+        title="The peer keeps at most this much of one result for this inspector; Previous and Next run the statement again for the rows before or after these."
+      >
+        {summary.limit}
+      </Badge>
+      <span className="results-window-nav" role="group" aria-label="Rows past the limit">
+        <Button variant="ghost" icon="chevronUp" disabled={!summary.hasPrevious || result.refreshing} onClick={() => void move('previous')}>
+          Previous rows
+        </Button>
+        <Button variant="ghost" icon="chevronDown" disabled={!summary.hasNext || result.refreshing} onClick={() => void move('next')}>
+          Next rows
+        </Button>
+      </span>
+    </>
   );
 }
 

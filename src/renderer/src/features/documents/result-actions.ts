@@ -51,6 +51,7 @@ export interface ResultActions {
   execute(statement: string, args: JsonObject, argsText: string, source: RunRecord['source'], label?: string): Promise<QueryOutcome | ErrorValue>;
   ensureRows: DocumentsSlice['ensureRows'];
   refreshResult: DocumentsSlice['refreshResult'];
+  moveResultWindow: DocumentsSlice['moveResultWindow'];
   selectRow: DocumentsSlice['selectRow'];
   loadDetail: DocumentsSlice['loadDetail'];
 }
@@ -90,6 +91,7 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
           columns: extendColumns([], outcome.rows),
           elapsedMs: outcome.elapsedMs,
           truncated: outcome.truncated === true,
+          window: outcome.window,
           ranAt: now,
           epoch,
           refreshing: false,
@@ -175,7 +177,14 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
       }
       refreshAgain = false;
       setDocs({ result: { ...result, refreshing: true } });
-      const answer = await inspector.call('documents:query', { statement: result.statement, args: result.args, pageSize: PAGE_SIZE });
+      // A window past the first stays where it is (from its first row still there); the first, or
+      // one whose kept result is gone (a new session), runs from the start.
+      let answer =
+        result.window !== undefined && result.window.start > 0
+          ? await inspector.call('documents:window', { resultId: result.cache.resultId, direction: 'current', pageSize: PAGE_SIZE })
+          : undefined;
+      if (answer === undefined || (!answer.ok && answer.error.code === 'inspector/not-found'))
+        answer = await inspector.call('documents:query', { statement: result.statement, args: result.args, pageSize: PAGE_SIZE });
       const current = get().documents.result;
       if (current === undefined || current.epoch !== result.epoch) return;
       if (!answer.ok || answer.value.commitId !== null) {
@@ -206,6 +215,7 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
           columns,
           elapsedMs: outcome.elapsedMs,
           truncated: outcome.truncated === true,
+          window: outcome.window,
           ranAt: Date.now(),
           refreshing: false,
           stale: false,
@@ -221,6 +231,39 @@ export function createResultActions(set: SetState, get: GetState): ResultActions
         if (row !== undefined) setView({ selected: { ...selected, row } });
       }
       if (refreshAgain) void get().refreshResult();
+    },
+    moveResultWindow: async (direction) => {
+      const result = get().documents.result;
+      if (result === undefined || result.refreshing) return;
+      setDocs({ result: { ...result, refreshing: true } });
+      const answer = await inspector.call('documents:window', { resultId: result.cache.resultId, direction, pageSize: PAGE_SIZE });
+      const current = get().documents.result;
+      if (current === undefined || current.epoch !== result.epoch) return;
+      if (!answer.ok) {
+        setDocs({ result: { ...current, refreshing: false }, rowsError: answer.error });
+        return;
+      }
+      const outcome = answer.value;
+      // Another window is another table: back to its top, nothing selected.
+      epoch += 1;
+      visibleRange = { start: 0, end: 60 };
+      setDocs({
+        rowsError: undefined,
+        detail: idle(),
+        result: {
+          ...current,
+          cache: createPageCache(outcome.resultId, outcome.total, outcome.rows),
+          columns: extendColumns(current.columns, outcome.rows),
+          elapsedMs: outcome.elapsedMs,
+          truncated: outcome.truncated === true,
+          window: outcome.window,
+          ranAt: Date.now(),
+          epoch,
+          refreshing: false,
+          stale: false,
+        },
+      });
+      setView({ selected: undefined });
     },
     selectRow: (index) => {
       const result = get().documents.result;

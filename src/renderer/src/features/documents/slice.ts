@@ -99,6 +99,7 @@ export const createDocumentsSlice: SliceCreator<DocumentsSlice> = (set, get) => 
 
     ensureRows: results.ensureRows,
     refreshResult: results.refreshResult,
+    moveResultWindow: results.moveResultWindow,
     selectRow: results.selectRow,
     loadDetail: results.loadDetail,
 

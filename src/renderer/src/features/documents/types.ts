@@ -1,6 +1,6 @@
 /** The Documents panel's state, as its slice holds it (see slice.ts). */
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
-import type { DocumentMetadata, QueryOutcome } from '../../../../shared/inspector/documents.ts';
+import type { DocumentMetadata, QueryOutcome, ResultWindow } from '../../../../shared/inspector/documents.ts';
 import type { Statement } from '../../../../shared/inspector/statements.ts';
 import type { DocumentTrace } from '../../../../shared/inspector/trace.ts';
 import type { JsonObject, JsonValue } from '../../../../shared/json.ts';
@@ -20,8 +20,10 @@ export interface ResultState {
   readonly cache: PageCache;
   readonly columns: readonly string[];
   readonly elapsedMs: number;
-  /** The peer kept only the first `cache.total` rows of a larger result (see `QueryOutcome.truncated`). */
+  /** The peer kept only `cache.total` rows of a larger result (see `QueryOutcome.truncated`). */
   readonly truncated: boolean;
+  /** Which rows of the statement's result are kept, and the limit that cut them (see `QueryOutcome.window`). */
+  readonly window: ResultWindow | undefined;
   readonly ranAt: number;
   /** Changes when another statement runs, not on a refresh: the table goes back to the top. */
   readonly epoch: number;
@@ -104,6 +106,8 @@ export interface DocumentsSlice {
   /** Makes sure rows `start`…`end` of the result are here or on their way. */
   ensureRows(start: number, end: number): void;
   refreshResult(): Promise<void>;
+  /** A truncated result: shows the window of rows after or before the one kept (`documents:window`). */
+  moveResultWindow(direction: 'next' | 'previous'): Promise<void>;
   selectRow(index: number | undefined): void;
   /** Reads the selected document's metadata and its sync trace. */
   loadDetail(): Promise<void>;
