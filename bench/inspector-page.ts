@@ -16,7 +16,9 @@
  * - `record(options)`: frame timestamps for `durationMs`, from a requestAnimationFrame loop, and
  *   for each frame the time from its begin (the rAF timestamp) to a MessageChannel message posted
  *   from the rAF, which runs after the frame's rendering: the main-thread time it took to get
- *   that frame painted. Optionally scrolls an element from top to bottom at a steady rate.
+ *   that frame painted. Also the main thread's long tasks (over 50 ms, the Long Tasks API) that
+ *   started during the recording. Optionally scrolls an element from top to bottom at a steady
+ *   rate.
  *
  * Times are `performance.now()` milliseconds of the page (100 µs resolution in Chromium).
  */
@@ -70,6 +72,11 @@ export interface FrameRecord {
   /** For a scroll: the scrollTop reached and the scroll range. */
   readonly scrolledTo: number;
   readonly scrollRange: number;
+  /**
+   * Durations (ms) of the main thread's long tasks (PerformanceObserver `longtask`: every task
+   * over 50 ms) that started during the recording; null where the browser does not report them.
+   */
+  readonly longTasks: number[] | null;
 }
 
 export interface Probe {
@@ -185,6 +192,18 @@ export function installProbe(load: ReadySpec | null): void {
         const sampler = setInterval(() => {
           elementsMax = Math.max(elementsMax, elements());
         }, 250);
+        // Long tasks are reported when they end: one that ends during the recording counts.
+        const recordStart = performance.now();
+        let longTasks: number[] | null = null;
+        let longTaskObserver: PerformanceObserver | undefined;
+        if (PerformanceObserver.supportedEntryTypes.includes('longtask')) {
+          longTasks = [];
+          const seen = longTasks;
+          longTaskObserver = new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) if (entry.startTime + entry.duration >= recordStart) seen.push(entry.duration);
+          });
+          longTaskObserver.observe({ type: 'longtask' });
+        }
         let first: number | undefined;
         const frame = (time: number): void => {
           first ??= time;
@@ -200,6 +219,10 @@ export function installProbe(load: ReadySpec | null): void {
           void afterPaint().then(() => {
             clearInterval(sampler);
             channel.port1.close();
+            if (longTaskObserver !== undefined && longTasks !== null) {
+              for (const entry of longTaskObserver.takeRecords()) if (entry.startTime + entry.duration >= recordStart) longTasks.push(entry.duration);
+              longTaskObserver.disconnect();
+            }
             const elementsEnd = elements();
             resolve({
               frameStarts,
@@ -209,6 +232,7 @@ export function installProbe(load: ReadySpec | null): void {
               elementsEnd,
               scrolledTo: scroller?.scrollTop ?? 0,
               scrollRange,
+              longTasks,
             });
           });
         };
