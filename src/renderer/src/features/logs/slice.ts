@@ -4,7 +4,10 @@
  *
  * Batches go into the ring as they arrive, but the store is told (`logs.version`) at most ten
  * times a second (the first batch at once): at 2,000 entries a second React renders ten times,
- * not 2,000.
+ * not 2,000. The store is told at the start of an animation frame (`requestAnimationFrame`), so
+ * that React's render, and the style, layout and paint of its rows, fall in that one frame
+ * rather than in a socket message's task between two frames, whose layout would then be redone
+ * at the next frame's start.
  */
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type { LogBatchEvent } from '../../../../shared/inspector/logs.ts';
@@ -64,7 +67,20 @@ export interface LogsSlice {
 export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
   const buffer = new LogBuffer();
   const bump = (): void => set((s) => ({ logs: { ...s.logs, version: s.logs.version + 1 } }));
-  const render = throttle(bump, LOG_RENDER_INTERVAL_MS);
+  let frameRequested = false;
+  const bumpAtFrame = (): void => {
+    if (typeof requestAnimationFrame !== 'function') {
+      bump();
+      return;
+    }
+    if (frameRequested) return;
+    frameRequested = true;
+    requestAnimationFrame(() => {
+      frameRequested = false;
+      bump();
+    });
+  };
+  const render = throttle(bumpAtFrame, LOG_RENDER_INTERVAL_MS);
   const setView = (patch: Partial<LogsView>): void => set((s) => ({ logsView: { ...s.logsView, ...patch } }));
   const setData = (patch: Partial<LogsData>): void => set((s) => ({ logs: { ...s.logs, ...patch } }));
 
