@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogBuffer } from './log-buffer.ts';
+import { LogBuffer, REFILTER_AT_ONCE } from './log-buffer.ts';
 import { SHOW_EVERYTHING } from './log-filter.ts';
 import { logEntries, logEntry } from '../../../../testing/renderer/log-entries.ts';
 
@@ -194,5 +194,68 @@ describe('LogBuffer', () => {
     expect(buffer.pending).toBe(3);
     buffer.resume();
     expect(seqs(buffer)).toEqual([...before, ...lost].map((e) => e.seq));
+  });
+
+  it('applies a filter change over few entries at once', () => {
+    const buffer = new LogBuffer(100_000);
+    buffer.push([...logEntries(REFILTER_AT_ONCE - 1), logEntry({ level: 'WARN' })]);
+    expect(buffer.beginFilter({ ...SHOW_EVERYTHING, level: 'WARN' })).toBe(false);
+    expect(buffer.refiltering).toBe(false);
+    expect(buffer.size).toBe(1);
+  });
+
+  it('spreads a filter change over many entries into steps, showing the previous view until the last', () => {
+    const buffer = new LogBuffer(100_000);
+    const warns = new Set<number>();
+    for (let i = 0; i < 12_000; i++) {
+      const entry = logEntry({ level: i % 3 === 0 ? 'WARN' : 'INFO' });
+      if (entry.level === 'WARN') warns.add(entry.seq);
+      buffer.push([entry]);
+    }
+    expect(buffer.beginFilter({ ...SHOW_EVERYTHING, level: 'WARN' })).toBe(true);
+    let steps = 0;
+    while (!buffer.refilterStep(2_000)) {
+      steps++;
+      expect(buffer.refiltering).toBe(true);
+      expect(buffer.size).toBe(12_000);
+      expect(buffer.filter.filter.level).toBe('VERBOSE');
+    }
+    expect(steps).toBe(5);
+    expect(buffer.refiltering).toBe(false);
+    expect(buffer.filter.filter.level).toBe('WARN');
+    expect(seqs(buffer)).toEqual([...warns]);
+  });
+
+  it('keeps a filter change under way in step with entries that arrive and entries the ring drops', () => {
+    const buffer = new LogBuffer(10_000);
+    buffer.push(logEntries(10_000, 'INFO'));
+    const oldWarn = logEntry({ level: 'WARN' });
+    buffer.push([oldWarn]);
+    expect(buffer.beginFilter({ ...SHOW_EVERYTHING, level: 'WARN' })).toBe(true);
+    buffer.refilterStep(3_000);
+    // Arrivals meanwhile: shown now by the previous filter (everything), and checked by the new one.
+    const newWarn = logEntry({ level: 'WARN' });
+    const info = logEntry({ level: 'INFO' });
+    buffer.push([info, newWarn]);
+    expect(buffer.at(buffer.size - 1)).toBe(newWarn);
+    // The ring drops 5,000 of the oldest, some already checked.
+    buffer.push(logEntries(5_000, 'DEBUG'));
+    while (!buffer.refilterStep(3_000));
+    expect(seqs(buffer)).toEqual([oldWarn.seq, newWarn.seq]);
+    expect(accountedFor(buffer)).toBe(buffer.received);
+  });
+
+  it('lets a later filter change replace one under way, and a clear apply it at once', () => {
+    const buffer = new LogBuffer(100_000);
+    buffer.push(logEntries(8_000, 'INFO'));
+    expect(buffer.beginFilter({ ...SHOW_EVERYTHING, level: 'ERROR' })).toBe(true);
+    buffer.setFilter({ ...SHOW_EVERYTHING, level: 'INFO' });
+    expect(buffer.refiltering).toBe(false);
+    expect(buffer.size).toBe(8_000);
+    expect(buffer.beginFilter({ ...SHOW_EVERYTHING, level: 'ERROR' })).toBe(true);
+    buffer.clear();
+    expect(buffer.refiltering).toBe(false);
+    buffer.push([logEntry({ level: 'INFO' }), logEntry({ level: 'ERROR' })]);
+    expect(buffer.size).toBe(1);
   });
 });

@@ -5,7 +5,10 @@
  * Every entry that arrives gets an ordinal (0, 1, 2, … for the life of the buffer); the ring
  * holds ordinals `first … next-1` and the view is the ascending list of held ordinals that pass
  * the filter. Evicting from the ring drops ordinals from the view's head; a filter change
- * recomputes the view once over what is held.
+ * recomputes the view once over what is held. Over many entries that recomputation is spread
+ * over steps (`beginFilter`, `refilterStep`), so that typing a filter during a flood never holds
+ * the main thread for long: until the last step, the list keeps showing the previous filter's
+ * view, kept up to date, and then switches at once.
  *
  * Nothing is lost silently. The promise, checked by the tests:
  * `received = held + pendingWhilePaused + evicted + cleared`, where `evicted` counts entries the
@@ -20,6 +23,20 @@ import { LOG_LEVELS, type LogEntry, type LogLevel } from '../../../../shared/log
 import { SHOW_EVERYTHING, compileFilter, type CompiledFilter, type LogFilter } from './log-filter.ts';
 
 export const DEFAULT_LOG_CAPACITY = 100_000;
+
+/** A filter change over at most this many held entries is applied at once. */
+export const REFILTER_AT_ONCE = 5_000;
+
+/** A filter change under way over the entries held (see `beginFilter`). */
+interface Refilter {
+  readonly compiled: CompiledFilter;
+  /** Ordinals below `cursor` that pass, ascending. */
+  readonly scanned: number[];
+  cursor: number;
+  /** The ring's end when the change began: later entries are checked as they arrive (`tail`). */
+  readonly end: number;
+  readonly tail: number[];
+}
 
 export type LevelCounts = Record<LogLevel, number>;
 
@@ -37,6 +54,7 @@ export class LogBuffer {
   #first = 0;
   #next = 0;
   #compiled: CompiledFilter = compileFilter(SHOW_EVERYTHING);
+  #refilter: Refilter | undefined;
   #view: number[] = [];
   #viewHead = 0;
   #paused = false;
@@ -207,9 +225,55 @@ export class LogBuffer {
     return missing.length;
   }
 
+  /** Applies a filter at once, over every entry held. */
   setFilter(filter: LogFilter): void {
+    this.#refilter = undefined;
     this.#compiled = compileFilter(filter);
     this.#rebuildView();
+  }
+
+  /**
+   * Starts a filter change. Over at most REFILTER_AT_ONCE held entries it is applied at once
+   * (answers false); over more it answers true, and `refilterStep` applies it a slice at a time
+   * while the view keeps the previous filter (entries that arrive meanwhile are checked against
+   * both). A later filter change replaces one under way.
+   */
+  beginFilter(filter: LogFilter): boolean {
+    if (this.held <= REFILTER_AT_ONCE) {
+      this.setFilter(filter);
+      return false;
+    }
+    this.#refilter = { compiled: compileFilter(filter), scanned: [], cursor: this.#first, end: this.#next, tail: [] };
+    return true;
+  }
+
+  /** A filter change under way. */
+  get refiltering(): boolean {
+    return this.#refilter !== undefined;
+  }
+
+  /**
+   * Checks up to `entries` more held entries against the filter under way; once all are, the
+   * view switches to it. Answers true when no change is under way any more.
+   */
+  refilterStep(entries: number): boolean {
+    const r = this.#refilter;
+    if (r === undefined) return true;
+    const cursor = Math.max(r.cursor, this.#first);
+    const stop = Math.min(r.end, cursor + Math.max(1, entries));
+    for (let o = cursor; o < stop; o++) {
+      if (r.compiled.matches(this.#slots[o % this.capacity] as LogEntry)) r.scanned.push(o);
+    }
+    r.cursor = stop;
+    if (stop < r.end) return false;
+    // Entries evicted since the change began leave the view's head.
+    const first = this.#first;
+    const view = [...r.scanned.filter((o) => o >= first), ...r.tail.filter((o) => o >= first)];
+    this.#compiled = r.compiled;
+    this.#view = view;
+    this.#viewHead = 0;
+    this.#refilter = undefined;
+    return true;
   }
 
   pause(): void {
@@ -254,6 +318,7 @@ export class LogBuffer {
     this.#levels[entry.level] = (this.#levels[entry.level] ?? 0) + 1;
     this.#components.set(entry.component, (this.#components.get(entry.component) ?? 0) + 1);
     if (this.#compiled.matches(entry)) this.#view.push(ordinal);
+    if (this.#refilter !== undefined && ordinal >= this.#refilter.end && this.#refilter.compiled.matches(entry)) this.#refilter.tail.push(ordinal);
   }
 
   #evictOldest(): void {
@@ -288,8 +353,13 @@ export class LogBuffer {
     }
   }
 
-  // Ordinals keep growing across a reset, so that no two entries ever share a key.
+  // Ordinals keep growing across a reset, so that no two entries ever share a key. A filter change
+  // under way takes effect at once: the entries are appended again through it.
   #resetRing(): void {
+    if (this.#refilter !== undefined) {
+      this.#compiled = this.#refilter.compiled;
+      this.#refilter = undefined;
+    }
     this.#slots.fill(undefined);
     this.#first = this.#next;
     this.#view = [];

@@ -68,6 +68,24 @@ describe('the Logs slice', () => {
     expect(store.getState().logsView.filter.level).toBe('WARN');
   });
 
+  it('filters many entries in steps, one per task, and shows the new view once every entry is checked', () => {
+    const { store, bridge } = setup();
+    for (let i = 0; i < 10; i++) bridge.emit('logs:batch', { entries: [...logEntries(999), logEntry({ level: 'ERROR' })], dropped: 0 });
+    vi.advanceTimersByTime(LOG_RENDER_INTERVAL_MS);
+    const version = store.getState().logs.version;
+    store.getState().setLogFilter({ level: 'WARN' });
+    expect(store.getState().logsView.filter.level).toBe('WARN');
+    // The list keeps the previous view until the change is done, a slice of REFILTER_STEP_ENTRIES per task.
+    expect(store.getState().logs.buffer.refiltering).toBe(true);
+    expect(store.getState().logs.buffer.size).toBe(10_000);
+    vi.advanceTimersToNextTimer();
+    expect(store.getState().logs.buffer.refiltering).toBe(true);
+    vi.advanceTimersByTime(50);
+    expect(store.getState().logs.buffer.refiltering).toBe(false);
+    expect(store.getState().logs.buffer.size).toBe(10);
+    expect(store.getState().logs.version).toBeGreaterThan(version);
+  });
+
   it('sets the peer’s minimum level and reports a refusal', async () => {
     const { store, bridge } = setup();
     bridge.answer('logs:set-level', {});

@@ -21,6 +21,11 @@ import { SHOW_EVERYTHING, type LogFilter } from './log-filter.ts';
 
 /** How often, at most, a flood of entries re-renders the panel. */
 export const LOG_RENDER_INTERVAL_MS = 100;
+/**
+ * Held entries a filter change checks per task when it is spread over several (log-buffer.ts):
+ * a few milliseconds of work each, so that frames keep coming while it runs.
+ */
+export const REFILTER_STEP_ENTRIES = 2_000;
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -67,6 +72,7 @@ export interface LogsSlice {
 export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
   const buffer = new LogBuffer();
   const bump = (): void => set((s) => ({ logs: { ...s.logs, version: s.logs.version + 1 } }));
+  let refilterGeneration = 0;
   let frameRequested = false;
   const bumpAtFrame = (): void => {
     if (typeof requestAnimationFrame !== 'function') {
@@ -118,9 +124,24 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
 
     setLogFilter(patch) {
       const filter = { ...get().logsView.filter, ...patch };
-      buffer.setFilter(filter);
-      render.cancel();
-      set((s) => ({ logsView: { ...s.logsView, filter }, logs: { ...s.logs, version: s.logs.version + 1 } }));
+      set((s) => ({ logsView: { ...s.logsView, filter } }));
+      if (!buffer.beginFilter(filter)) {
+        render.cancel();
+        bump();
+        return;
+      }
+      // Over many entries: a slice per task; the list shows the new view once every entry is checked.
+      const generation = ++refilterGeneration;
+      const step = (): void => {
+        if (generation !== refilterGeneration || !buffer.refiltering) return;
+        if (!buffer.refilterStep(REFILTER_STEP_ENTRIES)) {
+          setTimeout(step, 0);
+          return;
+        }
+        render.cancel();
+        bump();
+      };
+      setTimeout(step, 0);
     },
 
     pauseLogs() {
