@@ -110,7 +110,7 @@ const notes: string[] = [];
 export const inspectorSuite: Suite = {
   name: 'inspector',
   summary: "the inspector's page in headless Chromium (load, frames, paints) vs a static page (skipped without Chromium)",
-  durationSeconds: 118, // docs/benchmarks.md, its figures' run (2026-11-21); a machine without Chromium skips it in 1 s
+  durationSeconds: 255, // docs/benchmarks.md, its run of 2026-11-27 (load average 7-10); a machine without Chromium skips it in 1 s
   // A getter: run.ts reads the title after run(), so the notes of this run are in it.
   get title() {
     const head = `Inspector · Chromium, headless, ${VIEWPORT.width}×${VIEWPORT.height}; ${DOCS.toLocaleString('en-US')} docs in \`${COLLECTION}\` on SQLite; times are medians (frames: pooled), raw = the baseline named in each row`;
