@@ -23,6 +23,13 @@ const HEADER_HEIGHT = 27;
  */
 const OVERSCAN = 8;
 /**
+ * Rows are keyed by their index modulo this many (at least the rows built), so that a row that
+ * leaves the view lends its elements to one that enters: a fast scroll, which replaces every row
+ * each frame, then changes the text of the same elements instead of removing them and building
+ * and styling new ones; a slow one still moves one row at a time.
+ */
+const ROW_KEYS = 64;
+/**
  * Pages of the visible range are fetched at most this often while the range moves (a throttle,
  * not a debounce: a long scroll fetches as it goes), and once more when it stops.
  */
@@ -105,7 +112,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
         </div>
         {items.map((item) => (
           <Row
-            key={item.index}
+            key={item.index % Math.max(ROW_KEYS, items.length)}
             index={item.index}
             top={item.start}
             row={rowAt(cache, item.index)}
