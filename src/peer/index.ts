@@ -25,6 +25,8 @@ export {
   type LanAdvertisement,
 } from './lan/discovery.ts';
 export { MemoryLanNetwork } from './lan/memory-discovery.ts';
+export type { PresenceOptions } from './presence/presence-job.ts';
+export type { PresenceRecord, PresenceLink, AppMetadata } from './presence/presence-document.ts';
 export type { UploadState } from './replication/upload-watch.ts';
 export type { AuthStatus } from './auth/auth-client.ts';
 export {

@@ -168,6 +168,7 @@ export const LOG_EVENTS = {
   tombstonesScheduled: 'tombstones.scheduled',
   tombstonesFailed: 'tombstones.failed',
   tombstonesConfigured: 'tombstones.configured',
+  presenceWriteFailed: 'presence.write-failed',
   reapedDocumentsDropped: 'replication.reaped-dropped',
   lanStarted: 'lan.started',
   lanPeerIgnored: 'lan.peer-ignored',

@@ -154,6 +154,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
     `only_uploaded_up_to = ${f.only_uploaded_up_to}; horizon = ${f.horizon} (txn_id ${f.horizon_txn_id}); txn_id = ${f.txn_id}`,
   [LOG_EVENTS.tombstonesRefused]: (f) => `Tombstone reaping refused; trigger = ${f.trigger}; code = ${f.code}; reason = ${f.reason}`,
   [LOG_EVENTS.tombstonesScheduled]: (f) => `Tombstone reaping scheduled; next_run = ${f.next_run}; window = ${f.window}; ttl_days = ${f.ttl_days}`,
+  // The presence job (issue 21; not in the spec).
+  [LOG_EVENTS.presenceWriteFailed]: (f) => `Presence document not written; reason = ${f.reason}; error = ${f.error}`,
   [LOG_EVENTS.tombstonesFailed]: (f) => `Tombstone reaping failed, nothing reaped; trigger = ${f.trigger}; error = ${f.error}`,
   [LOG_EVENTS.tombstonesConfigured]: (f) =>
     `Tombstone reaping configured; ttl_days = ${f.ttl_days}; window = ${f.window}; scheduled = ${f.scheduled}; only_uploaded = ${f.only_uploaded}`,

@@ -235,6 +235,11 @@ export class MeshTracker {
     this.#changed();
   }
 
+  /** A presence document was written or received: what the mesh shows of names and indirect peers changed. */
+  presenceChanged(): void {
+    this.#changed();
+  }
+
   // --- reports from the replicator ----------------------------------------------------------
 
   /** A connection reached the replicator: its handshake runs. */

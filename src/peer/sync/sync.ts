@@ -43,6 +43,9 @@ import { Store, withCollectionProperties, type StoreWithCollections } from '../s
 import { QueryThreads } from '../query/query-threads.ts';
 import { systemTimers, type Timers } from '../time.ts';
 import { errorMessage } from '../../shared/error-message.ts';
+import { checkPresenceOptions, PresenceJob, type PresenceOptions } from '../presence/presence-job.ts';
+import { PRESENCE_COLLECTION, type PresenceRecord } from '../presence/presence-document.ts';
+import { directLinks, readAllPresence } from '../presence/presence-source.ts';
 
 export interface SyncOptions {
   /** The directory of this peer's store; created if needed, held exclusively while open. */
@@ -99,6 +102,14 @@ export interface SyncOptions {
    * tombstones the Big Peer has acknowledged. Also settable later with `sync.tombstones.configure(…)`.
    */
   readonly tombstones?: TombstoneOptions;
+  /**
+   * Presence (docs/replication.md, "Presence documents"): while sync runs, this peer keeps its
+   * own document in `__presence` (its device name, the app's metadata, its role and its direct
+   * links), written as `Internal` transactions at start, when its links change and on a
+   * heartbeat. Without it the peer writes no presence (it still reads what others write).
+   * The apps (`syncmesh peer`, `syncmesh inspect`, the desktop app) pass the host name by default.
+   */
+  readonly presence?: PresenceOptions;
 }
 
 export type { SyncTransportOptions } from '../replication/transport-config.ts';
@@ -196,6 +207,7 @@ export class Sync {
     }
     // Before anything is opened: a refused identity leaves no directory locked.
     if (options.identity !== undefined) validateIdentity(options.identity);
+    if (options.presence !== undefined) checkPresenceOptions(options.presence);
     const hub = options.logHub ?? SyncLogger.hub;
     const log = hub.logger('sync');
     const timers = options.timers ?? systemTimers;
@@ -242,6 +254,10 @@ export class Sync {
     const localRead: { rules: () => PermissionRules | undefined } = { rules: () => undefined };
     const memo = this.#bigPeerMemo;
     const tracker = (this.#tracker = new MeshTracker(timers));
+    // A presence document written or received changes what the mesh shows (names, indirect peers).
+    store.onCommit((txn) => {
+      if (txn.collections.includes(PRESENCE_COLLECTION)) tracker.presenceChanged();
+    });
     const savedProgress = new ReplicationProgress(store.internalSettings);
     // Up to which txn_id of this store the Big Peer holds every change: from the running
     // replicator, else as its last session with the Big Peer ended.
@@ -308,6 +324,21 @@ export class Sync {
     };
     this.#options = options;
     this.#hub = hub;
+    this.#presenceJob =
+      options.presence === undefined
+        ? undefined
+        : new PresenceJob(
+            {
+              writes: store.internalWrites,
+              isClosed: () => store.isClosed,
+              timers,
+              logger: hub.logger('presence'),
+              peerKey: this.peerKey,
+              links: () => directLinks(tracker),
+              onLinksChange: (listener) => tracker.onChange(listener),
+            },
+            options.presence,
+          );
     this.#timers = timers;
     const credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
     this.#credentials = credentials;
@@ -345,6 +376,7 @@ export class Sync {
   }
 
   readonly #options: SyncOptions;
+  readonly #presenceJob: PresenceJob | undefined;
   readonly #hub: LogHub;
   readonly #timers: Timers;
   readonly #credentials: PeerCredentials;
@@ -420,10 +452,13 @@ export class Sync {
     this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs, options.subscriptionBudgetMs);
     const replicator = this.#replicator;
     const tracker = this.#tracker;
+    const presence = this.#presenceJob;
     this.#resources.stopSync = () => {
+      presence?.stop();
       replicator.close();
       tracker.stopped();
     };
+    presence?.start('big-peer');
   }
 
   /**
@@ -686,7 +721,9 @@ export class Sync {
       startDialing();
     });
     startDialing();
+    const presence = this.#presenceJob;
     resources.stopSync = () => {
+      presence?.stop();
       offStatus();
       for (const d of dialers) d.stop();
       const listener = listening.listener;
@@ -714,6 +751,7 @@ export class Sync {
       ].join(', '),
     });
     this.#lanTransport = lanTransport;
+    presence?.start('small-peer');
   }
 
   #lanTransport: LanTransport | undefined;
@@ -726,6 +764,21 @@ export class Sync {
   /** Peers advertised on the LAN in this run, compatible or not, the most recently seen last (the inspector's Mesh panel). */
   get lanPeers(): LanPeer[] {
     return this.#tracker.lanPeers();
+  }
+
+  /** The device name this peer shows others (`presence.deviceName`); undefined when none was given. */
+  get deviceName(): string | undefined {
+    return this.#presenceJob?.deviceName;
+  }
+
+  /** The app metadata this peer shows others (`presence.appMetadata`). */
+  get appMetadata(): Readonly<Record<string, string>> {
+    return this.#presenceJob?.appMetadata ?? {};
+  }
+
+  /** The presence documents this store holds (this peer's own and those replicated to it), by peer key. */
+  get presence(): Map<string, PresenceRecord> {
+    return this.#closed ? new Map() : readAllPresence(this.#resources.store);
   }
 
   /** Each peer-to-peer transport asked for, with its condition (`Ok`, `Unavailable`, …) and why. */

@@ -90,10 +90,23 @@ export type MeshAuth =
       readonly at: number;
     };
 
+/** App metadata a peer announces in its presence document: short strings (its version, a site). */
+export type MeshAppMetadata = Readonly<Record<string, string>>;
+
 export interface MeshPeer {
   readonly peerKey: string;
   readonly role: 'local' | 'big-peer' | 'small-peer';
   readonly appId: string | undefined;
+  /**
+   * The device name the peer announces in its presence document (`__presence`); for this peer,
+   * the one it was given (`--device-name`, default the host name). Undefined until its presence
+   * document arrives, or when it writes none (a Big Peer, a peer without presence).
+   */
+  readonly deviceName: string | undefined;
+  /** The app metadata of its presence document; empty when none. */
+  readonly appMetadata: MeshAppMetadata;
+  /** When its presence document was last written (ms, on its own clock); undefined without one. */
+  readonly presenceAt: number | undefined;
   /**
    * A small peer's authentication: verified (with its user and certificate expiry), or refused
    * when its latest handshake was refused after its last session. Undefined for this peer and
@@ -125,7 +138,44 @@ export interface MeshLanPeer {
   readonly lastSeenAt: number;
   /** As `MeshPeer.auth`, for its peer key: undefined until a handshake with it has concluded. */
   readonly auth: MeshAuth | undefined;
+  /** The device name of its presence document (by its peer key), once that arrived. */
+  readonly deviceName: string | undefined;
 }
+
+/** A session a peer said it has, in its presence document. */
+export interface MeshPresenceLink {
+  readonly peerKey: string;
+  readonly role: 'big-peer' | 'small-peer' | undefined;
+  readonly transport: MeshTransport;
+  readonly state: 'elected' | 'standby';
+}
+
+/**
+ * A peer this peer has no session with, known only from its presence document, replicated here
+ * through another peer (typically a register behind the Big Peer).
+ */
+export interface MeshIndirectPeer {
+  readonly peerKey: string;
+  readonly role: 'big-peer' | 'small-peer' | undefined;
+  readonly deviceName: string | undefined;
+  readonly appMetadata: MeshAppMetadata;
+  /** The remote of this peer it is reached through: a peer it links to that this peer has a session with (the Big Peer first); undefined when none. */
+  readonly via: string | undefined;
+  /** The role of `via` (`big-peer`: "via Big Peer"). */
+  readonly viaRole: 'big-peer' | 'small-peer' | undefined;
+  /** The sessions it said it has. */
+  readonly links: readonly MeshPresenceLink[];
+  /** When it last wrote its presence document (ms, on its own clock): its "last seen". */
+  readonly lastSeenAt: number | undefined;
+  /**
+   * Is it online, as far as its presence tells: it wrote within the last `PRESENCE_STALE_MS`
+   * (three heartbeats) and said it has at least one session.
+   */
+  readonly online: boolean;
+}
+
+/** A presence document older than this (three default heartbeats of 60 s) says its peer is offline. */
+export const PRESENCE_STALE_MS = 180_000;
 
 /** The peer-to-peer transports the spec names. */
 export type PeerToPeerTransport = 'LAN' | 'BluetoothLE' | 'AWDL' | 'P2PWifi' | 'WifiAware';
@@ -152,6 +202,11 @@ export interface MeshSnapshot {
   readonly peers: readonly MeshPeer[];
   /** Dialed addresses and accepted connections, current and recently closed. */
   readonly connections: readonly MeshConnection[];
+  /**
+   * Peers known only from their presence documents (no session with this peer in this run), in
+   * peer key order: the whole mesh, not only direct links. At most 500.
+   */
+  readonly indirect: readonly MeshIndirectPeer[];
   /** Peers advertised on the LAN in this run (the 500 most recently seen, the most recently seen last), compatible or not. */
   readonly lanPeers: readonly MeshLanPeer[];
   /** Each peer-to-peer transport asked for, in the spec's order; empty when none was. */

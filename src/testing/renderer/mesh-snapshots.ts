@@ -39,7 +39,17 @@ export function refused(by: 'local' | 'remote' = 'local', reason = 'bad certific
 }
 
 export function peer(peerKey: string, overrides: Partial<MeshPeer> = {}): MeshPeer {
-  return { peerKey, role: 'small-peer', appId: 'app', auth: overrides.role === 'big-peer' ? undefined : verified(), lastSyncedAt: null, ...overrides };
+  return {
+    peerKey,
+    role: 'small-peer',
+    appId: 'app',
+    deviceName: undefined,
+    appMetadata: {},
+    presenceAt: undefined,
+    auth: overrides.role === 'big-peer' ? undefined : verified(),
+    lastSyncedAt: null,
+    ...overrides,
+  };
 }
 
 export function lanPeer(peerKey: string | undefined, overrides: Partial<MeshLanPeer> = {}): MeshLanPeer {
@@ -54,6 +64,7 @@ export function lanPeer(peerKey: string | undefined, overrides: Partial<MeshLanP
     present: true,
     lastSeenAt: 9_000,
     auth: undefined,
+    deviceName: undefined,
     ...overrides,
   };
 }
@@ -72,9 +83,10 @@ export function transport(name: MeshTransportCondition['transport'], overrides: 
 
 export function snapshot(overrides: Partial<MeshSnapshot> = {}): MeshSnapshot {
   return {
-    local: { peerKey: LOCAL, role: 'local', appId: 'app', auth: undefined, lastSyncedAt: null },
+    local: { peerKey: LOCAL, role: 'local', appId: 'app', deviceName: undefined, appMetadata: {}, presenceAt: undefined, auth: undefined, lastSyncedAt: null },
     peers: [peer(SMALL_A), peer(BIG, { role: 'big-peer' })],
     connections: [connection('WsClient#1'), connection('WsServer#2', { direction: 'accepted', remotePeerKey: SMALL_A, address: '127.0.0.1:51000' })],
+    indirect: [],
     lanPeers: [],
     transports: [],
     now: NOW,

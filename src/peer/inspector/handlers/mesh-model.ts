@@ -3,7 +3,8 @@
  * `sync.lanPeers`, `sync.transportConditions`), never from log entries: it stays right whatever
  * the minimum log level.
  */
-import type { MeshAuth, MeshConnection, MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import { PRESENCE_STALE_MS, type MeshAuth, type MeshConnection, type MeshIndirectPeer, type MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import type { PresenceRecord } from '../../presence/presence-document.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../../shared/protocol/announce.ts';
 import type { LanPeer, SeenPeer, TrackedConnection } from '../../replication/mesh-tracker.ts';
 import { PEER_TO_PEER_TRANSPORTS, type TransportCondition } from '../../replication/transport-config.ts';
@@ -17,7 +18,15 @@ export interface MeshSource {
   readonly remotePeers: readonly SeenPeer[];
   readonly lanPeers: readonly LanPeer[];
   readonly transportConditions: readonly TransportCondition[];
+  /** The presence documents the store holds, by peer key (none: names unknown, no indirect peers). */
+  readonly presence?: ReadonlyMap<string, PresenceRecord>;
+  /** This peer's own device name and app metadata, as it was given them. */
+  readonly deviceName?: string | undefined;
+  readonly appMetadata?: Readonly<Record<string, string>>;
 }
+
+/** Indirect peers listed at most. */
+export const INDIRECT_PEERS_KEPT = 500;
 
 export function meshSnapshot(ctx: InspectorContext): MeshSnapshot {
   return buildMeshSnapshot(ctx.sync, ctx.now());
@@ -33,15 +42,30 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
   const refusals = latestAuthRefusals(connections);
   const seen = new Map(source.remotePeers.map((p) => [p.peerKey, p]));
   const order = (t: TransportCondition): number => PEER_TO_PEER_TRANSPORTS.indexOf(t.transport);
+  const presence = source.presence ?? new Map<string, PresenceRecord>();
+  const own = presence.get(source.peerKey);
   return {
-    local: { peerKey: source.peerKey, role: 'local', appId: source.appID, auth: undefined, lastSyncedAt: null },
+    local: {
+      peerKey: source.peerKey,
+      role: 'local',
+      appId: source.appID,
+      deviceName: source.deviceName ?? own?.deviceName,
+      appMetadata: source.appMetadata ?? own?.appMetadata ?? {},
+      presenceAt: own?.updatedAt,
+      auth: undefined,
+      lastSyncedAt: null,
+    },
     peers: source.remotePeers.map((p) => ({
       peerKey: p.peerKey,
       role: p.role,
       appId: p.appID,
+      deviceName: presence.get(p.peerKey)?.deviceName,
+      appMetadata: presence.get(p.peerKey)?.appMetadata ?? {},
+      presenceAt: presence.get(p.peerKey)?.updatedAt,
       auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined,
       lastSyncedAt: p.lastSyncedAt ?? null,
     })),
+    indirect: indirectPeers(source, presence, now),
     connections,
     lanPeers: source.lanPeers.map((p) => ({
       name: p.name,
@@ -54,6 +78,7 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
       present: p.present,
       lastSeenAt: p.lastSeenAt,
       auth: p.peerKey === undefined ? undefined : authOf(seen.get(p.peerKey), refusals.get(p.peerKey)),
+      deviceName: p.peerKey === undefined ? undefined : presence.get(p.peerKey)?.deviceName,
     })),
     transports: [...source.transportConditions]
       .sort((a, b) => order(a) - order(b))
@@ -100,4 +125,32 @@ function authOf(peer: SeenPeer | undefined, refused: MeshAuth | undefined): Mesh
   if (verified === undefined) return refused;
   if (refused === undefined) return verified;
   return refused.at > verified.at ? refused : verified;
+}
+
+/**
+ * The peers known only from presence: every presence document but this peer's and those of the
+ * remotes it met, each reached through the remote it links to (the Big Peer first).
+ */
+function indirectPeers(source: MeshSource, presence: ReadonlyMap<string, PresenceRecord>, now: number): MeshIndirectPeer[] {
+  const direct = new Map(source.remotePeers.map((p) => [p.peerKey, p.role]));
+  const out: MeshIndirectPeer[] = [];
+  for (const record of [...presence.values()].sort((a, b) => (a.peerKey < b.peerKey ? -1 : a.peerKey > b.peerKey ? 1 : 0))) {
+    if (record.peerKey === source.peerKey || direct.has(record.peerKey)) continue;
+    if (out.length >= INDIRECT_PEERS_KEPT) break;
+    const through = record.links.filter((l) => direct.has(l.peerKey));
+    const via = through.find((l) => direct.get(l.peerKey) === 'big-peer') ?? through[0];
+    const fresh = record.updatedAt !== undefined && now - record.updatedAt <= PRESENCE_STALE_MS;
+    out.push({
+      peerKey: record.peerKey,
+      role: record.role,
+      deviceName: record.deviceName,
+      appMetadata: record.appMetadata,
+      via: via?.peerKey,
+      viaRole: via === undefined ? undefined : direct.get(via.peerKey),
+      links: record.links,
+      lastSeenAt: record.updatedAt,
+      online: fresh && record.links.length > 0,
+    });
+  }
+  return out;
 }

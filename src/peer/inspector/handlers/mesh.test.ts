@@ -35,8 +35,18 @@ async function closedPort(): Promise<number> {
 it('answers this peer alone before sync starts, and refuses input', async () => {
   kit = inspectorKit();
   expect(await kit.call('mesh:get')).toEqual({
-    local: { peerKey: kit.sync.peerKey, role: 'local', appId: undefined, auth: undefined, lastSyncedAt: null },
+    local: {
+      peerKey: kit.sync.peerKey,
+      role: 'local',
+      appId: undefined,
+      deviceName: undefined,
+      appMetadata: {},
+      presenceAt: undefined,
+      auth: undefined,
+      lastSyncedAt: null,
+    },
     peers: [],
+    indirect: [],
     connections: [],
     lanPeers: [],
     transports: [],
@@ -205,7 +215,9 @@ describe('the mesh snapshot’s LAN parts', () => {
     const verified = { state: 'verified', userID: 'alice', certificateExpiresAt: clock.now() + 8 * HOUR, at: clock.now() };
     const snap = snapshot();
     expect(snap.connections[0]).toMatchObject({ state: 'elected', remotePeerKey: 'peer', advertisedPeerKey: 'peer', refusal: undefined });
-    expect(snap.peers).toEqual([{ peerKey: 'peer', role: 'small-peer', appId: 'app', auth: verified, lastSyncedAt: null }]);
+    expect(snap.peers).toEqual([
+      { peerKey: 'peer', role: 'small-peer', appId: 'app', deviceName: undefined, appMetadata: {}, presenceAt: undefined, auth: verified, lastSyncedAt: null },
+    ]);
     expect(snap.lanPeers[0]?.auth).toEqual(verified);
   });
 

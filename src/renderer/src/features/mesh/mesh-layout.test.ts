@@ -18,6 +18,9 @@ describe('layoutMesh', () => {
           peerKey: `peer-${i}`,
           role: 'small-peer' as const,
           appId: undefined,
+          deviceName: undefined,
+          appMetadata: {},
+          presenceAt: undefined,
           auth: undefined,
           lastSyncedAt: null,
         }));
@@ -37,8 +40,26 @@ describe('layoutMesh', () => {
     const four = snapshot({
       peers: [
         ...snapshot().peers,
-        { peerKey: 'p3', role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
-        { peerKey: 'p4', role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
+        {
+          peerKey: 'p3',
+          role: 'small-peer',
+          appId: undefined,
+          deviceName: undefined,
+          appMetadata: {},
+          presenceAt: undefined,
+          auth: undefined,
+          lastSyncedAt: null,
+        },
+        {
+          peerKey: 'p4',
+          role: 'small-peer',
+          appId: undefined,
+          deviceName: undefined,
+          appMetadata: {},
+          presenceAt: undefined,
+          auth: undefined,
+          lastSyncedAt: null,
+        },
       ],
     });
     const wide = layoutMesh(four, true, { width: 1400, height: 600 });
@@ -78,9 +99,36 @@ describe('layoutMesh', () => {
     const layout = layoutMesh(
       snapshot({
         peers: [
-          { peerKey: SMALL_B, role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
-          { peerKey: SMALL_A, role: 'small-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
-          { peerKey: BIG, role: 'big-peer', appId: undefined, auth: undefined, lastSyncedAt: null },
+          {
+            peerKey: SMALL_B,
+            role: 'small-peer',
+            appId: undefined,
+            deviceName: undefined,
+            appMetadata: {},
+            presenceAt: undefined,
+            auth: undefined,
+            lastSyncedAt: null,
+          },
+          {
+            peerKey: SMALL_A,
+            role: 'small-peer',
+            appId: undefined,
+            deviceName: undefined,
+            appMetadata: {},
+            presenceAt: undefined,
+            auth: undefined,
+            lastSyncedAt: null,
+          },
+          {
+            peerKey: BIG,
+            role: 'big-peer',
+            appId: undefined,
+            deviceName: undefined,
+            appMetadata: {},
+            presenceAt: undefined,
+            auth: undefined,
+            lastSyncedAt: null,
+          },
         ],
         connections: [connection('WsClient#9', { state: 'connecting', remotePeerKey: undefined })],
       }),
