@@ -103,8 +103,8 @@ export interface MeshPeer {
    * document arrives, or when it writes none (a Big Peer, a peer without presence).
    */
   readonly deviceName: string | undefined;
-  /** The app metadata of its presence document; empty when none. */
-  readonly appMetadata: MeshAppMetadata;
+  /** The app metadata of its presence document (for this peer, the one it was given); undefined when none or empty. */
+  readonly appMetadata: MeshAppMetadata | undefined;
   /** When its presence document was last written (ms, on its own clock); undefined without one. */
   readonly presenceAt: number | undefined;
   /**

@@ -18,6 +18,7 @@ import type { LanDiscoveryFactory } from '../../peer/lan/discovery.ts';
 import { LogHub } from '../../peer/log/log-hub.ts';
 import { WsConnection } from '../../peer/replication/ws-connection.ts';
 import { Sync, type SyncTransportOptions } from '../../peer/sync/sync.ts';
+import type { PresenceOptions } from '../../peer/presence/presence-job.ts';
 
 export const NET_APP = 'inspector-app';
 
@@ -42,7 +43,10 @@ export interface NetKit {
    * A small peer whose certificate grants `permissions`, dialing `bigPeerURL` (unless `sync.bigPeer`
    * is false); `lanDiscovery` for LAN (`sync.peerToPeer.lan`), such as `MemoryLanNetwork`'s.
    */
-  smallPeer(name: string, options: { bigPeerURL: string; permissions?: Permissions; sync?: SyncTransportOptions; lanDiscovery?: LanDiscoveryFactory }): NetPeer;
+  smallPeer(
+    name: string,
+    options: { bigPeerURL: string; permissions?: Permissions; sync?: SyncTransportOptions; lanDiscovery?: LanDiscoveryFactory; presence?: PresenceOptions },
+  ): NetPeer;
   dispose(): Promise<void>;
 }
 
@@ -117,6 +121,7 @@ export function netKit(): NetKit {
         }),
         sync: { reconnect: { minDelayMs: 20, maxDelayMs: 200 }, ...options.sync },
         ...(options.lanDiscovery === undefined ? {} : { lanDiscovery: options.lanDiscovery }),
+        ...(options.presence === undefined ? {} : { presence: options.presence }),
       });
       syncs.push(sync);
       return { sync, hub, logs };

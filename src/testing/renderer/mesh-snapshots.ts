@@ -44,7 +44,7 @@ export function peer(peerKey: string, overrides: Partial<MeshPeer> = {}): MeshPe
     role: 'small-peer',
     appId: 'app',
     deviceName: undefined,
-    appMetadata: {},
+    appMetadata: undefined,
     presenceAt: undefined,
     auth: overrides.role === 'big-peer' ? undefined : verified(),
     lastSyncedAt: null,
@@ -83,7 +83,16 @@ export function transport(name: MeshTransportCondition['transport'], overrides: 
 
 export function snapshot(overrides: Partial<MeshSnapshot> = {}): MeshSnapshot {
   return {
-    local: { peerKey: LOCAL, role: 'local', appId: 'app', deviceName: undefined, appMetadata: {}, presenceAt: undefined, auth: undefined, lastSyncedAt: null },
+    local: {
+      peerKey: LOCAL,
+      role: 'local',
+      appId: 'app',
+      deviceName: undefined,
+      appMetadata: undefined,
+      presenceAt: undefined,
+      auth: undefined,
+      lastSyncedAt: null,
+    },
     peers: [peer(SMALL_A), peer(BIG, { role: 'big-peer' })],
     connections: [connection('WsClient#1'), connection('WsServer#2', { direction: 'accepted', remotePeerKey: SMALL_A, address: '127.0.0.1:51000' })],
     indirect: [],

@@ -50,7 +50,7 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
       role: 'local',
       appId: source.appID,
       deviceName: source.deviceName ?? own?.deviceName,
-      appMetadata: source.appMetadata ?? own?.appMetadata ?? {},
+      appMetadata: nonEmpty(source.appMetadata ?? own?.appMetadata),
       presenceAt: own?.updatedAt,
       auth: undefined,
       lastSyncedAt: null,
@@ -60,7 +60,7 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
       role: p.role,
       appId: p.appID,
       deviceName: presence.get(p.peerKey)?.deviceName,
-      appMetadata: presence.get(p.peerKey)?.appMetadata ?? {},
+      appMetadata: nonEmpty(presence.get(p.peerKey)?.appMetadata),
       presenceAt: presence.get(p.peerKey)?.updatedAt,
       auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined,
       lastSyncedAt: p.lastSyncedAt ?? null,
@@ -153,4 +153,8 @@ function indirectPeers(source: MeshSource, presence: ReadonlyMap<string, Presenc
     });
   }
   return out;
+}
+
+function nonEmpty(metadata: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
+  return metadata === undefined || Object.keys(metadata).length === 0 ? undefined : metadata;
 }

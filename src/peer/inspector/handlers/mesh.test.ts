@@ -40,7 +40,7 @@ it('answers this peer alone before sync starts, and refuses input', async () => 
       role: 'local',
       appId: undefined,
       deviceName: undefined,
-      appMetadata: {},
+      appMetadata: undefined,
       presenceAt: undefined,
       auth: undefined,
       lastSyncedAt: null,
@@ -216,7 +216,16 @@ describe('the mesh snapshot’s LAN parts', () => {
     const snap = snapshot();
     expect(snap.connections[0]).toMatchObject({ state: 'elected', remotePeerKey: 'peer', advertisedPeerKey: 'peer', refusal: undefined });
     expect(snap.peers).toEqual([
-      { peerKey: 'peer', role: 'small-peer', appId: 'app', deviceName: undefined, appMetadata: {}, presenceAt: undefined, auth: verified, lastSyncedAt: null },
+      {
+        peerKey: 'peer',
+        role: 'small-peer',
+        appId: 'app',
+        deviceName: undefined,
+        appMetadata: undefined,
+        presenceAt: undefined,
+        auth: verified,
+        lastSyncedAt: null,
+      },
     ]);
     expect(snap.lanPeers[0]?.auth).toEqual(verified);
   });
