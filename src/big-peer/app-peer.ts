@@ -7,6 +7,7 @@
  * the local Big Peer runs in `<userData>/local-big-peer` and the peer logs in to it with its
  * generated playground identity. Either way the peer's store is `<userData>/peer`.
  */
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ErrorValue } from '../shared/error-codes.ts';
 import {
@@ -41,6 +42,8 @@ export interface AppPeerPlan {
   readonly lan?: LanOptions;
   /** The eviction strategies (settings.json `"eviction"`, `syncmesh inspect --evict`). */
   readonly eviction?: EvictionOptions;
+  /** The name the peer shows other peers in its presence document (`syncmesh inspect --device-name`; default the host name). */
+  readonly deviceName?: string;
 }
 
 export interface AppPeerOptions extends AppPeerPlan {
@@ -134,6 +137,8 @@ export async function startAppPeer(options: AppPeerOptions): Promise<AppPeer> {
       logHub: options.logHub,
       ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
+      // The app's peer always says who it is (docs/replication.md, "Presence documents").
+      presence: { deviceName: options.deviceName ?? hostname() },
     });
     for (const statement of options.subscriptions ?? []) {
       try {

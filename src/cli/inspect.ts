@@ -16,6 +16,8 @@ import {
   EVICT_USAGE,
   LAN_USAGE,
   PEER_OPTIONS,
+  DEVICE_NAME_USAGE,
+  deviceNameOption,
   UsageError,
   evictionOption,
   lanOption,
@@ -62,6 +64,7 @@ Options:
   --result-limit SIZE       how much of one SELECT result the inspector keeps per page session,
                             as bytes of its rows' JSON: 64MiB (default), 512KiB, 1000000; a larger
                             result shows one window of it at a time (Previous rows, Next rows)
+${DEVICE_NAME_USAGE}
 ${LAN_USAGE}
 ${EVICT_USAGE}
                             (with --user-data, settings.json's "eviction" applies unless --evict is given)
@@ -92,6 +95,7 @@ interface InspectOptions {
   readonly resultBytes: number | undefined;
   readonly lan: LanOptions | undefined;
   readonly eviction: EvictionOptions | undefined;
+  readonly deviceName: string | undefined;
 }
 
 const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, B: 1, KIB: 1024, MIB: 1024 * 1024, GIB: 1024 * 1024 * 1024 };
@@ -124,6 +128,7 @@ function parse(argv: readonly string[]): InspectOptions | undefined {
     resultBytes,
     lan: lanOption(values),
     eviction: evictionOption(values),
+    deviceName: deviceNameOption(values['device-name']),
   };
   const login = bigPeerLoginOptions(values, 'optional');
   const localDir = values['local-big-peer'];
@@ -211,6 +216,7 @@ export async function serveInspect(argv: readonly string[], io: CliIo, stop: Pro
       subscriptions: options.subscribe,
       ...(options.lan === undefined ? {} : { lan: options.lan }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
+      ...(options.deviceName === undefined ? {} : { deviceName: options.deviceName }),
     });
     server = await serveInspector(peer.sync, {
       rendererDir,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PEER_OPTIONS, UsageError, bigPeerLoginOptions, evictStrategyOption, evictionOption, parseCommandLine } from './peer-options.ts';
+import { PEER_OPTIONS, UsageError, bigPeerLoginOptions, deviceNameOption, evictStrategyOption, evictionOption, parseCommandLine } from './peer-options.ts';
 
 describe('the --evict options', () => {
   it('are off without --evict', () => {
@@ -91,5 +91,18 @@ describe('the login options', () => {
       expect(() => login(argv)).toThrow(message);
     }
     expect(() => login([], 'required')).toThrow(/--app-id ID is required/);
+  });
+});
+
+describe('the --device-name option', () => {
+  it('takes a trimmed name, and is absent when not given', () => {
+    const { values } = parseCommandLine(['--device-name', '  till 3 '], PEER_OPTIONS);
+    expect(deviceNameOption(values['device-name'])).toBe('till 3');
+    expect(deviceNameOption(undefined)).toBeUndefined();
+  });
+
+  it('refuses an empty name and one over 100 characters', () => {
+    expect(() => deviceNameOption('  ')).toThrow(new UsageError('--device-name takes a name of 1 to 100 characters, not "  "'));
+    expect(() => deviceNameOption('x'.repeat(101))).toThrow(UsageError);
   });
 });

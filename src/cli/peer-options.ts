@@ -26,6 +26,7 @@ export const PEER_OPTIONS = {
   'lan-interface': { type: 'string' },
   evict: { type: 'string', multiple: true },
   'evict-window': { type: 'string' },
+  'device-name': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -34,6 +35,18 @@ export const LAN_USAGE = `  --lan                     also sync with peers of th
                             mDNS (_syncmesh._tcp) and dial the peers found (docs/lan.md)
   --lan-listen HOST:PORT    where the LAN listener binds (default 0.0.0.0 and a free port)
   --lan-interface IP        the IPv4 address of the interface mDNS uses (default: the system's choice)`;
+
+/** The usage line of `--device-name`, shared by the commands that take it. */
+export const DEVICE_NAME_USAGE = `  --device-name NAME        the name this peer shows other peers (its presence document, the Mesh
+                            panel); default: the host name`;
+
+/** `--device-name NAME`: trimmed, not empty, at most 100 characters; undefined when absent. */
+export function deviceNameOption(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const name = value.trim();
+  if (name === '' || name.length > 100) throw new UsageError(`--device-name takes a name of 1 to 100 characters, not ${JSON.stringify(value)}`);
+  return name;
+}
 
 /** The usage lines of the eviction options, shared by the commands that take them. */
 export const EVICT_USAGE = `  --evict big-peer:COLLECTION

@@ -21,6 +21,7 @@ import {
   EVICT_USAGE,
   LAN_USAGE,
   PEER_OPTIONS,
+  deviceNameOption,
   UsageError,
   evictionOption,
   lanOption,
@@ -37,7 +38,7 @@ export const PEER_USAGE = `Usage:
   syncmesh peer --store DIR --app-id ID --auth-provider NAME --auth-token TOKEN --big-peer URL
                 [--subscribe STATEMENT]… [--lan [--lan-listen HOST:PORT] [--lan-interface IP]]
                 [--evict STRATEGY]… [--evict-window HH:MM-HH:MM] [--drain-timeout DURATION]
-                [--log-level LEVEL]
+                [--device-name NAME] [--log-level LEVEL]
 
 Runs a small peer on the store in DIR (created if missing): logs in to the Big Peer at URL with
 the playground token, registers each --subscribe statement, and syncs. Meanwhile it reads one DQL
@@ -66,6 +67,9 @@ ${AUTH_USAGE}
   --drain-timeout DURATION  how long to wait at the end of the input for the Big Peer to acknowledge
                             every commit: 500ms, 10s, 2m, … (default ${formatDuration(DEFAULT_DRAIN_TIMEOUT_MS)}; 0: do not wait)
   --log-level L             ERROR, WARN, INFO (default), DEBUG or VERBOSE; log lines go to standard error
+  --device-name NAME        write this peer's presence document under NAME, so that other peers show
+                            it by name (default: no presence document, so the commit ids answered
+                            are those of the input alone)
 ${LAN_USAGE}
 ${EVICT_USAGE}
   -h, --help                this text
@@ -85,6 +89,8 @@ interface PeerOptions extends BigPeerLogin {
   readonly logLevel: LogLevel;
   readonly lan: LanOptions | undefined;
   readonly eviction: EvictionOptions | undefined;
+  /** Set: the peer writes its presence document under this name; unset: it writes none. */
+  readonly deviceName: string | undefined;
 }
 
 /** The options, or undefined when the command line asks for the help text. */
@@ -96,7 +102,8 @@ function parse(argv: readonly string[]): PeerOptions | undefined {
   const store = requiredOption(values.store, '--store DIR');
   const login = bigPeerLoginOptions(values, 'required') as BigPeerLogin;
   const drainTimeoutMs = drainTimeoutOption(values['drain-timeout']);
-  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values), eviction: evictionOption(values), drainTimeoutMs };
+  const deviceName = deviceNameOption(values['device-name']);
+  return { store, ...login, subscribe: values.subscribe ?? [], logLevel, lan: lanOption(values), eviction: evictionOption(values), drainTimeoutMs, deviceName };
 }
 
 /** The statement and arguments of one input line, or the error line that answers it. */
@@ -191,6 +198,8 @@ export async function servePeer(argv: readonly string[], io: CliIo, stop: Promis
       logHub,
       ...(options.lan === undefined ? {} : { sync: { peerToPeer: { lan: options.lan } } }),
       ...(options.eviction === undefined ? {} : { eviction: options.eviction }),
+      // Headless, the peer writes presence only when named: its input's commit ids stay 1, 2, …
+      ...(options.deviceName === undefined ? {} : { presence: { deviceName: options.deviceName } }),
     });
   } catch (error) {
     return fail(undefined, toErrorValue(error));
