@@ -9,6 +9,8 @@ import { ShortcutsDialog } from './shell/ShortcutsDialog.tsx';
 import { StatusBar } from './shell/StatusBar.tsx';
 import { TopBar } from './shell/TopBar.tsx';
 import { useInspector } from './store/index.ts';
+import { useMeshPeerNames } from './features/mesh/peer-names.ts';
+import { PeerNamesContext } from './ui/peer-names-context.ts';
 
 /** Whether a key typed here belongs to a text field (or an editor) rather than to the shell. */
 function isTyping(target: EventTarget | null): boolean {
@@ -20,6 +22,7 @@ export function App() {
   const panel = useInspector((s) => s.shellView.panel);
   const link = useInspector((s) => s.link);
   const current = PANELS.find((p) => p.id === panel) ?? PANELS[0];
+  const names = useMeshPeerNames();
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       const target = panelForShortcut(event);
@@ -38,17 +41,19 @@ export function App() {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
   return (
-    <div className="app">
-      <TopBar />
-      <LinkBanner />
-      <main id="panel-main" className="app-main" role="tabpanel" aria-labelledby={`panel-tab-${current.id}`} data-link={link}>
-        <PanelErrorBoundary key={current.id} title={current.title}>
-          <current.Component />
-        </PanelErrorBoundary>
-      </main>
-      <StatusBar />
-      <ShortcutsDialog />
-      <GoToDocumentDialog />
-    </div>
+    <PeerNamesContext.Provider value={names}>
+      <div className="app">
+        <TopBar />
+        <LinkBanner />
+        <main id="panel-main" className="app-main" role="tabpanel" aria-labelledby={`panel-tab-${current.id}`} data-link={link}>
+          <PanelErrorBoundary key={current.id} title={current.title}>
+            <current.Component />
+          </PanelErrorBoundary>
+        </main>
+        <StatusBar />
+        <ShortcutsDialog />
+        <GoToDocumentDialog />
+      </div>
+    </PeerNamesContext.Provider>
   );
 }

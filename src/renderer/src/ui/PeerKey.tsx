@@ -1,4 +1,9 @@
-/** A peer key: shortened in tight places (the full key in the tooltip), copyable. */
+/**
+ * A peer key: shortened in tight places (the full key in the tooltip), copyable. When the peer
+ * announced a device name (its presence document), the name comes first and the key stays one
+ * click away (the copy button, and the tooltip).
+ */
+import { usePeerNames } from './peer-names-context.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { shortKey } from './format.ts';
 
@@ -7,11 +12,19 @@ export interface PeerKeyProps {
   /** Show the whole key (it wraps) instead of a short form. */
   readonly full?: boolean;
   readonly copy?: boolean;
+  /** Show the device name, when known (default true). */
+  readonly named?: boolean;
 }
 
-export function PeerKey({ value, full = false, copy = true }: PeerKeyProps) {
+export function PeerKey({ value, full = false, copy = true, named = true }: PeerKeyProps) {
+  const name = usePeerNames().get(value);
   return (
     <span className="peer-key">
+      {named && name !== undefined && (
+        <span className="peer-name" data-testid="peer-name" title={`Device name from its presence document; peer key ${value}`}>
+          {name}
+        </span>
+      )}
       <code title={value}>{full ? value : shortKey(value)}</code>
       {copy && <CopyButton text={value} label="Copy the peer key" />}
     </span>

@@ -2,6 +2,7 @@
 import type { WriteStamp } from '../../../../shared/inspector/documents.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { formatTimestamp, shortKey } from '../../ui/format.ts';
+import { usePeerNames } from '../../ui/peer-names-context.ts';
 
 const ROLES: Readonly<Record<WriteStamp['writerRole'], { readonly tone: Tone; readonly label: string; readonly title: string }>> = {
   local: { tone: 'accent', label: 'this peer', title: 'Written on this peer' },
@@ -16,11 +17,17 @@ const ROLES: Readonly<Record<WriteStamp['writerRole'], { readonly tone: Tone; re
 
 export function WriterLabel({ stamp }: { readonly stamp: WriteStamp }) {
   const role = ROLES[stamp.writerRole];
+  const name = usePeerNames().get(stamp.writer);
   return (
     <span className="writer">
       <Badge tone={role.tone} title={role.title}>
         {role.label}
       </Badge>
+      {name !== undefined && (
+        <span className="writer-name" data-testid="writer-name" title={`Device name from its presence document; peer key ${stamp.writer}`}>
+          {name}
+        </span>
+      )}
       <code className="writer-key" title={stamp.writer}>
         {shortKey(stamp.writer, 8, 4)}
       </code>

@@ -10,6 +10,7 @@
 import type { KeyboardEvent } from 'react';
 import type { ConnectionState, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { shortKey } from '../../ui/format.ts';
+import { usePeerNames } from '../../ui/peer-names-context.ts';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { type MeshEdge, type MeshLayout, type MeshNode, type NodeRole } from './mesh-layout.ts';
 import { ROLE_NAMES, STATE_NAMES, TRANSPORT_NAMES, authSentence, edgeCaptionLines, peerNow, refusalTitle, shortAddress } from './mesh-model.ts';
@@ -240,7 +241,8 @@ interface NodeViewProps {
 
 function NodeView({ node, auth, labelled, selected, dim, onSelect }: NodeViewProps) {
   const select = (): void => onSelect({ kind: 'peer', id: node.id });
-  const name = nodeName(node);
+  const deviceName = usePeerNames().get(node.peerKey ?? '');
+  const name = deviceName === undefined ? nodeName(node) : `${deviceName} (${nodeName(node)})`;
   const label = `${name}${node.appId === undefined ? '' : `, app ${node.appId}`}: ${STATE_NAMES[node.state]}${auth === undefined ? '' : `; ${auth}`}`;
   const above = node.labelSide === 'above';
   const keyText = node.peerKey !== undefined ? shortKey(node.peerKey) : shortAddress(node.address ?? '');
@@ -278,8 +280,8 @@ function NodeView({ node, auth, labelled, selected, dim, onSelect }: NodeViewPro
       )}
       {labelled && (
         <>
-          <text className="mesh-node-role" y={above ? -node.r - 24 : node.r + 16}>
-            {ROLE_NAMES[node.role]}
+          <text className="mesh-node-role" y={above ? -node.r - 24 : node.r + 16} data-testid={deviceName === undefined ? undefined : 'mesh-node-name'}>
+            {deviceName ?? ROLE_NAMES[node.role]}
           </text>
           <text className="mesh-node-key" y={above ? -node.r - 10 : node.r + 30}>
             {keyText}

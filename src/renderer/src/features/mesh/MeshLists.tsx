@@ -5,7 +5,7 @@
  * arrow keys move it.
  */
 import { useRef } from 'react';
-import type { ConnectionState, MeshConnection, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
+import type { ConnectionState, MeshConnection, MeshIndirectPeer, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { PeerKey } from '../../ui/PeerKey.tsx';
 import { formatAgo, formatCount } from '../../ui/format.ts';
@@ -106,9 +106,66 @@ export function PeersTable({ snapshot, receivedAt, now, selected, onSelect }: Li
               </tr>
             );
           })}
+          {snapshot.indirect.map((peer) => (
+            <IndirectRow
+              key={`indirect:${peer.peerKey}`}
+              peer={peer}
+              peerClock={peerClock}
+              selected={peer.peerKey === selectedId}
+              onSelect={() => onSelect({ kind: 'peer', id: peer.peerKey })}
+            />
+          ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A peer known only from its presence document: whom it is reached through, and when it was last heard of. */
+function IndirectRow({
+  peer,
+  peerClock,
+  selected,
+  onSelect,
+}: {
+  readonly peer: MeshIndirectPeer;
+  readonly peerClock: number;
+  readonly selected: boolean;
+  readonly onSelect: () => void;
+}) {
+  const via = peer.viaRole === 'big-peer' ? 'via Big Peer' : peer.via !== undefined ? 'via a peer' : 'not linked to this peer';
+  const seen = peer.lastSeenAt === undefined ? 'never seen' : `last seen ${formatAgo(peer.lastSeenAt, peerClock)}`;
+  return (
+    <tr
+      aria-current={selected || undefined}
+      className={`mesh-row-indirect${selected ? ' is-selected' : ''}`}
+      data-testid="mesh-indirect-peer"
+      data-peer={peer.peerKey}
+      onClick={onSelect}
+    >
+      <td>
+        <PeerKey value={peer.peerKey} />
+        {peer.appMetadata !== undefined && Object.keys(peer.appMetadata).length > 0 && (
+          <span className="mesh-app">
+            {Object.entries(peer.appMetadata)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(' · ')}
+          </span>
+        )}
+      </td>
+      <td className="mesh-wrap">
+        <span className={`mesh-role mesh-role-${peer.role ?? 'small-peer'}`}>{peer.role === 'big-peer' ? 'Big Peer' : 'Small peer'}</span>
+        <span className="mesh-app" title={peer.via === undefined ? undefined : `Reached through ${peer.via}: this peer has no session with it`}>
+          {via}
+        </span>
+      </td>
+      <td>
+        <Badge tone={peer.online ? 'ok' : 'neutral'}>{peer.online ? 'online' : 'offline'}</Badge>
+        <span className="mesh-app" title="When it last wrote its presence document (on its own clock)">
+          {seen}
+        </span>
+      </td>
+    </tr>
   );
 }
 

@@ -89,6 +89,8 @@ export const createMeshSlice: SliceCreator<MeshSlice> = (set, get) => {
 };
 
 export const wireMeshEvents: EventWiring = (store) => {
+  // Read once at start, whatever the panel: every panel names peers from it (peer-names.ts).
+  if (store.getState().mesh.status === 'idle') void store.getState().loadMesh();
   const stopChanges = inspector.on('mesh:changed', (snapshot) => store.getState().receiveMesh(snapshot));
   // Changes pushed while the link was down are lost: once it is back, read the mesh again.
   const stopLink = onLinkReopened(store, () => {

@@ -5,6 +5,8 @@
  * view needs no measuring. Pointer users click a bar to select it; keyboard users select rows in
  * the tables below, which hold the same entries.
  */
+import { usePeerNames } from '../../ui/peer-names-context.ts';
+import { withPeerNames } from '../mesh/peer-names.ts';
 import { memo } from 'react';
 import { ORIGINATORS, type Originator } from '../../../../shared/transactions.ts';
 import { formatDuration, plural } from '../../ui/format.ts';
@@ -115,7 +117,8 @@ const CommitBarView = memo(function CommitBarView({
   readonly onSelect: (selection: Selection) => void;
 }) {
   const { entry } = bar;
-  const title = `txn #${entry.txnId} · ${writerName(entry.originator, entry.hint)} · ${durationText(entry.durationMs)} · started ${clockTime(entry.startedAt)}${entry.collections.length > 0 ? ` · ${entry.collections.join(', ')}` : ''} · ${plural(entry.documents, 'document')}`;
+  const names = usePeerNames();
+  const title = `txn #${entry.txnId} · ${withPeerNames(writerName(entry.originator, entry.hint), names)} · ${durationText(entry.durationMs)} · started ${clockTime(entry.startedAt)}${entry.collections.length > 0 ? ` · ${entry.collections.join(', ')}` : ''} · ${plural(entry.documents, 'document')}`;
   return (
     <div
       className={`txn-bar txn-${entry.originator.toLowerCase()}${selected ? ' is-selected' : ''}`}

@@ -2,6 +2,7 @@
  * The tables under the timeline: commits, and blocked waits (with the writers waiting now on
  * top), newest first. A row is selected with a click or the arrow keys; the timeline shows it.
  */
+import { TxnHint } from './TxnHint.tsx';
 import { memo, useEffect, useRef, type RefObject } from 'react';
 import type { BlockedWaitEntry, TransactionEntry, WriteSlotState } from '../../../../shared/inspector/transactions.ts';
 import { formatCount, formatDuration } from '../../ui/format.ts';
@@ -101,7 +102,7 @@ const CommitRow = memo(function CommitRow({
       <td>
         <OriginatorTag originator={entry.originator} />
       </td>
-      <td className="txn-cell-hint">{entry.hint ?? <span className="faint">—</span>}</td>
+      <td className="txn-cell-hint">{entry.hint === undefined ? <span className="faint">—</span> : <TxnHint hint={entry.hint} />}</td>
       <td className="mono muted">{clockTime(entry.startedAt)}</td>
       <td className={`num mono${entry.durationMs >= 1_000 ? ' txn-slow' : ''}`}>{durationText(entry.durationMs)}</td>
       <td className="mono txn-cell-collections" title={entry.collections.join(', ')}>
@@ -185,7 +186,7 @@ export function WaitsTable({ waits, hints, slot, age, selected, onSelect }: Wait
                 <td>
                   <OriginatorTag originator={writer.originator} />
                 </td>
-                <td className="txn-cell-hint">{writer.hint ?? <span className="faint">—</span>}</td>
+                <td className="txn-cell-hint">{writer.hint === undefined ? <span className="faint">—</span> : <TxnHint hint={writer.hint} />}</td>
                 <td className="num mono">{formatDuration(waitingMs)}</td>
                 <td>
                   {holder === undefined ? <span className="faint">—</span> : <Behind txnId={holder.txnId} originator={holder.originator} hint={holder.hint} />}
@@ -239,7 +240,7 @@ const WaitRow = memo(function WaitRow({
       <td>
         <OriginatorTag originator={entry.originator} />
       </td>
-      <td className="txn-cell-hint">{entry.hint ?? <span className="faint">—</span>}</td>
+      <td className="txn-cell-hint">{entry.hint === undefined ? <span className="faint">—</span> : <TxnHint hint={entry.hint} />}</td>
       <td className="num mono">{formatDuration(entry.waitedMs)}</td>
       <td>
         <Behind txnId={entry.blockingTxnId} originator={entry.blockedBy} hint={behindHint} />
