@@ -146,6 +146,8 @@ export interface BigPeerOptions {
   readonly inspect?: boolean;
   /** `--config FILE`: a configuration file (JSON) written into the folder. */
   readonly config?: Readonly<Record<string, unknown>>;
+  /** `--device-name NAME`: the Big Peer writes its presence document (default: none). */
+  readonly deviceName?: string;
 }
 
 export interface InspectedPeer extends RunningProcess {
@@ -174,6 +176,8 @@ export interface PeerOptions {
   readonly readOnly?: boolean;
   /** `--result-limit SIZE`: how much of one SELECT result the inspector keeps (`64KiB`). */
   readonly resultLimit?: string;
+  /** `--device-name NAME` (default: the host name). */
+  readonly deviceName?: string;
 }
 
 export interface Mesh {
@@ -221,6 +225,7 @@ export function createMesh(prefix: string): Mesh {
     const playgroundToken = options.playgroundToken ?? 'e2e-playground-token';
     const args = ['big-peer', '--app-id', appID, '--port', port, '--data', data, '--playground-token', playgroundToken];
     if (options.logLevel !== undefined) args.push('--log-level', options.logLevel);
+    if (options.deviceName !== undefined) args.push('--device-name', options.deviceName);
     if (options.inspect === true) args.push('--inspect-port', '0');
     if (options.config !== undefined) {
       const file = `${data}.config.json`;
@@ -278,6 +283,7 @@ export function createMesh(prefix: string): Mesh {
       if (options.evictWindow !== undefined) args.push('--evict-window', options.evictWindow);
       if (options.readOnly === true) args.push('--read-only');
       if (options.resultLimit !== undefined) args.push('--result-limit', options.resultLimit);
+      if (options.deviceName !== undefined) args.push('--device-name', options.deviceName);
       return track(
         startSyncmesh(`peer ${name}`, args, /SyncMesh inspector: (http:\/\/127\.0\.0\.1:\d+)\/([A-Za-z0-9_-]+)\/\n/).then(({ process: running, match }) => ({
           ...running,

@@ -129,7 +129,15 @@ export class BigPeer {
     const timers = deps.timers ?? systemTimers;
     const hub = deps.logHub ?? SyncLogger.hub;
     const tls = readTls(config);
-    const sync = deps.sync ?? new Sync({ persistenceDirectory: config.dataDir, inMemory: config.dataDir === undefined, logHub: hub, timers });
+    const sync =
+      deps.sync ??
+      new Sync({
+        persistenceDirectory: config.dataDir,
+        inMemory: config.dataDir === undefined,
+        logHub: hub,
+        timers,
+        ...(config.deviceName === undefined ? {} : { presence: { deviceName: config.deviceName } }),
+      });
     let queries: QueryThreads | undefined;
     try {
       // SELECTs of the HTTP API run there, off the event loop (SQLite on disk only; statement-runner.ts).

@@ -39,6 +39,11 @@ export interface BigPeerConfig {
   readonly postgres: PostgresConfig | undefined;
   /** Names this node in its logs and in PostgreSQL (`pg_stat_activity`, the migrations it applied); default `<host name>:<pid>`. */
   readonly nodeName: string | undefined;
+  /**
+   * The name the Big Peer shows small peers in its presence document (`--device-name`); undefined:
+   * it writes no presence document (small peers name it "Big Peer").
+   */
+  readonly deviceName: string | undefined;
   /** Enables playground logins (no provider) with this token; they get every permission. */
   readonly playgroundToken: string | undefined;
   /** API keys accepted with every permission, besides the ones created with `keys create`. */
@@ -127,6 +132,7 @@ export interface ConfigFlags {
   /** `postgres://…` (the store on PostgreSQL). */
   readonly storage?: string;
   readonly nodeName?: string;
+  readonly deviceName?: string;
   readonly appID?: string;
   readonly playgroundToken?: string;
   readonly apiKeys?: readonly string[];
@@ -152,6 +158,7 @@ const FILE_KEYS = new Set([
   'data',
   'storage',
   'nodeName',
+  'deviceName',
   'pollIntervalMs',
   'playgroundToken',
   'apiKeys',
@@ -336,6 +343,7 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     dataDir,
     postgres,
     nodeName: pick(onLine.string('node-name', flags.nodeName), inFile.string('nodeName', file.nodeName)),
+    deviceName: pick(onLine.string('device-name', flags.deviceName), inFile.string('deviceName', file.deviceName)),
     playgroundToken: pick(onLine.string('playground-token', flags.playgroundToken), inFile.string('playgroundToken', file.playgroundToken)),
     apiKeys: [...(fileKeys as string[]), ...(flags.apiKeys ?? [])],
     authProviders: providers,
@@ -377,6 +385,7 @@ export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: 
     dataDir: undefined,
     postgres: undefined,
     nodeName: undefined,
+    deviceName: undefined,
     playgroundToken: undefined,
     apiKeys: [],
     authProviders: {},

@@ -31,6 +31,8 @@ Serving (flags win over the config file; see docs/http-api.md):
   --storage URL            the store on PostgreSQL instead, shared by every node of the app:
                            postgres://user:password@host:port/database[?schema=NAME] (docs/deploy.md)
   --node-name NAME         this node's name in logs and in PostgreSQL (default host:pid)
+  --device-name NAME       the name small peers show for this Big Peer: it writes its presence
+                           document (default: none written)
   --playground-token T     enable playground logins with this token
   --api-key KEY            an API key accepted with every permission (repeatable)
   --tls-key FILE           serve https and wss with this private key (PEM) …
@@ -96,6 +98,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
           data: { type: 'string' },
           storage: { type: 'string' },
           'node-name': { type: 'string' },
+          'device-name': { type: 'string' },
           'playground-token': { type: 'string' },
           'api-key': { type: 'string', multiple: true },
           'tls-key': { type: 'string' },
@@ -128,6 +131,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       data: values.data,
       storage: values.storage,
       nodeName: values['node-name'],
+      deviceName: values['device-name'],
       playgroundToken: values['playground-token'],
       apiKeys: values['api-key'],
       tlsKey: values['tls-key'],
