@@ -34,6 +34,13 @@ export interface TrackedConnection {
   readonly transport: TransportKind;
   /** Set when its announcement was refused: by this peer (`local`) or the other, the close code and why. */
   readonly refusal: Refusal | undefined;
+  /**
+   * For a dialed address: its attempts in a row that ended before a session started (refused,
+   * unreachable, failed); undefined when its last attempt reached a session, or none failed.
+   */
+  readonly failedAttempts: number | undefined;
+  /** When the first of those failed attempts ended (ms); undefined with `failedAttempts`. */
+  readonly failingSince: number | undefined;
 }
 
 /** A refused announcement (handshake), as both sides log it. */
@@ -162,13 +169,15 @@ export class MeshTracker {
 
   /** A new attempt to dial the address, over this connection. */
   dialing(connection: ConnectionFacts, bigPeer: boolean): void {
-    this.#dialed.set(
-      connection.remoteAddress,
-      this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', {
-        bigPeer,
-        transport: connection.transport ?? 'WebSocket',
-      }),
-    );
+    const before = this.#dialed.get(connection.remoteAddress);
+    const record = this.#record(connection.id, connection.type, 'dialed', connection.remoteAddress, 'connecting', {
+      bigPeer,
+      transport: connection.transport ?? 'WebSocket',
+    });
+    // The streak of failed attempts goes on until one reaches a session.
+    record.failedAttempts = before?.failedAttempts;
+    record.failingSince = before?.failingSince;
+    this.#dialed.set(connection.remoteAddress, record);
     this.#changed();
   }
 
@@ -198,7 +207,7 @@ export class MeshTracker {
   retryScheduled(address: string, delayMs: number): void {
     const record = this.#dialed.get(address);
     if (record === undefined) return;
-    if (record.state !== 'closed') this.#set(record, 'closed', { reason: record.reason ?? 'the connection ended' });
+    if (record.state !== 'closed') this.#closeDialed(record, record.reason ?? 'the connection ended');
     record.retryAt = this.#timers.now() + delayMs;
     this.#changed();
   }
@@ -275,6 +284,8 @@ export class MeshTracker {
     const record = this.#byId(connection.id);
     if (record !== undefined) {
       record.remotePeerKey = remote.peerKey;
+      record.failedAttempts = undefined;
+      record.failingSince = undefined;
       this.#set(record, elected ? 'elected' : 'standby', {});
     }
     this.#changed();
@@ -293,7 +304,8 @@ export class MeshTracker {
   closed(connectionId: string, reason: string, refusal?: Refusal): void {
     const record = this.#byId(connectionId);
     if (record === undefined || record.state === 'closed') return;
-    this.#set(record, 'closed', { reason });
+    if (record.direction === 'dialed') this.#closeDialed(record, reason);
+    else this.#set(record, 'closed', { reason });
     record.refusal = refusal;
     this.#trim();
     this.#changed();
@@ -348,12 +360,23 @@ export class MeshTracker {
       bigPeer: extra.bigPeer,
       transport: extra.transport,
       refusal: undefined,
+      failedAttempts: undefined,
+      failingSince: undefined,
     };
   }
 
   /** Closed for good (sync stopped, or the LAN peer left), also one that was waiting to be redialed. */
   #stop(record: Mutable<TrackedConnection>, reason = 'sync stopped'): void {
     record.retryAt = undefined;
+    this.#set(record, 'closed', { reason });
+  }
+
+  /** A dialed attempt ended: one that never reached a session adds to the streak of failures. */
+  #closeDialed(record: Mutable<TrackedConnection>, reason: string): void {
+    if (record.state === 'connecting') {
+      record.failedAttempts = (record.failedAttempts ?? 0) + 1;
+      record.failingSince ??= this.#timers.now();
+    }
     this.#set(record, 'closed', { reason });
   }
 

@@ -21,4 +21,6 @@ export interface TransportCondition {
   readonly reason: string;
   /** When it entered this condition (ms). */
   readonly since: number;
+  /** What a user must know although it runs (LAN on a loopback address: other machines cannot reach it). */
+  readonly warning?: string;
 }

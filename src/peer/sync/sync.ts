@@ -25,6 +25,7 @@ import { WebSocketListener } from '../replication/ws-listener.ts';
 import type { LanDiscoveryFactory } from '../lan/discovery.ts';
 import { BonjourDiscovery } from '../lan/bonjour-discovery.ts';
 import { LanStartError, LanTransport } from '../lan/lan-transport.ts';
+import { loopbackWarning } from '../lan/loopback.ts';
 import { lanOptions, requestedPeerToPeer, unavailableReason, type SyncTransportOptions, type TransportCondition } from '../replication/transport-config.ts';
 import type { Connection } from '../replication/connection.ts';
 import { AuthClient } from '../auth/auth-client.ts';
@@ -659,11 +660,13 @@ export class Sync {
           reconnect: transport.reconnect,
           certificateProblem,
         });
+        const warning = loopbackWarning(lan);
         tracker.transportCondition({
           transport: 'LAN',
           condition: 'Ok',
           reason: `listening on ${lanTransport.listenUrl}, advertised over mDNS`,
           since: timers.now(),
+          ...(warning === undefined ? {} : { warning }),
         });
       } catch (error) {
         const condition = error instanceof LanStartError ? error.condition : 'MdnsFailure';

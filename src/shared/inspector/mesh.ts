@@ -64,6 +64,10 @@ export interface MeshConnection {
   readonly refusal: MeshRefusal | undefined;
   /** For a closed dialed connection: when it will be dialed again (ms from `MeshSnapshot.now`). */
   readonly retryInMs: number | undefined;
+  /** For a dialed address: its attempts in a row that ended before a session (refused, unreachable); undefined when none. */
+  readonly failedAttempts: number | undefined;
+  /** When the first of those failed attempts ended (ms); undefined without them. */
+  readonly failingSince: number | undefined;
 }
 
 /**
@@ -140,7 +144,16 @@ export interface MeshLanPeer {
   readonly auth: MeshAuth | undefined;
   /** The device name of its presence document (by its peer key), once that arrived. */
   readonly deviceName: string | undefined;
+  /**
+   * Set when its address failed `LAN_UNREACHABLE_AFTER` dials or more in a row with no session
+   * since (it vanished without a goodbye, SIGKILL, or it advertises an address this peer cannot
+   * reach): since when, and how many attempts. Such a peer is not counted as present.
+   */
+  readonly unreachable: { readonly since: number; readonly attempts: number } | undefined;
 }
+
+/** Failed dials in a row after which a LAN peer is said unreachable (and offline). */
+export const LAN_UNREACHABLE_AFTER = 3;
 
 /** A session a peer said it has, in its presence document. */
 export interface MeshPresenceLink {
@@ -194,6 +207,11 @@ export interface MeshTransportCondition {
   readonly reason: string;
   /** When it entered this condition (ms). */
   readonly since: number;
+  /**
+   * Something a user must know although it runs: for LAN, that it listens or advertises on a
+   * loopback address, so that other machines cannot reach this peer. Undefined when nothing.
+   */
+  readonly warning: string | undefined;
 }
 
 export interface MeshSnapshot {

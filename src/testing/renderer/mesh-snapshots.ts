@@ -26,6 +26,8 @@ export function connection(id: string, overrides: Partial<MeshConnection> = {}):
     reason: undefined,
     refusal: undefined,
     retryInMs: undefined,
+    failedAttempts: undefined,
+    failingSince: undefined,
     ...overrides,
   };
 }
@@ -65,18 +67,27 @@ export function lanPeer(peerKey: string | undefined, overrides: Partial<MeshLanP
     lastSeenAt: 9_000,
     auth: undefined,
     deviceName: undefined,
+    unreachable: undefined,
     ...overrides,
   };
 }
 
 export function transport(name: MeshTransportCondition['transport'], overrides: Partial<MeshTransportCondition> = {}): MeshTransportCondition {
   return name === 'LAN'
-    ? { transport: 'LAN', condition: 'Ok', reason: 'listening on ws://0.0.0.0:41000/_sync/ws, advertised over mDNS', since: 1_000, ...overrides }
+    ? {
+        transport: 'LAN',
+        condition: 'Ok',
+        reason: 'listening on ws://0.0.0.0:41000/_sync/ws, advertised over mDNS',
+        since: 1_000,
+        warning: undefined,
+        ...overrides,
+      }
     : {
         transport: name,
         condition: 'Unavailable',
         reason: `${name} needs a platform API; SyncMesh on linux has no such transport: use LAN or the Big Peer`,
         since: 1_000,
+        warning: undefined,
         ...overrides,
       };
 }

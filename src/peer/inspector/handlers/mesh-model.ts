@@ -3,7 +3,14 @@
  * `sync.lanPeers`, `sync.transportConditions`), never from log entries: it stays right whatever
  * the minimum log level.
  */
-import { PRESENCE_STALE_MS, type MeshAuth, type MeshConnection, type MeshIndirectPeer, type MeshSnapshot } from '../../../shared/inspector/mesh.ts';
+import {
+  LAN_UNREACHABLE_AFTER,
+  PRESENCE_STALE_MS,
+  type MeshAuth,
+  type MeshConnection,
+  type MeshIndirectPeer,
+  type MeshSnapshot,
+} from '../../../shared/inspector/mesh.ts';
 import type { PresenceRecord } from '../../presence/presence-document.ts';
 import { ANNOUNCE_CLOSE_CODES } from '../../../shared/protocol/announce.ts';
 import type { LanPeer, SeenPeer, TrackedConnection } from '../../replication/mesh-tracker.ts';
@@ -79,10 +86,11 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
       lastSeenAt: p.lastSeenAt,
       auth: p.peerKey === undefined ? undefined : authOf(seen.get(p.peerKey), refusals.get(p.peerKey)),
       deviceName: p.peerKey === undefined ? undefined : presence.get(p.peerKey)?.deviceName,
+      unreachable: unreachableOf(connections.find((c) => c.direction === 'dialed' && c.address === p.url)),
     })),
     transports: [...source.transportConditions]
       .sort((a, b) => order(a) - order(b))
-      .map((t) => ({ transport: t.transport, condition: t.condition, reason: t.reason, since: t.since })),
+      .map((t) => ({ transport: t.transport, condition: t.condition, reason: t.reason, since: t.since, warning: t.warning })),
     now,
   };
 }
@@ -101,6 +109,8 @@ function meshConnection(c: TrackedConnection, now: number, advertised: ReadonlyM
     reason: c.reason,
     refusal: c.state === 'closed' ? c.refusal : undefined,
     retryInMs: c.state === 'closed' && c.retryAt !== undefined ? Math.max(0, c.retryAt - now) : undefined,
+    failedAttempts: c.failedAttempts,
+    failingSince: c.failingSince,
   };
 }
 
@@ -157,4 +167,12 @@ function indirectPeers(source: MeshSource, presence: ReadonlyMap<string, Presenc
 
 function nonEmpty(metadata: Readonly<Record<string, string>> | undefined): Readonly<Record<string, string>> | undefined {
   return metadata === undefined || Object.keys(metadata).length === 0 ? undefined : metadata;
+}
+
+/** A LAN address whose dials failed `LAN_UNREACHABLE_AFTER` times or more in a row, and is not connected now. */
+function unreachableOf(dialed: MeshConnection | undefined): { since: number; attempts: number } | undefined {
+  if (dialed === undefined || dialed.state === 'elected' || dialed.state === 'standby') return undefined;
+  const attempts = dialed.failedAttempts ?? 0;
+  if (attempts < LAN_UNREACHABLE_AFTER || dialed.failingSince === undefined) return undefined;
+  return { since: dialed.failingSince, attempts };
 }

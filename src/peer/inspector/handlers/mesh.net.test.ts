@@ -252,9 +252,15 @@ describe('the mesh on the LAN', () => {
       state: 'closed',
     });
 
-    // Transports: LAN runs, listening; Bluetooth LE is not on this platform.
+    // Transports: LAN runs, listening (on 127.0.0.1 here: it warns that other machines cannot reach it); Bluetooth LE is not on this platform.
     expect(mesh.transports).toEqual([
-      { transport: 'LAN', condition: 'Ok', reason: expect.stringMatching(/^listening on ws:\/\/127\.0\.0\.1:\d+\/_sync\/ws/), since: expect.any(Number) },
+      {
+        transport: 'LAN',
+        condition: 'Ok',
+        reason: expect.stringMatching(/^listening on ws:\/\/127\.0\.0\.1:\d+\/_sync\/ws/),
+        since: expect.any(Number),
+        warning: expect.stringMatching(/^other machines cannot reach this peer: it listens on 127\.0\.0\.1/),
+      },
       { transport: 'BluetoothLE', condition: 'Unavailable', reason: expect.stringContaining('has no such transport'), since: expect.any(Number) },
     ]);
 

@@ -4,6 +4,7 @@
  * present or gone, with its link and its authentication. Selecting a LAN peer selects it in the
  * graph too.
  */
+import { clockTime } from '../transactions/transactions-model.ts';
 import { useRef } from 'react';
 import type { MeshLanPeer, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
 import { Badge } from '../../ui/Badge.tsx';
@@ -71,13 +72,30 @@ function TransportsTable({ snapshot, peerClock }: { readonly snapshot: MeshSnaps
                 <Badge tone={CONDITION_TONES[t.condition]}>{t.condition}</Badge>
                 <span className="mesh-age">for {formatDuration(Math.max(0, peerClock - t.since))}</span>
               </td>
-              <td className="mesh-wrap">{t.reason}</td>
+              <td className="mesh-wrap">
+                {t.reason}
+                {t.warning !== undefined && (
+                  <span className="mesh-reason is-closed" role="alert" data-testid="lan-warning">
+                    {t.warning}
+                  </span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   );
+}
+
+/** Present on the LAN and reachable: what the tab counts. */
+function isOnline(peer: MeshLanPeer): boolean {
+  return peer.present && peer.unreachable === undefined;
+}
+
+/** `unreachable since 12:04:05, 5 attempts`. */
+export function unreachableText(u: { readonly since: number; readonly attempts: number }): string {
+  return `unreachable since ${clockTime(u.since, false)}, ${formatCount(u.attempts)} attempts`;
 }
 
 function LanPeersTable({ snapshot, peerClock, selected, onSelect }: LanListsProps) {
@@ -118,7 +136,7 @@ function LanPeersTable({ snapshot, peerClock, selected, onSelect }: LanListsProp
               <tr
                 key={peer.name}
                 aria-current={isSelected || undefined}
-                className={`${peer.present ? 'mesh-lan-present' : 'mesh-lan-gone'}${isSelected ? ' is-selected' : ''}`}
+                className={`${isOnline(peer) ? 'mesh-lan-present' : 'mesh-lan-gone'}${isSelected ? ' is-selected' : ''}`}
                 onClick={key === undefined ? undefined : () => onSelect({ kind: 'peer', id: key })}
               >
                 <td>
@@ -131,16 +149,29 @@ function LanPeersTable({ snapshot, peerClock, selected, onSelect }: LanListsProp
                 <td className="mesh-wrap">
                   <Badge tone={status.tone}>{status.label}</Badge>
                   {status.detail !== undefined && <span className={peer.compatible ? 'mesh-reason' : 'mesh-reason is-ignored'}>{status.detail}</span>}
+                  {peer.unreachable !== undefined && (
+                    <span className="mesh-reason is-closed" data-testid="lan-unreachable">
+                      {unreachableText(peer.unreachable)}
+                    </span>
+                  )}
                   {peer.auth !== undefined && <AuthState auth={peer.auth} peerClock={peerClock} />}
                 </td>
                 <td>
                   <Badge
-                    tone={peer.present ? 'ok' : 'neutral'}
-                    title={peer.present ? 'Still advertised on the LAN' : 'No longer advertised: it said goodbye, its record expired, or sync stopped'}
+                    tone={isOnline(peer) ? 'ok' : 'neutral'}
+                    title={
+                      peer.unreachable !== undefined
+                        ? 'Still advertised, but its address cannot be reached: it vanished without a goodbye, or advertises an address this peer cannot reach'
+                        : peer.present
+                          ? 'Still advertised on the LAN'
+                          : 'No longer advertised: it said goodbye, its record expired, or sync stopped'
+                    }
                   >
-                    {peer.present ? 'present' : 'gone'}
+                    {peer.unreachable !== undefined ? 'offline' : peer.present ? 'present' : 'gone'}
                   </Badge>
-                  <span className="mesh-age">seen {formatAgo(peer.lastSeenAt, peerClock)}</span>
+                  <span className="mesh-age">
+                    {isOnline(peer) ? 'seen' : 'last seen'} {formatAgo(peer.lastSeenAt, peerClock)}
+                  </span>
                 </td>
               </tr>
             );

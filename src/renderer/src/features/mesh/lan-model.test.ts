@@ -57,4 +57,12 @@ describe('the words of the Mesh panel’s LAN and transports', () => {
     expect(noConnectionsHint([transport('LAN')])).toMatch(/^LAN runs/);
     expect(noConnectionsHint([])).toMatch(/^This peer syncs with no one now/);
   });
+
+  it('does not count a LAN peer whose dials keep failing as present, and lists it after the reachable ones', () => {
+    const vanished = lanPeer('vanished-key', { unreachable: { since: 8_000, attempts: 4 }, lastSeenAt: 9_500 });
+    const here = lanPeer(SMALL_B, { lastSeenAt: 9_000 });
+    expect(presentCount(lanSnapshot({ lanPeers: [vanished, here] }))).toBe(1);
+    expect(sortLanPeers([vanished, here]).map((p) => p.peerKey)).toEqual([SMALL_B, 'vanished-key']);
+    expect(lanPeerStatus(vanished, []).tone).toBe('neutral');
+  });
 });

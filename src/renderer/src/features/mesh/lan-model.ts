@@ -69,7 +69,7 @@ export function lanPeerStatus(peer: MeshLanPeer, connections: readonly MeshConne
   const mine = connections.filter((c) => peer.peerKey !== undefined && nodeIdOf(c) === peer.peerKey);
   const latest = mine.reduce<MeshConnection | undefined>((a, c) => (a === undefined || c.since > a.since ? c : a), undefined);
   const detail = latest === undefined || latest.refusal !== undefined ? undefined : latest.reason;
-  return { tone: peer.present ? 'warn' : 'neutral', label: 'not connected', detail };
+  return { tone: peer.present && peer.unreachable === undefined ? 'warn' : 'neutral', label: 'not connected', detail };
 }
 
 /**
@@ -77,7 +77,8 @@ export function lanPeerStatus(peer: MeshLanPeer, connections: readonly MeshConne
  * recently seen first.
  */
 export function sortLanPeers(peers: readonly MeshLanPeer[]): MeshLanPeer[] {
-  return [...peers].sort((a, b) => Number(b.present) - Number(a.present) || Number(b.compatible) - Number(a.compatible) || b.lastSeenAt - a.lastSeenAt);
+  const online = (p: MeshLanPeer): number => Number(p.present && p.unreachable === undefined);
+  return [...peers].sort((a, b) => online(b) - online(a) || Number(b.compatible) - Number(a.compatible) || b.lastSeenAt - a.lastSeenAt);
 }
 
 /** `app x · protocol 2`: what a peer advertised besides its key. */
@@ -109,7 +110,7 @@ export function noConnectionsHint(transports: readonly MeshTransportCondition[])
   return 'This peer syncs with no one now: start sync, or give it a Big Peer, peer addresses or LAN.';
 }
 
-/** The tab's count: LAN peers present now. */
+/** The tab's count: LAN peers present now (advertised, and not unreachable after failed dials). */
 export function presentCount(snapshot: MeshSnapshot): number {
-  return snapshot.lanPeers.filter((p) => p.present).length;
+  return snapshot.lanPeers.filter((p) => p.present && p.unreachable === undefined).length;
 }

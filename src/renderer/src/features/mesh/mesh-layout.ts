@@ -163,16 +163,22 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
     readonly appId: string | undefined;
     readonly auth: MeshAuth | undefined;
   }
+  const lan = new Map(snapshot.lanPeers.map((p) => [p.peerKey, p]));
+  // A LAN peer gone offline (no longer advertised, or unreachable) keeps no check mark: its
+  // verification is history (the lists still say it), not a peer that is there.
+  const offline = (key: string): boolean => {
+    const seen = lan.get(key);
+    return seen !== undefined && (!seen.present || seen.unreachable !== undefined);
+  };
   const fromPeer = (peer: MeshPeer): Remote => ({
     id: peer.peerKey,
     role: peer.role === 'local' ? 'small-peer' : peer.role,
     peerKey: peer.peerKey,
     address: undefined,
     appId: peer.appId,
-    auth: peer.auth,
+    auth: offline(peer.peerKey) ? undefined : peer.auth,
   });
   const remotes: Remote[] = snapshot.peers.map(fromPeer);
-  const lan = new Map(snapshot.lanPeers.map((p) => [p.peerKey, p]));
   const known = new Set(remotes.map((r) => r.id));
   for (const c of drawn) {
     const id = nodeIdOf(c);
@@ -182,7 +188,7 @@ export function layoutMesh(snapshot: MeshSnapshot, showClosed = true, size: Size
     const seen = advertised === undefined ? undefined : lan.get(advertised);
     remotes.push(
       advertised !== undefined
-        ? { id, role: 'lan-peer', peerKey: advertised, address: c.address, appId: seen?.appId, auth: seen?.auth }
+        ? { id, role: 'lan-peer', peerKey: advertised, address: c.address, appId: seen?.appId, auth: offline(advertised) ? undefined : seen?.auth }
         : {
             id,
             role: 'unknown',
