@@ -186,6 +186,32 @@ describe('LAN peers in network namespaces, over real mDNS', () => {
     expect(await connectionChurn(peers)).toEqual(before);
   }, 90_000);
 
+  it('marks a LAN peer killed with SIGKILL offline: unreachable after failed redials, then gone once its record is stale', async () => {
+    const net = testNetwork();
+    const big = await bigPeer(net, 7106);
+    const peers = await lanPeers(net, ['a', 'b'], () => big);
+    const [a, b] = peers as [LanPeer, LanPeer];
+    await waitForMesh(peers, MESH_MS);
+    const seenByA = async () => (await a.agent.call('lanPeers', {})).lanPeers.find((p) => p.peerKey === b.peerKey);
+    const before = await seenByA();
+    expect(before?.present).toBe(true);
+    expect(before?.unreachable).toBeUndefined();
+    const killedAt = Date.now();
+    await b.agent.kill(); // No goodbye: its mDNS record and its socket just stop.
+    await until('a says b is unreachable', 30_000, async () => {
+      const seen = await seenByA();
+      return { done: seen?.unreachable !== undefined, state: seen };
+    });
+    const unreachable = (await seenByA())?.unreachable;
+    expect(unreachable?.attempts).toBeGreaterThanOrEqual(3);
+    expect(unreachable?.since).toBeGreaterThanOrEqual(killedAt);
+    // Then mDNS says so too: no answer for 35 s.
+    await until('a says b is gone', 60_000, async () => {
+      const seen = await seenByA();
+      return { done: seen?.present === false, state: seen };
+    });
+  }, 120_000);
+
   /**
    * Cuts c's cable, writes on both sides of the cut (one field edited on each side), checks that
    * the rest of the mesh goes on and that c hears nothing, then restores it: every peer ends with

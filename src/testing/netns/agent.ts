@@ -11,6 +11,7 @@ import { readlinkSync } from 'node:fs';
 import type { LogEntry } from '../../shared/log.ts';
 import { LogHub, Sync, onlinePlayground } from '../../peer/host.ts';
 import { CountWatches, waitRows } from './agent-waits.ts';
+import { buildMeshSnapshot } from '../../peer/inspector/handlers/mesh-model.ts';
 import { MAX_KEPT_LOGS, epochNow, parseCommand, parseConfig, type AgentCalls, type AgentCommand, type AgentConfig, type AgentReply } from './protocol.ts';
 import { jsonLine, onLines } from '../../shared/json-lines.ts';
 import { errorMessage } from '../../shared/error-message.ts';
@@ -99,7 +100,14 @@ async function handle(peer: ReturnType<typeof openPeer>, command: AgentCommand, 
       } satisfies AgentCalls['sessions']['result'];
     case 'lanPeers':
       return {
-        lanPeers: sync.lanPeers.map((p) => ({ name: p.name, peerKey: p.peerKey, url: p.url, compatible: p.compatible, present: p.present })),
+        lanPeers: buildMeshSnapshot(sync, Date.now()).lanPeers.map((p) => ({
+          name: p.name,
+          peerKey: p.peerKey,
+          url: p.url,
+          compatible: p.compatible,
+          present: p.present,
+          unreachable: p.unreachable,
+        })),
       } satisfies AgentCalls['lanPeers']['result'];
     case 'logs':
       return { entries: peer.logs.filter((e) => e.seq > command.params.since), dropped: peer.dropped() } satisfies AgentCalls['logs']['result'];

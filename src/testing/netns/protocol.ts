@@ -46,6 +46,8 @@ export interface AgentLanPeer {
   readonly url: string;
   readonly compatible: boolean;
   readonly present: boolean;
+  /** As the Mesh snapshot says it: its address failed enough dials in a row (since when, how many). */
+  readonly unreachable?: { readonly since: number; readonly attempts: number } | undefined;
 }
 
 /** Epoch milliseconds with a fraction (`performance.timeOrigin + performance.now()`). */
