@@ -9,7 +9,7 @@ import { ShortcutsDialog } from './shell/ShortcutsDialog.tsx';
 import { StatusBar } from './shell/StatusBar.tsx';
 import { TopBar } from './shell/TopBar.tsx';
 import { useInspector } from './store/index.ts';
-import { useMeshPeerNames } from './features/mesh/peer-names.ts';
+import { useMeshPeerNames } from './features/mesh/use-mesh-peer-names.ts';
 import { PeerNamesContext } from './ui/peer-names-context.ts';
 
 /** Whether a key typed here belongs to a text field (or an editor) rather than to the shell. */

@@ -1,4 +1,5 @@
 /** One log entry in the list: time, level, component, message; expanded, its structured fields. */
+import { usePeerNames } from '../../ui/peer-names-context.ts';
 import { memo, type MouseEvent } from 'react';
 import { renderLogLine, type LogEntry } from '../../../../shared/log.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -82,6 +83,9 @@ export const LogRow = memo(function LogRow({ entry, ordinal, index, start, expan
 function LogDetails({ entry, ranges }: { readonly entry: LogEntry; readonly ranges: CompiledFilter['ranges'] }) {
   const fields = Object.entries(entry.fields);
   const line = renderLogLine(entry);
+  // A field holding a peer key names the peer in its tooltip (its presence document's device name).
+  const names = usePeerNames();
+  const nameOf = (value: unknown): string | undefined => (typeof value === 'string' ? names.get(value) : undefined);
   return (
     // Clicks inside the details select text and copy; they do not fold the row.
     <div className="log-details" role="gridcell" aria-colspan={5} onClick={(e) => e.stopPropagation()}>
@@ -104,7 +108,10 @@ function LogDetails({ entry, ranges }: { readonly entry: LogEntry; readonly rang
         {fields.map(([key, value]) => (
           <div key={key} className="log-field">
             <dt>{key}</dt>
-            <dd className={`log-value-${value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value}`}>
+            <dd
+              className={`log-value-${value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value}`}
+              title={nameOf(value) === undefined ? undefined : `Peer ${nameOf(value)} (its device name)`}
+            >
               <Highlighted text={fieldText(value)} ranges={ranges} />
             </dd>
           </div>

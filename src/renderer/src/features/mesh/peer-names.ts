@@ -1,11 +1,9 @@
 /**
  * The device names peers announce in their presence documents, by peer key, from the last Mesh
  * snapshot: every panel that shows a peer key shows the name beside it (the key stays one click
- * away: copy, and the tooltip). Pure, and a hook over the store.
+ * away: copy, and the tooltip). Pure; the shell's hook is in use-mesh-peer-names.ts.
  */
-import { useMemo } from 'react';
 import type { MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
-import { useInspector } from '../../store/index.ts';
 import { shortKey } from '../../ui/format.ts';
 import type { PeerNames } from '../../ui/peer-names-context.ts';
 
@@ -23,12 +21,6 @@ export function peerNames(snapshot: MeshSnapshot | undefined): PeerNames {
   for (const p of snapshot.peers) add(p.peerKey, p.deviceName);
   add(snapshot.local.peerKey, snapshot.local.deviceName);
   return names;
-}
-
-/** The names of the last Mesh snapshot (loaded at start, kept by `mesh:changed`): for the shell's provider. */
-export function useMeshPeerNames(): PeerNames {
-  const snapshot = useInspector((s) => s.mesh.value);
-  return useMemo(() => peerNames(snapshot), [snapshot]);
 }
 
 /** `till-2 (AbCdEfGh…wxyz)` for a named peer, the short key otherwise. */
