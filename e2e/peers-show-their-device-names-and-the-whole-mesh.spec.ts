@@ -43,6 +43,10 @@ test('the Mesh names this peer and the Big Peer, and shows the peer behind the B
   await expect(behind).toContainText(/last seen/);
   // The key stays one click away: its copy button.
   await expect(behind.getByRole('button', { name: 'Copy the peer key' })).toBeVisible();
+  // The graph draws it beside the Big Peer, dashed, by name.
+  const satellite = page.getByTestId('mesh-indirect-node');
+  await expect(satellite).toHaveAttribute('data-peer', keyB);
+  await expect(satellite).toHaveAttribute('aria-label', /^till-2 \(.*\), via Big Peer: online, last seen/);
   // The graph labels the named nodes by name.
   await expect(page.getByTestId('mesh-node-name').filter({ hasText: 'till-1' })).toBeVisible();
   await expect(page.getByTestId('mesh-node-name').filter({ hasText: 'cloud-eu-1' })).toBeVisible();

@@ -9,10 +9,11 @@
  */
 import type { KeyboardEvent } from 'react';
 import type { ConnectionState, MeshSnapshot } from '../../../../shared/inspector/mesh.ts';
-import { shortKey } from '../../ui/format.ts';
+import { formatAgo, shortKey } from '../../ui/format.ts';
 import { usePeerNames } from '../../ui/peer-names-context.ts';
+import { placeSatellites, type MeshSatellite } from './mesh-satellites.ts';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
-import { type MeshEdge, type MeshLayout, type MeshNode, type NodeRole } from './mesh-layout.ts';
+import { curve, type MeshEdge, type MeshLayout, type MeshNode, type NodeRole } from './mesh-layout.ts';
 import { ROLE_NAMES, STATE_NAMES, TRANSPORT_NAMES, authSentence, edgeCaptionLines, peerNow, refusalTitle, shortAddress } from './mesh-model.ts';
 import type { MeshSelection } from './slice.ts';
 
@@ -101,6 +102,20 @@ export function MeshGraph({ snapshot, layout, receivedAt, now, selected, onSelec
             remote={nodeById.get(edge.nodeId)}
             selected={selected?.kind === 'connection' && selected.id === edge.connection.id}
             dim={focus && !related.has(`c:${edge.connection.id}`)}
+            onSelect={onSelect}
+          />
+        ))}
+      </g>
+
+      <g className="mesh-satellites">
+        {placeSatellites(snapshot.indirect, layout.nodes, layout).map((satellite) => (
+          <SatelliteView
+            key={satellite.peer.peerKey}
+            satellite={satellite}
+            peerClock={peerClock}
+            labelled={layout.labelled}
+            selected={selected?.kind === 'peer' && selected.id === satellite.peer.peerKey}
+            dim={focus && !related.has(satellite.peer.peerKey)}
             onSelect={onSelect}
           />
         ))}
@@ -223,6 +238,53 @@ function EdgeLabel({
       {reason !== undefined && (
         <text className="mesh-edge-reason" y={-height / 2 + 37}>
           {reason}
+        </text>
+      )}
+    </g>
+  );
+}
+
+/** A peer known only through presence, beside the node it is reached through, with a dashed link to it. */
+function SatelliteView({
+  satellite,
+  peerClock,
+  labelled,
+  selected,
+  dim,
+  onSelect,
+}: {
+  readonly satellite: MeshSatellite;
+  readonly peerClock: number;
+  readonly labelled: boolean;
+  readonly selected: boolean;
+  readonly dim: boolean;
+  readonly onSelect: (s: MeshSelection) => void;
+}) {
+  const { peer, via, x, y, r } = satellite;
+  const select = (): void => onSelect({ kind: 'peer', id: peer.peerKey });
+  const name = peer.deviceName ?? shortKey(peer.peerKey);
+  const through = peer.viaRole === 'big-peer' ? 'via Big Peer' : 'via a peer';
+  const seen = peer.lastSeenAt === undefined ? 'never seen' : `last seen ${formatAgo(peer.lastSeenAt, peerClock)}`;
+  const label = `${name} (${peer.peerKey}), ${through}: ${peer.online ? 'online' : 'offline'}, ${seen}`;
+  const link = curve(via, { x, y, r }, 0);
+  return (
+    <g
+      className={`mesh-satellite${peer.online ? ' is-online' : ' is-offline'}${selected ? ' is-selected' : ''}${dim ? ' is-dim' : ''}`}
+      data-testid="mesh-indirect-node"
+      data-peer={peer.peerKey}
+      tabIndex={0}
+      role="button"
+      aria-label={label}
+      aria-pressed={selected}
+      onClick={select}
+      onKeyDown={(e) => activate(e, select)}
+    >
+      <title>{label}</title>
+      <path className="mesh-satellite-link" d={link.path} />
+      <circle className="mesh-satellite-disc" cx={x} cy={y} r={r} />
+      {labelled && (
+        <text className="mesh-satellite-name" x={x} y={y + r + 12}>
+          {name}
         </text>
       )}
     </g>
