@@ -1,6 +1,7 @@
 /**
  * The peers known only through presence (`snapshot.indirect`), drawn as small satellites of the
- * node they are reached through (the Big Peer, typically), on the side away from this peer. They
+ * node they are reached through (the Big Peer, typically), on its sides (its label is on the far
+ * side and its edges on the near one, so the sides are free). They
  * are placed after the layout, from the nodes' positions only, so that the nodes themselves never
  * move for them (the layout stays stable). At most `SATELLITES_PER_NODE` per node; the others are
  * in the Peers list. Pure.
@@ -18,6 +19,9 @@ export interface MeshSatellite {
   readonly y: number;
   readonly r: number;
 }
+
+/** Where each satellite goes around its node, from the direction away from this peer: the sides first, then towards the far side, then the near side. */
+const SIDE_ANGLES = [90, -90, 135, -135, 50, -50];
 
 const round = (n: number): number => Math.round(n * 10) / 10;
 
@@ -40,11 +44,9 @@ export function placeSatellites(
     const via = byId.get(viaId) as MeshNode;
     const r = Math.max(7, Math.round(via.r * 0.45));
     const away = Math.atan2(via.y - centre.y, via.x - centre.x);
-    const distance = via.r + r + 26;
+    const distance = via.r + r + 34;
     peers.forEach((peer, i) => {
-      // Fanned out on the far side of the node: 0, +1, -1, +2, … steps of 40°.
-      const k = i === 0 ? 0 : Math.ceil(i / 2) * (i % 2 === 1 ? 1 : -1);
-      const angle = away + (k * Math.PI) / 4.5;
+      const angle = away + ((SIDE_ANGLES[i] ?? 90) * Math.PI) / 180;
       const x = Math.min(size.width - r - 4, Math.max(r + 4, via.x + distance * Math.cos(angle)));
       const y = Math.min(size.height - r - 4, Math.max(r + 4, via.y + distance * Math.sin(angle)));
       out.push({ peer, via, x: round(x), y: round(y), r });
