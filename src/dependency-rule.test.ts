@@ -40,6 +40,7 @@ export const PEER_LAYERS: readonly (readonly string[])[] = [
   ['replication'], // sessions, handshake, transports, mesh tracking
   ['lan'], // LAN discovery and its transport
   ['eviction'], // TTL eviction strategies and the manager
+  ['presence'], // the presence job: this peer's document in __presence, and reading the others'
   ['sync'], // the Sync: one peer, all of the above (and the tests that drive whole Syncs)
   ['scenarios'], // scripted runs of several peers (the evict/re-sync loop)
   ['inspector'], // the mesh inspector's server side

@@ -4,8 +4,8 @@
  * Big Peer, from the presence documents the Big Peer relays.
  */
 import { afterEach, expect, it } from 'vitest';
-import { buildMeshSnapshot } from '../inspector/handlers/mesh-model.ts';
-import { netKit, until, type NetKit } from '../../testing/inspector/net-kit.ts';
+import { buildMeshSnapshot } from './mesh-model.ts';
+import { netKit, until, type NetKit } from '../../../testing/inspector/net-kit.ts';
 
 let kit: NetKit | undefined;
 afterEach(async () => {
