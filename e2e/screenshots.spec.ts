@@ -165,14 +165,15 @@ async function panel(page: Page, name: PanelName): Promise<void> {
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   mkdirSync(OUT, { recursive: true });
-  bigPeer = await mesh.startBigPeer();
+  // Device names, so that the panels show names (not the host name of the machine that shoots).
+  bigPeer = await mesh.startBigPeer({ deviceName: 'cloud-eu-1' });
   const subscribe = ['SELECT * FROM orders', 'SELECT * FROM customers', 'SELECT * FROM products WHERE active = true'];
   // A window half a day from now: no scheduled run while the scene is set.
   const hour = (new Date().getUTCHours() + 12) % 24;
   const evictWindow = `${String(hour).padStart(2, '0')}:00-${String((hour + 2) % 24).padStart(2, '0')}:00`;
   [peerA, peerB] = await Promise.all([
-    mesh.startPeer('a', { bigPeer, subscribe, logLevel: 'DEBUG', evict: ['local:orders:72'], evictWindow }),
-    mesh.startPeer('b', { bigPeer, subscribe: subscribe.slice(0, 2) }),
+    mesh.startPeer('a', { bigPeer, subscribe, logLevel: 'DEBUG', evict: ['local:orders:72'], evictWindow, deviceName: 'till-1' }),
+    mesh.startPeer('b', { bigPeer, subscribe: subscribe.slice(0, 2), deviceName: 'till-2' }),
   ]);
   for (const peer of [peerA, peerB]) {
     await expect.poll(() => /phy started/.test(peer.stderr()), { timeout: REPLICATION_TIMEOUT_MS, message: `${peer.name} connects` }).toBe(true);
