@@ -84,6 +84,7 @@ export function userDataPlan(userDataDir: string): AppPeerPlan {
         : { kind: 'remote', url: settings.bigPeerUrl, appID: settings.appId, playgroundToken: settings.playgroundToken },
     ...(settings?.lan === true ? { lan: {} } : {}),
     ...(settings?.eviction === undefined ? {} : { eviction: settings.eviction }),
+    ...(settings?.deviceName === undefined ? {} : { deviceName: settings.deviceName }),
   };
 }
 

@@ -19,9 +19,24 @@ describe('parseAppSettings', () => {
     ['{"bigPeerUrl": "not a url", "appId": "a", "playgroundToken": "t"}', /http:\/\/ or https:\/\/ URL/],
     ['{"bigPeerUrl": "https://u:p@h", "appId": "a", "playgroundToken": "t"}', /must not carry credentials/],
     ['{"bigPeerUrl": "https://h", "appId": "a", "playgroundToken": "t", "lan": "yes"}', /need "lan" as true or false, not "yes"/],
+    ['{"bigPeerUrl": "https://h", "appId": "a", "playgroundToken": "t", "deviceName": " "}', /need "deviceName" as a name of 1 to 100 characters/],
   ])('refuses %s', (text, message) => {
     expect(() => parseAppSettings(text, '/x/settings.json')).toThrow(message);
     expect(() => parseAppSettings(text, '/x/settings.json')).toThrow(AppSettingsError);
+  });
+});
+
+describe('the device name of the settings', () => {
+  it('names the peer, trimmed, and the plan passes it on', () => {
+    const text = JSON.stringify({ bigPeerUrl: 'https://h', appId: 'a', playgroundToken: 't', deviceName: ' till-4 ' });
+    expect(parseAppSettings(text, '/x/settings.json').deviceName).toBe('till-4');
+    const dir = mkdtempSync(join(tmpdir(), 'syncmesh-settings-'));
+    try {
+      writeFileSync(join(dir, 'settings.json'), text);
+      expect(userDataPlan(dir).deviceName).toBe('till-4');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -9,7 +9,8 @@
  * `lan` (optional, default false) also syncs with peers of the app on the LAN (docs/lan.md).
  * `eviction` (optional) gives the peer its eviction strategies, one per collection: `{"kind":
  * "big-peer", "collection"}` or `{"kind": "local", "collection", "ttlHours", "field"?}`, and the
- * UTC window scheduled runs happen in (docs/eviction.md).
+ * UTC window scheduled runs happen in (docs/eviction.md). `deviceName` (optional, default the
+ * host name) is the name the peer shows other peers (its presence document, docs/replication.md).
  *
  * It lives beside the Big Peer code, not in `src/main`, because `syncmesh inspect --user-data`
  * (the browser mode `npm start` falls back to) applies the same rule and may not import main.
@@ -32,10 +33,12 @@ export interface AppSettings {
   readonly lan?: boolean;
   /** The peer's eviction strategies and window. */
   readonly eviction?: EvictionOptions;
+  /** The name the peer shows other peers (default: the host name). */
+  readonly deviceName?: string;
 }
 
 const FIELDS = ['bigPeerUrl', 'appId', 'playgroundToken'] as const;
-const OPTIONAL_FIELDS = ['lan', 'eviction'] as const;
+const OPTIONAL_FIELDS = ['lan', 'eviction', 'deviceName'] as const;
 
 /** A settings file that cannot be used; `path` names it. Code `cli/usage`, as the Big Peer's config errors. */
 export class AppSettingsError extends ConfigError {
@@ -64,6 +67,9 @@ export function parseAppSettings(text: string, path: string): AppSettings {
   if (unknown.length > 0) throw new AppSettingsError(path, `have unknown field(s) ${unknown.join(', ')} (known: ${known.join(', ')})`);
   if (record['lan'] !== undefined && typeof record['lan'] !== 'boolean')
     throw new AppSettingsError(path, `need "lan" as true or false, not ${JSON.stringify(record['lan'])}`);
+  const deviceName = record['deviceName'];
+  if (deviceName !== undefined && (typeof deviceName !== 'string' || deviceName.trim() === '' || deviceName.trim().length > 100))
+    throw new AppSettingsError(path, `need "deviceName" as a name of 1 to 100 characters, not ${JSON.stringify(deviceName)}`);
   for (const field of FIELDS) {
     const fieldValue = record[field];
     if (typeof fieldValue !== 'string' || fieldValue.trim() === '') {
@@ -87,6 +93,7 @@ export function parseAppSettings(text: string, path: string): AppSettings {
     playgroundToken: settings.playgroundToken,
     ...(record['lan'] === true ? { lan: true } : {}),
     ...(eviction === undefined ? {} : { eviction }),
+    ...(typeof deviceName === 'string' ? { deviceName: deviceName.trim() } : {}),
   };
 }
 
