@@ -1,8 +1,9 @@
 /** The status bar: the link, who the peer is, sync and Big Peer state, the last commit, the store size. */
 import { isReadOnly } from '../client/index.ts';
+import { NamedKey } from '../ui/NamedKey.tsx';
 import { useInspector } from '../store/index.ts';
 import { StatusDot, type Tone } from '../ui/Badge.tsx';
-import { formatBytes, formatCount, shortKey } from '../ui/format.ts';
+import { formatBytes, formatCount } from '../ui/format.ts';
 
 const BIG_PEER: Record<string, { tone: Tone; text: string }> = {
   none: { tone: 'neutral', text: 'no Big Peer' },
@@ -25,7 +26,7 @@ export function StatusBar() {
       {snapshot !== undefined && (
         <>
           <span className="statusbar-item" title={snapshot.peerKey}>
-            Peer <code>{shortKey(snapshot.peerKey)}</code>
+            Peer <NamedKey value={snapshot.peerKey} />
           </span>
           {snapshot.appId !== undefined && (
             <span className="statusbar-item">

@@ -4,12 +4,13 @@
  * metadata (which peer wrote each winning value, and when), and its sync trace (where it stands
  * with each remote peer).
  */
+import { NamedKey } from '../../ui/NamedKey.tsx';
 import type { DocumentMetadata } from '../../../../shared/inspector/documents.ts';
 import { useInspector } from '../../store/index.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button, IconButton } from '../../ui/Button.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { compactJson, formatCount, plural, shortKey } from '../../ui/format.ts';
+import { compactJson, formatCount, plural } from '../../ui/format.ts';
 import { JsonView, ValueCell } from '../../ui/JsonView.tsx';
 import { KeyValueList } from '../../ui/Section.tsx';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/states.tsx';
@@ -168,7 +169,7 @@ function MergeMetadata({ meta }: { readonly meta: DocumentMetadata }) {
                     <ul className="tallies" aria-label="Each writer’s tally">
                       {Object.entries(field.tallies).map(([writer, tally]) => (
                         <li key={writer}>
-                          <code title={writer}>{shortKey(writer, 8, 4)}</code> {tally >= 0 ? '+' : ''}
+                          <NamedKey value={writer} /> {tally >= 0 ? '+' : ''}
                           {tally}
                         </li>
                       ))}

@@ -3,11 +3,12 @@
  * whether the remote holds this version, it is on its way, or why it is not sent; and who wrote
  * the version and in which commit it was stored here (docs/inspector.md, "Sync trace").
  */
+import { NamedKey } from '../../ui/NamedKey.tsx';
 import type { DocumentTrace, RemoteTrace, TraceDelivery } from '../../../../shared/inspector/trace.ts';
 import { useInspector } from '../../store/index.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { formatCount, formatTimestamp, shortKey } from '../../ui/format.ts';
+import { formatCount, formatTimestamp } from '../../ui/format.ts';
 import { KeyValueList } from '../../ui/Section.tsx';
 import { EmptyState, ErrorNotice, Loading } from '../../ui/states.tsx';
 
@@ -108,7 +109,7 @@ function TraceSummary({ trace }: { readonly trace: DocumentTrace }) {
         [
           'Last written',
           <span key="w">
-            by <code title={trace.lastWriter ?? ''}>{shortKey(trace.lastWriter ?? '', 8, 4)}</code> at {formatTimestamp(trace.lastWrittenAt ?? '')}
+            by <NamedKey value={trace.lastWriter ?? ''} /> at {formatTimestamp(trace.lastWrittenAt ?? '')}
           </span>,
         ],
       ]}
@@ -122,7 +123,7 @@ function RemoteRow({ remote }: { readonly remote: RemoteTrace }) {
     <tr data-state={remote.delivery.state}>
       <td>
         <Badge tone={remote.role === 'big-peer' ? 'info' : 'neutral'}>{remote.role === 'big-peer' ? 'Big Peer' : 'peer'}</Badge>{' '}
-        <code title={remote.peerKey}>{shortKey(remote.peerKey, 8, 4)}</code>
+        <NamedKey value={remote.peerKey} />
       </td>
       <td>
         <Badge tone={state.tone}>{state.label}</Badge>

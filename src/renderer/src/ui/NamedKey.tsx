@@ -1,0 +1,22 @@
+/**
+ * A peer key inline, shortened (the full key in its tooltip), after the peer's device name when
+ * it announced one: for places too tight for `PeerKey`'s copy button.
+ */
+import { shortKey } from './format.ts';
+import { usePeerNames } from './peer-names-context.ts';
+
+export function NamedKey({ value, head = 8, tail = 4 }: { readonly value: string; readonly head?: number; readonly tail?: number }) {
+  const name = usePeerNames().get(value);
+  return (
+    <>
+      {name !== undefined && (
+        <>
+          <span className="peer-name-inline" title={`Device name from its presence document; peer key ${value}`}>
+            {name}
+          </span>{' '}
+        </>
+      )}
+      <code title={value}>{shortKey(value, head, tail)}</code>
+    </>
+  );
+}
