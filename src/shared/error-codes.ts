@@ -57,6 +57,7 @@ export const ERROR_CODES = {
   'tombstones/too-soon': 'Tombstones were reaped less than a day ago (here or by another node of the store); force overrides.',
   'tombstones/busy': 'A tombstone reap is already under way.',
   'tombstones/failed': 'A tombstone reap failed while it ran; nothing was reaped.',
+  'presence/invalid': 'A presence setting is malformed: a heartbeat under a second or a negative debounce.',
   'scenario/not-connected': 'The scenario needs a running session with a Big Peer.',
   'scenario/busy': 'A scenario is already running on this peer.',
   'scenario/cancelled':

@@ -121,6 +121,6 @@ describe('the presence job', () => {
   });
 
   it('refuses a heartbeat under a second', () => {
-    expect(() => setup({ heartbeatMs: 10 })).toThrow(RangeError);
+    expect(() => setup({ heartbeatMs: 10 })).toThrow(expect.objectContaining({ code: 'presence/invalid' }));
   });
 });

@@ -7,6 +7,7 @@
  * one per `debounceMs` for link changes, plus one per `heartbeatMs`.
  */
 import { LOG_EVENTS } from '../../shared/log.ts';
+import { SyncError } from '../errors.ts';
 import { errorMessage } from '../../shared/error-message.ts';
 import type { Logger } from '../log/log-hub.ts';
 import type { InternalWrites } from '../store/store.ts';
@@ -28,12 +29,12 @@ export interface PresenceOptions {
 export const DEFAULT_PRESENCE_HEARTBEAT_MS = 60_000;
 export const DEFAULT_PRESENCE_DEBOUNCE_MS = 1_000;
 
-/** The timings of the options, checked: a RangeError for a heartbeat under 1 s or a negative debounce. */
+/** The timings of the options, checked: `presence/invalid` for a heartbeat under 1 s or a negative debounce. */
 export function checkPresenceOptions(options: PresenceOptions): { heartbeatMs: number; debounceMs: number } {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_PRESENCE_HEARTBEAT_MS;
   const debounceMs = options.debounceMs ?? DEFAULT_PRESENCE_DEBOUNCE_MS;
   if (!(heartbeatMs >= 1000) || !(debounceMs >= 0)) {
-    throw new RangeError(`presence takes a heartbeatMs of 1000 or more and a debounceMs of 0 or more, not ${heartbeatMs} and ${debounceMs}`);
+    throw new SyncError('presence/invalid', `presence takes a heartbeatMs of 1000 or more and a debounceMs of 0 or more, not ${heartbeatMs} and ${debounceMs}`);
   }
   return { heartbeatMs, debounceMs };
 }
