@@ -26,7 +26,7 @@ export function StatusBar() {
       {snapshot !== undefined && (
         <>
           <span className="statusbar-item" title={snapshot.peerKey}>
-            Peer <NamedKey value={snapshot.peerKey} />
+            Peer <NamedKey value={snapshot.peerKey} titled={false} />
           </span>
           {snapshot.appId !== undefined && (
             <span className="statusbar-item">
