@@ -31,6 +31,7 @@ import { seededRandom } from '../src/testing/seeded-random.ts';
 import { generateDocuments } from './documents.ts';
 import { median, percentile, type Row, type Suite, type SuiteContext, check, within } from './harness.ts';
 import { startBaselineServer } from './inspector-baseline.ts';
+import { traced } from './inspector-trace.ts';
 import { installProbe, type FrameRecord, type PaintTiming, type ProbeWindow, type ReadySpec } from './inspector-page.ts';
 
 // ---- the browser (as playwright.config.ts launches it for the e2e tests) ----
@@ -758,14 +759,21 @@ async function logsRows(env: Environment, logs: PanelCase): Promise<Row[]> {
         context(env).log(`${label}: idle ${FRAME_MS / 1000} s, then the flood (repetition ${rep + 1} of ${scenario.repeat})`);
         idle.push(await record(page, FRAME_MS));
         memoryIdle ??= await memoryOf(cdp);
-        const recording = record(page, FRAME_MS);
-        const floodStarted = performance.now();
-        const filtering = scenario.filter ? changeFilters(page, floodStarted) : Promise.resolve();
-        const { marker, seconds, entries: emitted } = await flood(env.logHub, round++, scenario.rate);
+        const {
+          marker,
+          seconds,
+          entries: emitted,
+          floodEnded,
+        } = await traced(cdp, `${label} ${rep + 1}`, async () => {
+          const recording = record(page, FRAME_MS);
+          const filtering = scenario.filter ? changeFilters(page, performance.now()) : Promise.resolve();
+          const flooded = await flood(env.logHub, round++, scenario.rate);
+          const ended = performance.now();
+          await filtering;
+          loaded.push(await recording);
+          return { ...flooded, floodEnded: ended };
+        });
         entries += emitted;
-        const floodEnded = performance.now();
-        await filtering;
-        loaded.push(await recording);
         // Following the newest entry: the marker (the last entry) must come into view.
         const shown = await pollUntil(() => entryOnScreen(page, marker), ROWS_TIMEOUT_MS);
         check(shown, () => `the Logs panel did not show its newest entry (${marker}) within ${ROWS_TIMEOUT_MS} ms of the flood's end: not following?`);
@@ -856,7 +864,7 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
       idle.push(await record(page, FRAME_MS));
       memoryIdle ??= await memoryOf(cdp);
       const callsBefore = env.rowsCalls();
-      const scroll = await record(page, FRAME_MS, GRID);
+      const scroll = await traced(cdp, `documents scroll ${rep + 1}`, () => record(page, FRAME_MS, GRID));
       scrolled.push(scroll);
       check(scroll.scrollRange > 0 && scroll.scrolledTo >= scroll.scrollRange - 1, () => `the scroll reached ${scroll.scrolledTo} of ${scroll.scrollRange} px`);
       const callsDuring = env.rowsCalls() - callsBefore;
@@ -899,6 +907,22 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
 }
 
 // ---- the suite ----
+
+const PARTS = ['panels', 'logs', 'documents'] as const;
+
+/**
+ * The parts of the suite to run: all, or those `SYNCMESH_BENCH_INSPECTOR_PARTS` names
+ * (comma-separated: panels, logs, documents), to measure one part again without the others.
+ */
+function benchParts(): ReadonlySet<string> {
+  const named = process.env.SYNCMESH_BENCH_INSPECTOR_PARTS;
+  if (named === undefined || named.trim() === '') return new Set(PARTS);
+  const parts = named.split(',').map((p) => p.trim());
+  const unknown = parts.filter((p) => !(PARTS as readonly string[]).includes(p));
+  check(unknown.length === 0, () => `SYNCMESH_BENCH_INSPECTOR_PARTS names ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}`);
+  notes.push(`only the parts ${parts.join(', ')} (SYNCMESH_BENCH_INSPECTOR_PARTS)`);
+  return new Set(parts);
+}
 
 async function run(suiteContext: SuiteContext): Promise<Row[]> {
   notes.length = 0;
@@ -959,9 +983,10 @@ async function run(suiteContext: SuiteContext): Promise<Row[]> {
     const browserContext = await browser.newContext({ viewport: VIEWPORT });
     const env: Environment = { context: suiteContext, sync, logHub, url: server.url, baselineUrl: baseline.url, browserContext, rowsCalls: () => counter.rows };
     const cases = panelCases(sync.peerKey);
-    rows.push(...(await panelRows(env, cases)));
-    rows.push(...(await logsRows(env, cases.find((c) => c.id === 'logs') as PanelCase)));
-    rows.push(...(await documentsRows(env, cases.find((c) => c.id === 'documents') as PanelCase)));
+    const parts = benchParts();
+    if (parts.has('panels')) rows.push(...(await panelRows(env, cases)));
+    if (parts.has('logs')) rows.push(...(await logsRows(env, cases.find((c) => c.id === 'logs') as PanelCase)));
+    if (parts.has('documents')) rows.push(...(await documentsRows(env, cases.find((c) => c.id === 'documents') as PanelCase)));
     return rows;
   } finally {
     for (const { what, close } of cleanups.reverse()) {

@@ -23,12 +23,13 @@ const HEADER_HEIGHT = 27;
  */
 const OVERSCAN = 8;
 /**
- * Rows are keyed by their index modulo this many (at least the rows built), so that a row that
- * leaves the view lends its elements to one that enters: a fast scroll, which replaces every row
- * each frame, then changes the text of the same elements instead of removing them and building
- * and styling new ones; a slow one still moves one row at a time.
+ * Rows are keyed by their index modulo the number of rows built (`rowKey`). Any run of n
+ * consecutive indices covers the n keys once each, so a row that leaves the view always lends its
+ * elements to one that enters: a fast scroll, which replaces every row each frame, then changes
+ * the text of the same elements instead of removing rows and building and styling new ones; a
+ * slow one still moves one row at a time.
  */
-const ROW_KEYS = 64;
+const rowKey = (index: number, built: number): number => index % Math.max(1, built);
 /**
  * Pages of the visible range are fetched at most this often while the range moves (a throttle,
  * not a debounce: a long scroll fetches as it goes), and once more when it stops.
@@ -110,9 +111,9 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
             </div>
           )}
         </div>
-        {items.map((item) => (
+        {rowsInDomOrder(items, virtualizer.isScrolling).map((item) => (
           <Row
-            key={item.index % Math.max(ROW_KEYS, items.length)}
+            key={rowKey(item.index, items.length)}
             index={item.index}
             top={item.start}
             row={rowAt(cache, item.index)}
@@ -129,6 +130,18 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
 }
 
 const NUMBER_WIDTH = 64;
+
+/**
+ * The rows in the order their elements take in the DOM. At rest, in index order (what assistive
+ * technology reads). While scrolling, in key order (see `rowKey`): rows are placed by their
+ * transform, not by their order, and each key's element then keeps its place among its siblings
+ * frame after frame. In index order, the window's wrap around the keys would make React move
+ * most rows' elements every frame (a remove and an insert each, their style computed again).
+ */
+function rowsInDomOrder<T extends { readonly index: number }>(items: readonly T[], scrolling: boolean): readonly T[] {
+  if (!scrolling) return items;
+  return [...items].sort((a, b) => rowKey(a.index, items.length) - rowKey(b.index, items.length));
+}
 
 /**
  * Calls `ensureRows` for the latest visible range at most every FETCH_INTERVAL_MS while it keeps
@@ -188,9 +201,14 @@ const Row = memo(function Row({ index, top, row, mode, columns, widths, selected
         {formatCount(index + 1)}
       </div>
       {row === undefined ? (
-        <div className="rt-cell rt-pending" role="gridcell" aria-busy="true">
-          <span className="skeleton" />
-        </div>
+        mode === 'table' ? (
+          // The cells the row will have (the same component), empty: once its page arrives, only their text changes.
+          columns.map((column) => <ValueGridCell key={column} value={undefined} width={widths.get(column) ?? 120} pending />)
+        ) : (
+          <div className="rt-cell rt-pending" role="gridcell" aria-busy="true">
+            <span className="skeleton" />
+          </div>
+        )
       ) : mode === 'table' ? (
         columns.map((column) => <ValueGridCell key={column} value={row[column]} width={widths.get(column) ?? 120} />)
       ) : (
@@ -206,7 +224,8 @@ const Row = memo(function Row({ index, top, row, mode, columns, widths, selected
  * A table cell: a scalar is the cell's own text (one element, not a cell around a span: a fast
  * scroll builds and lays out every cell of the rows it brings in, each frame).
  */
-function ValueGridCell({ value, width }: { readonly value: JsonValue | undefined; readonly width: number }) {
+function ValueGridCell({ value, width, pending = false }: { readonly value: JsonValue | undefined; readonly width: number; readonly pending?: boolean }) {
+  if (pending) return <div className="rt-cell rt-value rt-loading" role="gridcell" aria-busy="true" style={{ width }} />;
   const scalar = scalarView(value);
   if (scalar === undefined) {
     return (

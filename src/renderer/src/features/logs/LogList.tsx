@@ -63,7 +63,8 @@ export function LogList({ empty }: { readonly empty: ReactNode }) {
   const lastScrollTop = useRef(0);
   const [activeOrdinal, setActiveOrdinal] = useState<number | undefined>(undefined);
 
-  const count = buffer.size;
+  // As of the last version, not the live size: batches that arrived since wait for the next one.
+  const count = buffer.shownSize;
   // A new function per version: the virtualizer re-reads every key when the ring has moved.
   const getItemKey = useCallback(
     (index: number) => {

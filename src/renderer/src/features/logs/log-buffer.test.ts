@@ -21,6 +21,39 @@ describe('LogBuffer', () => {
     expect(buffer.at(0)).toBe(batch[0]);
   });
 
+  it('shows the size it had when last published while batches keep arriving', () => {
+    const buffer = new LogBuffer(10);
+    buffer.push(logEntries(3));
+    expect(buffer.shownSize).toBe(0);
+    buffer.publish();
+    buffer.push(logEntries(4));
+    expect(buffer.size).toBe(7);
+    expect(buffer.shownSize).toBe(3);
+    buffer.publish();
+    expect(buffer.shownSize).toBe(7);
+  });
+
+  it('never shows more than the view holds after a filter shrank it', () => {
+    const buffer = new LogBuffer(10);
+    buffer.push([logEntry({ message: 'alpha' }), logEntry({ message: 'beta' }), logEntry({ message: 'alpha two' })]);
+    buffer.publish();
+    buffer.setFilter({ ...SHOW_EVERYTHING, text: 'alpha' });
+    expect(buffer.shownSize).toBe(2);
+  });
+
+  it('matches a text query against a slot reused by a newer entry, not the entry it held before', () => {
+    const buffer = new LogBuffer(2);
+    buffer.setFilter({ ...SHOW_EVERYTHING, text: 'needle' });
+    buffer.push([logEntry({ message: 'needle one' }), logEntry({ message: 'hay' })]);
+    expect(seqs(buffer)).toHaveLength(1);
+    // Evicts "needle one": its slot now holds "hay again", whose text must be built anew.
+    buffer.push([logEntry({ message: 'hay again' })]);
+    buffer.setFilter({ ...SHOW_EVERYTHING, text: 'needle' });
+    expect(buffer.size).toBe(0);
+    buffer.setFilter({ ...SHOW_EVERYTHING, text: 'again' });
+    expect([...buffer.entries()].map((e) => e.message)).toEqual(['hay again']);
+  });
+
   it('drops the oldest entries once full and counts every one it dropped', () => {
     const buffer = new LogBuffer(5);
     const batch = logEntries(12);

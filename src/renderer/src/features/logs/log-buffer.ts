@@ -20,7 +20,7 @@
  * and a `version` number that changes whenever it does.
  */
 import { LOG_LEVELS, type LogEntry, type LogLevel } from '../../../../shared/log.ts';
-import { SHOW_EVERYTHING, compileFilter, type CompiledFilter, type LogFilter } from './log-filter.ts';
+import { SHOW_EVERYTHING, compileFilter, searchText, type CompiledFilter, type LogFilter } from './log-filter.ts';
 
 export const DEFAULT_LOG_CAPACITY = 100_000;
 
@@ -51,6 +51,8 @@ const zeroCounts = (): LevelCounts => ({ ERROR: 0, WARN: 0, INFO: 0, DEBUG: 0, V
 export class LogBuffer {
   readonly capacity: number;
   readonly #slots: (LogEntry | undefined)[];
+  /** Each slot's entry's search text (log-filter.ts `searchText`), built the first time a text query needs it. */
+  readonly #texts: (string | undefined)[];
   #first = 0;
   #next = 0;
   #compiled: CompiledFilter = compileFilter(SHOW_EVERYTHING);
@@ -66,11 +68,13 @@ export class LogBuffer {
   #evicted = 0;
   #cleared = 0;
   #peerDropped = 0;
+  #shown = 0;
 
   constructor(capacity: number = DEFAULT_LOG_CAPACITY) {
     if (!Number.isSafeInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, not ${capacity}`);
     this.capacity = capacity;
     this.#slots = new Array<LogEntry | undefined>(capacity);
+    this.#texts = new Array<string | undefined>(capacity);
   }
 
   /** Entries that arrived (from batches and from the peer's history). */
@@ -114,6 +118,24 @@ export class LogBuffer {
   /** Entries in the view (held and passing the filter). */
   get size(): number {
     return this.#view.length - this.#viewHead;
+  }
+
+  /**
+   * Marks what the list shows from now on: `shownSize` stays at the view's size now while batches
+   * keep arriving, until the next call. The store calls it whenever it tells of a change.
+   */
+  publish(): void {
+    this.#shown = this.size;
+  }
+
+  /**
+   * The view's size when last published (or less, if entries left it since). The list renders
+   * this many rows, not `size`: a render between two publications, such as the one the
+   * virtualizer makes when the list scrolls to follow, then draws the same rows as the render
+   * before it (nothing to restyle or lay out) instead of the entries that arrived meanwhile.
+   */
+  get shownSize(): number {
+    return Math.min(this.#shown, this.size);
   }
 
   /** The `index`-th entry of the view, oldest first. */
@@ -262,7 +284,7 @@ export class LogBuffer {
     const cursor = Math.max(r.cursor, this.#first);
     const stop = Math.min(r.end, cursor + Math.max(1, entries));
     for (let o = cursor; o < stop; o++) {
-      if (r.compiled.matches(this.#slots[o % this.capacity] as LogEntry)) r.scanned.push(o);
+      if (this.#passes(r.compiled, o)) r.scanned.push(o);
     }
     r.cursor = stop;
     if (stop < r.end) return false;
@@ -315,16 +337,31 @@ export class LogBuffer {
     if (this.#next - this.#first === this.capacity) this.#evictOldest();
     const ordinal = this.#next++;
     this.#slots[ordinal % this.capacity] = entry;
+    this.#texts[ordinal % this.capacity] = undefined;
     this.#levels[entry.level] = (this.#levels[entry.level] ?? 0) + 1;
     this.#components.set(entry.component, (this.#components.get(entry.component) ?? 0) + 1);
-    if (this.#compiled.matches(entry)) this.#view.push(ordinal);
-    if (this.#refilter !== undefined && ordinal >= this.#refilter.end && this.#refilter.compiled.matches(entry)) this.#refilter.tail.push(ordinal);
+    if (this.#passes(this.#compiled, ordinal)) this.#view.push(ordinal);
+    if (this.#refilter !== undefined && ordinal >= this.#refilter.end && this.#passes(this.#refilter.compiled, ordinal)) this.#refilter.tail.push(ordinal);
+  }
+
+  /** Does the held entry `ordinal` pass `compiled`? Its search text is built once, and only if a text query needs it. */
+  #passes(compiled: CompiledFilter, ordinal: number): boolean {
+    const slot = ordinal % this.capacity;
+    const entry = this.#slots[slot] as LogEntry;
+    if (!compiled.usesText) return compiled.matches(entry);
+    let text = this.#texts[slot];
+    if (text === undefined) {
+      text = searchText(entry);
+      this.#texts[slot] = text;
+    }
+    return compiled.matches(entry, text);
   }
 
   #evictOldest(): void {
     const slot = this.#first % this.capacity;
     const entry = this.#slots[slot] as LogEntry;
     this.#slots[slot] = undefined;
+    this.#texts[slot] = undefined;
     this.#first++;
     this.#evicted++;
     this.#levels[entry.level]--;
@@ -361,6 +398,7 @@ export class LogBuffer {
       this.#refilter = undefined;
     }
     this.#slots.fill(undefined);
+    this.#texts.fill(undefined);
     this.#first = this.#next;
     this.#view = [];
     this.#viewHead = 0;
@@ -371,7 +409,7 @@ export class LogBuffer {
   #rebuildView(): void {
     const view: number[] = [];
     for (let o = this.#first; o < this.#next; o++) {
-      if (this.#compiled.matches(this.#slots[o % this.capacity] as LogEntry)) view.push(o);
+      if (this.#passes(this.#compiled, o)) view.push(o);
     }
     this.#view = view;
     this.#viewHead = 0;

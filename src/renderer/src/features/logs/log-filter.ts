@@ -19,7 +19,13 @@ export const SHOW_EVERYTHING: LogFilter = { level: 'VERBOSE', hiddenComponents: 
 
 export interface CompiledFilter {
   readonly filter: LogFilter;
-  readonly matches: (entry: LogEntry) => boolean;
+  /**
+   * Does the entry pass? `text` is the entry's `searchText`, when the caller keeps it (the log
+   * buffer does, per slot); without it, it is built for this call.
+   */
+  readonly matches: (entry: LogEntry, text?: string) => boolean;
+  /** Does `matches` look at the entry's search text (is there a plain text query)? */
+  readonly usesText: boolean;
   /** Where the text query matches inside a message, for highlighting; empty without a query. */
   readonly ranges: (text: string) => readonly (readonly [number, number])[];
   /** Why the text query could not be used as a regular expression (then it is matched as text). */
@@ -28,22 +34,17 @@ export interface CompiledFilter {
   readonly passesEverything: boolean;
 }
 
-// The lower-cased text an entry is searched in, computed once per entry and only when a text
-// query is in use (most sessions never type one).
-const haystacks = new WeakMap<LogEntry, string>();
-
-/** Everything a text query looks at: message, event, component, and `key=value` per field. */
+/**
+ * Everything a text query looks at, lower-cased: message, event, component, and `key=value` per
+ * field. Not cached here: the log buffer keeps it per slot of its ring. (A WeakMap keyed by entry
+ * did it before; with 80,000 keys its ephemerons made one major GC of the page take 98 ms.)
+ */
 export function searchText(entry: LogEntry): string {
-  let text = haystacks.get(entry);
-  if (text === undefined) {
-    const parts = [entry.message, entry.event, entry.component];
-    for (const [key, value] of Object.entries(entry.fields)) {
-      parts.push(`${key}=${Array.isArray(value) ? value.join(',') : String(value)}`);
-    }
-    text = parts.join('\n').toLowerCase();
-    haystacks.set(entry, text);
+  const parts = [entry.message, entry.event, entry.component];
+  for (const [key, value] of Object.entries(entry.fields)) {
+    parts.push(`${key}=${Array.isArray(value) ? value.join(',') : String(value)}`);
   }
-  return text;
+  return parts.join('\n').toLowerCase();
 }
 
 /** `/body/flags` as a RegExp; undefined when `text` is not written that way. Throws on a bad one. */
@@ -69,7 +70,7 @@ export function compileFilter(filter: LogFilter): CompiledFilter {
   }
   const needle = query.toLowerCase();
 
-  let textMatches: ((entry: LogEntry) => boolean) | undefined;
+  let textMatches: ((entry: LogEntry, text: string | undefined) => boolean) | undefined;
   let ranges: CompiledFilter['ranges'] = () => [];
   if (regExp !== undefined) {
     const re = regExp;
@@ -89,7 +90,7 @@ export function compileFilter(filter: LogFilter): CompiledFilter {
       return found;
     };
   } else if (needle !== '') {
-    textMatches = (entry) => searchText(entry).includes(needle);
+    textMatches = (entry, text) => (text ?? searchText(entry)).includes(needle);
     ranges = (text) => {
       const found: [number, number][] = [];
       const lower = text.toLowerCase();
@@ -100,13 +101,14 @@ export function compileFilter(filter: LogFilter): CompiledFilter {
     };
   }
 
-  const matches = (entry: LogEntry): boolean =>
-    (rank.get(entry.level) ?? 0) <= maxRank && !hidden.has(entry.component) && (textMatches === undefined || textMatches(entry));
+  const matches = (entry: LogEntry, text?: string): boolean =>
+    (rank.get(entry.level) ?? 0) <= maxRank && !hidden.has(entry.component) && (textMatches === undefined || textMatches(entry, text));
 
   return {
     filter,
     matches,
     ranges,
+    usesText: regExp === undefined && needle !== '',
     textError,
     passesEverything: maxRank === LOG_LEVELS.length - 1 && hidden.size === 0 && textMatches === undefined,
   };

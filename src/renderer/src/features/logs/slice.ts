@@ -71,7 +71,12 @@ export interface LogsSlice {
 
 export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
   const buffer = new LogBuffer();
-  const bump = (): void => set((s) => ({ logs: { ...s.logs, version: s.logs.version + 1 } }));
+  /** The next version, the buffer's view published with it (see LogBuffer.publish). */
+  const nextVersion = (s: { logs: LogsData }): number => {
+    buffer.publish();
+    return s.logs.version + 1;
+  };
+  const bump = (): void => set((s) => ({ logs: { ...s.logs, version: nextVersion(s) } }));
   let refilterGeneration = 0;
   let frameRequested = false;
   const bumpAtFrame = (): void => {
@@ -113,7 +118,7 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
       buffer.mergeHistory(result.value.entries);
       buffer.reportPeerDropped(result.value.dropped);
       render.cancel();
-      set((s) => ({ logs: { ...s.logs, status: 'ready', minimumLogLevel: result.value.minimumLogLevel, version: s.logs.version + 1 } }));
+      set((s) => ({ logs: { ...s.logs, status: 'ready', minimumLogLevel: result.value.minimumLogLevel, version: nextVersion(s) } }));
     },
 
     receiveLogBatch(batch) {
@@ -152,13 +157,13 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
     resumeLogs() {
       buffer.resume();
       render.cancel();
-      set((s) => ({ logsView: { ...s.logsView, paused: false, follow: true }, logs: { ...s.logs, version: s.logs.version + 1 } }));
+      set((s) => ({ logsView: { ...s.logsView, paused: false, follow: true }, logs: { ...s.logs, version: nextVersion(s) } }));
     },
 
     clearLogs() {
       buffer.clear();
       render.cancel();
-      set((s) => ({ logsView: { ...s.logsView, expanded: new Set(), follow: true }, logs: { ...s.logs, version: s.logs.version + 1 } }));
+      set((s) => ({ logsView: { ...s.logsView, expanded: new Set(), follow: true }, logs: { ...s.logs, version: nextVersion(s) } }));
     },
 
     setLogsFollow(follow) {
@@ -183,7 +188,7 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
           ...s.logs,
           minimumLogLevel: result.value.minimumLogLevel,
           linkGaps: { ...s.logs.linkGaps, recovered: s.logs.linkGaps.recovered + recovered },
-          version: s.logs.version + 1,
+          version: nextVersion(s),
         },
       }));
     },
