@@ -24,6 +24,11 @@ export interface Connection {
   readonly transport?: 'WebSocket' | 'LAN';
   /** Sends one text frame; ignored once the connection is closing. */
   send(text: string): void;
+  /**
+   * Sends one text frame already encoded as UTF-8, as is: the same bytes go to many sessions
+   * (shared-updates.ts). Optional: without it, the session sends the frame's text.
+   */
+  sendEncoded?(frame: Buffer): void;
   /** Closes with a WebSocket close code (4000–4999: ours) and a reason both sides log. */
   close(code: number, reason: string): void;
   /** Sets the receiver of frames and of the close, once; frames that came before it are held. */

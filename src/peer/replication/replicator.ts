@@ -20,6 +20,7 @@ import { acceptHandshake, dialHandshake, SessionRefused, type Handshaken, type L
 import type { MeshTracker } from './mesh-tracker.ts';
 import { ReplicationProgress } from './progress.ts';
 import { Session, type ReplicationTraffic, type SessionHost } from './session.ts';
+import { SharedUpdates, type FanOutCounts } from './shared-updates.ts';
 import { REAP_HORIZON_SETTING, readReapHorizon } from './resurrection-guard.ts';
 import { errorMessage } from '../../shared/error-message.ts';
 
@@ -46,6 +47,11 @@ export interface ReplicatorOptions {
    * (the Big Peer's `subscriptionBudgetMs`): past it its session closes. Undefined: no bound.
    */
   readonly subscriptionBudgetMs?: number;
+  /**
+   * Sessions of one shape share the update made after a commit: read, matched and serialised
+   * once, the same frames sent to each (shared-updates.ts). The Big Peer sets it.
+   */
+  readonly shareUpdates?: boolean;
 }
 
 /** The close code of a session whose local read rules changed (a new certificate): "service restart". */
@@ -74,6 +80,7 @@ export class Replicator {
   readonly #sessions = new Map<string, Session>();
   readonly #progress: ReplicationProgress;
   readonly #host: SessionHost;
+  readonly #shared: SharedUpdates | undefined;
   readonly #unlisten: (() => void)[] = [];
   readonly #endListeners = new Set<(remote: RemotePeer, code: number, reason: string) => void>();
   readonly #holdsListeners = new Set<() => void>();
@@ -84,6 +91,8 @@ export class Replicator {
     this.#log = options.logger;
     const { store } = options;
     this.#progress = new ReplicationProgress(store.internalSettings);
+    const shared = options.shareUpdates === true ? new SharedUpdates() : undefined;
+    this.#shared = shared;
     this.#host = {
       localPeerKey: store.peerKey,
       timers: options.timers,
@@ -115,6 +124,7 @@ export class Replicator {
       // (it evicts), so no peer reconciles against one (docs/replication.md).
       bigPeerHeld: () => options.bigPeerMemo?.bigPeerHolds ?? readBigPeerHolds(store.internalSettings.get(BIG_PEER_HOLDS_SETTING)),
       reapHorizon: () => (options.credentials()?.role === 'big-peer' ? readReapHorizon(store.internalSettings.get(REAP_HORIZON_SETTING)) : undefined),
+      ...(shared === undefined ? {} : { sharedUpdates: shared }),
     };
     this.#unlisten.push(store.onCommit((txn) => this.#committed(txn)));
     // Another Big Peer node committed to the shared database: its changes go to this node's sessions.
@@ -129,6 +139,11 @@ export class Replicator {
   /** This peer's subscription set as its remotes see it. */
   localSubscriptions(): SubscriptionSetShape {
     return this.#options.subscribeEverything === true ? EVERYTHING_SET : this.#options.store.subscriptionSet();
+  }
+
+  /** How many updates were made once for a shape, and how many sessions they served (undefined: no sharing). */
+  get fanOut(): FanOutCounts | undefined {
+    return this.#shared?.counts;
   }
 
   /** The live sessions. */

@@ -36,7 +36,17 @@ import type { FrameQueue } from './frame-queue.ts';
 import type { RemotePeer } from './handshake.ts';
 import { compileReadRules, compileRules, compileSubscriptions, safeMatches, type CompiledRules, type CompiledSubscriptions } from './matching.ts';
 import { mergeChunk, type MergeTarget } from './merge-chunk.ts';
-import { SubscriptionTooExpensive, buildUpdate, describeIds, docKey, type BuiltChunk } from './update-builder.ts';
+import {
+  SubscriptionTooExpensive,
+  buildUpdate,
+  describeIds,
+  docKey,
+  updateFrame,
+  type BuiltChunk,
+  type BuiltUpdate,
+  type UpdateInput,
+} from './update-builder.ts';
+import type { EncodedFrame, SharedUpdate, SharedUpdates } from './shared-updates.ts';
 import { progressSetting } from './progress.ts';
 import { dropAbsent, planGuard, reconciledSetting, type Candidate } from './resurrection-guard.ts';
 import { parseHlc } from '../crdt/hlc.ts';
@@ -88,6 +98,11 @@ export interface SessionHost extends MergeTarget {
    * it ended (echoes of what it sent included), as saved; undefined: not known.
    */
   bigPeerHeld?(): number | undefined;
+  /**
+   * Where sessions of one shape share the update made after a commit (shared-updates.ts); a Big
+   * Peer sets it. Undefined: each session makes its own.
+   */
+  readonly sharedUpdates?: SharedUpdates;
 }
 
 /** A resurrection guard under way: reconcile messages sent and not yet answered. */
@@ -106,6 +121,8 @@ interface Outgoing {
   readonly version: number;
   readonly progress: Record<string, number>;
   readonly windows: Map<string, Set<string>>;
+  /** The frames of a shared update, made once for every session of its shape; undefined: framed here, chunk by chunk. */
+  readonly frames: readonly EncodedFrame[] | undefined;
   sent: number;
   acked: number;
 }
@@ -203,6 +220,13 @@ export class Session {
   #updates = 0;
   /** Documents stored exactly as the remote sent them, at that txn_id: not sent back. */
   readonly #echoes = new Map<string, number>();
+  /** The highest txn_id an echo was ever recorded at: an update starting at or after it has no echo in it. */
+  #lastEchoTxn = 0;
+  /**
+   * The parts of this session's shape (shared-updates.ts) fixed by its certificate and its
+   * remote's subscription message; undefined when it cannot share (a windowed query).
+   */
+  #shapeBase: string | undefined;
   /** txn_ids of commits that stored only echoes, not yet covered by what the remote holds. */
   readonly #echoTxns = new Set<number>();
 
@@ -356,6 +380,26 @@ export class Session {
     this.connection.send(text);
   }
 
+  /** A frame shared with other sessions: its bytes as they are, where the transport takes bytes. */
+  #sendEncoded(frame: EncodedFrame): void {
+    if (this.connection.sendEncoded === undefined) return this.#send(frame.text);
+    this.#traffic.bytesSent += frame.bytes.length;
+    this.connection.sendEncoded(frame.bytes);
+  }
+
+  /**
+   * The shape of the update about to be made (shared-updates.ts): every input of `buildUpdate`
+   * that decides its frames but the store itself, as one key. Undefined when this session needs
+   * an update of its own: documents asked for by name, a windowed query, an echo after its
+   * starting point (`isEcho` would drop it for this session only), or no sharing on this peer.
+   */
+  #shareKey(since: ReadonlyMap<string, number>, wanted: number, scope: ReadonlySet<string> | undefined, upto: number, sinceIndex: number): string | undefined {
+    const base = this.#shapeBase;
+    if (base === undefined || this.#host.sharedUpdates === undefined || wanted > 0 || this.#lastEchoTxn > sinceIndex) return undefined;
+    const looked = scope === undefined ? null : [...scope].sort();
+    return `${base}\n${JSON.stringify([...since])}\n${JSON.stringify(looked)}\n${upto}`;
+  }
+
   /**
    * Up to which txn_id of this store a remote subscribed to everything (the Big Peer) holds
    * every change: what it told at the session start, moved on by each update it acknowledged.
@@ -474,6 +518,9 @@ export class Session {
     this.#windows.clear();
     this.#scope = undefined;
     this.#remoteHeld = new Set(message.held ?? []);
+    this.#shapeBase = [...compiled.byCollection.values()].some((queries) => queries.some((q) => q.windowed))
+      ? undefined
+      : JSON.stringify([message.set, message.version, this.remote.permissions.read, [...this.#remoteHeld].sort(), this.#matchBudgetMs ?? null]);
     this.#dirty = true;
     if (message.reaped !== undefined && this.remote.role === 'big-peer' && !this.#guardChecked) {
       this.#guardChecked = true;
@@ -595,7 +642,7 @@ export class Session {
     const started = performance.now();
     this.#log.debug(LOG_EVENTS.updateCreating, { sending_update_path: `${host.localPeerKey}/${this.remote.peerKey}/sending_update` });
     const upto = host.lastTxnId();
-    const built = await buildUpdate({
+    const input: UpdateInput = {
       read: <T>(fn: (r: StorageReader) => T) => host.read(fn),
       subscriptions,
       readRules: this.#remoteRead,
@@ -608,7 +655,20 @@ export class Session {
       isEcho: this.#isEcho,
       yieldNow: () => host.yieldNow(),
       ...(this.#matchBudgetMs === undefined ? {} : { matchBudgetMs: this.#matchBudgetMs }),
-    });
+    };
+    const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
+    const shareKey = this.#shareKey(since, wanted.size, scope, upto, sinceIndex);
+    let shared: SharedUpdate | undefined;
+    let built: BuiltUpdate;
+    if (shareKey === undefined || host.sharedUpdates === undefined) built = await buildUpdate(input);
+    else {
+      // Whichever session of the shape builds it, no document in it is an echo (#shareKey).
+      const build = (): Promise<BuiltUpdate> => buildUpdate({ ...input, isEcho: () => false });
+      const frames = (made: BuiltUpdate, number: number): string[] =>
+        made.chunks.map((_, i) => updateFrame({ number, sinceIndex, upto, version, progress: made.progress }, made.chunks, i));
+      shared = await host.sharedUpdates.join(shareKey, this.#updates, build, frames);
+      built = shared.built;
+    }
     if (this.#stopping) return;
     for (const collection of built.unreadable) this.#log.warn(LOG_EVENTS.subscriptionNotServed, { remote: this.remote.peerKey, collection });
     for (const [collection, id] of built.tooLarge)
@@ -626,24 +686,26 @@ export class Session {
       if (!this.#dirty) this.#log.debug(LOG_EVENTS.noMessageToSend);
       return;
     }
-    const sinceIndex = Math.min(...subscriptions.keys.map((k) => since.get(k) ?? 0));
+    const number = shared === undefined ? this.#updates + 1 : shared.number;
     // VERBOSE, not DEBUG: spec 3.5's DEBUG lines of a local write follow each other exactly.
     if (this.#log.isEnabled('VERBOSE')) {
       this.#log.verbose(LOG_EVENTS.updateDocuments, {
         remote: this.remote.peerKey,
-        update: this.#updates + 1,
+        update: number,
         num_docs: built.numDocs,
         ids: describeIds(built.sample, built.numDocs),
       });
     }
+    this.#updates = number;
     this.#current = {
-      number: ++this.#updates,
+      number,
       chunks: built.chunks,
       upto,
       sinceIndex,
       version,
       progress: built.progress,
       windows: built.windows,
+      frames: shared?.frames,
       sent: 0,
       acked: 0,
     };
@@ -654,14 +716,11 @@ export class Session {
     const current = this.#current;
     if (current === undefined || this.#stopping) return;
     while (current.sent < current.chunks.length && current.sent - current.acked < CHUNKS_IN_FLIGHT) {
-      const chunk = current.chunks[current.sent] as BuiltChunk;
-      current.sent++;
-      const last = current.sent === current.chunks.length;
-      const head = `{"type":"update","update":${current.number},"chunk":${current.sent},"since_index":${current.sinceIndex},"upto":${current.upto},"subscription_version":${current.version}`;
-      const notices = chunk.notices.length > 0 ? `,"notices":${JSON.stringify(chunk.notices)}` : '';
-      const progress = last ? `,"progress":${JSON.stringify(current.progress)}` : '';
-      this.#send(`${head},"docs":${chunk.docsJson}${notices}${progress}}`);
-      this.#traffic.docsSent += chunk.docs;
+      const index = current.sent++;
+      const frame = current.frames?.[index];
+      if (frame !== undefined) this.#sendEncoded(frame);
+      else this.#send(updateFrame(current, current.chunks, index));
+      this.#traffic.docsSent += current.chunks[index]?.docs ?? 0;
     }
   }
 
@@ -750,7 +809,10 @@ export class Session {
       this.#remoteWrite,
       (key, txnId) => {
         if (txnId === undefined) this.#echoes.delete(key);
-        else this.#echoes.set(key, txnId);
+        else {
+          this.#echoes.set(key, txnId);
+          this.#lastEchoTxn = Math.max(this.#lastEchoTxn, txnId);
+        }
       },
       wanted,
     );

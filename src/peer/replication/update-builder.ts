@@ -95,6 +95,26 @@ export interface BuiltUpdate {
   readonly windows: Map<string, Set<string>>;
 }
 
+/** What every frame of an update says besides its chunk. */
+export interface UpdateHeader {
+  readonly number: number;
+  readonly sinceIndex: number;
+  readonly upto: number;
+  /** The remote's subscription version the update was made for. */
+  readonly version: number;
+  /** Sent with the last chunk. */
+  readonly progress: Record<string, number>;
+}
+
+/** The text frame (an `update` message) of chunk `index` (from 0) of an update. */
+export function updateFrame(header: UpdateHeader, chunks: readonly BuiltChunk[], index: number): string {
+  const chunk = chunks[index] as BuiltChunk;
+  const head = `{"type":"update","update":${header.number},"chunk":${index + 1},"since_index":${header.sinceIndex},"upto":${header.upto},"subscription_version":${header.version}`;
+  const notices = chunk.notices.length > 0 ? `,"notices":${JSON.stringify(chunk.notices)}` : '';
+  const progress = index === chunks.length - 1 ? `,"progress":${JSON.stringify(header.progress)}` : '';
+  return `${head},"docs":${chunk.docsJson}${notices}${progress}}`;
+}
+
 /** The key of a document across collections. */
 export function docKey(collection: string, id: JsonValue): string {
   return JSON.stringify([collection, id]);

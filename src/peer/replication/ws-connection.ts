@@ -128,6 +128,11 @@ export class WsConnection implements Connection {
     if (this.#ws.readyState === this.#ws.OPEN) this.#ws.send(frame);
   }
 
+  /** A text frame as its UTF-8 bytes: `ws` writes them without copying or encoding them again. */
+  sendEncoded(frame: Buffer): void {
+    if (this.#ws.readyState === this.#ws.OPEN) this.#ws.send(frame, { binary: false });
+  }
+
   close(code: number, reason: string): void {
     if (this.#ws.readyState === this.#ws.CLOSED || this.#ws.readyState === this.#ws.CLOSING) return;
     this.#ws.close(code, closeReason(reason));

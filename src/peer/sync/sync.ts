@@ -17,6 +17,7 @@ import { BIG_PEER_HOLDS_SETTING, Replicator, evictedCollections, readBigPeerHold
 import { ReplicationProgress, progressSetting } from '../replication/progress.ts';
 import { UploadWatch, type UploadState } from '../replication/upload-watch.ts';
 import type { ReplicationTraffic } from '../replication/session.ts';
+import type { FanOutCounts } from '../replication/shared-updates.ts';
 import { EvictionManager } from '../eviction/eviction-manager.ts';
 import type { EvictionOptions } from '../eviction/types.ts';
 import { TombstoneReaper, type TombstoneOptions } from '../eviction/tombstone-reaper.ts';
@@ -368,6 +369,14 @@ export class Sync {
   }
 
   /**
+   * On a Big Peer: updates made once for a shape of sessions, and the sessions they served, since
+   * it began serving (docs/replication.md, "Fan-out"). Undefined on a small peer.
+   */
+  get fanOut(): FanOutCounts | undefined {
+    return this.#replicator?.fanOut;
+  }
+
+  /**
    * Bytes and documents of update chunks received for `collection` over every session since this
    * Sync was made (a chunk holding several collections is split by its documents' encoded size).
    */
@@ -416,7 +425,7 @@ export class Sync {
   }
 
   // Nothing given to the replicator may reach the Sync object (see PeerCredentials).
-  #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number, subscriptionBudgetMs?: number): Replicator {
+  #makeReplicator(subscribeEverything: boolean, handshakeTimeoutMs?: number, subscriptionBudgetMs?: number, shareUpdates?: boolean): Replicator {
     const credentials = this.#credentials;
     const replicator = new Replicator({
       store: this.#resources.store,
@@ -430,6 +439,7 @@ export class Sync {
       traffic: this.#traffic,
       bigPeerMemo: this.#bigPeerMemo,
       ...(subscriptionBudgetMs === undefined ? {} : { subscriptionBudgetMs }),
+      ...(shareUpdates === true ? { shareUpdates } : {}),
     });
     const upload = this.#upload;
     replicator.onBigPeerHoldsChange(() => upload.holdsChanged());
@@ -450,7 +460,8 @@ export class Sync {
   }): void {
     this.#assertOpen();
     this.#credentials.serveAsBigPeer(options.appID, options.issuer);
-    this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs, options.subscriptionBudgetMs);
+    // Many sessions, most of a few shapes: each update is made once per shape (shared-updates.ts).
+    this.#replicator ??= this.#makeReplicator(true, options.handshakeTimeoutMs, options.subscriptionBudgetMs, true);
     const replicator = this.#replicator;
     const tracker = this.#tracker;
     const presence = this.#presenceJob;
