@@ -666,7 +666,7 @@ export class Session {
       const build = (): Promise<BuiltUpdate> => buildUpdate({ ...input, isEcho: () => false });
       const frames = (made: BuiltUpdate, number: number): string[] =>
         made.chunks.map((_, i) => updateFrame({ number, sinceIndex, upto, version, progress: made.progress }, made.chunks, i));
-      shared = await host.sharedUpdates.join(shareKey, this.#updates, build, frames);
+      shared = await host.sharedUpdates.join(shareKey, upto, this.#updates, build, frames);
       built = shared.built;
     }
     if (this.#stopping) return;

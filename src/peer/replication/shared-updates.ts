@@ -57,8 +57,18 @@ interface Making {
   result: Promise<SharedUpdate>;
 }
 
+/** Shapes whose update for the latest snapshot is kept for sessions that come to it later; beyond, the oldest are dropped. */
+export const MAX_KEPT_UPDATES = 256;
+
 export class SharedUpdates {
   readonly #making = new Map<string, Making>();
+  /**
+   * Updates made for the latest snapshot (`#upto`), by shape: a session whose acknowledgement
+   * comes after the others' is ready later, for the same update. A newer snapshot drops them
+   * (the store moved on: a session at the same starting point then reads up to the new one).
+   */
+  readonly #kept = new Map<string, SharedUpdate>();
+  #upto = -1;
   #built = 0;
   #served = 0;
 
@@ -67,26 +77,39 @@ export class SharedUpdates {
   }
 
   /**
-   * The update of the shape `key` for a session whose last update was numbered `last`: the one
-   * being made for `key` now, or a new one made with `build` and framed with `frame` (one text
-   * per chunk, given the update's number). The entry is dropped as soon as the update is made:
-   * a session that comes later makes a new one, read afresh.
+   * The update of the shape `key` (which includes the snapshot `upto`) for a session whose last
+   * update was numbered `last`: the one made for `key` already (numbered above `last`), the one
+   * being made now, or a new one made with `build` and framed with `frame` (one text per chunk,
+   * given the update's number).
    */
-  join(key: string, last: number, build: () => Promise<BuiltUpdate>, frame: (built: BuiltUpdate, number: number) => string[]): Promise<SharedUpdate> {
+  join(
+    key: string,
+    upto: number,
+    last: number,
+    build: () => Promise<BuiltUpdate>,
+    frame: (built: BuiltUpdate, number: number) => string[],
+  ): Promise<SharedUpdate> {
     this.#served++;
+    if (upto !== this.#upto) {
+      this.#kept.clear();
+      this.#upto = upto;
+    }
+    const kept = this.#kept.get(key);
+    if (kept !== undefined && kept.number > last) return Promise.resolve(kept);
     const making = this.#making.get(key);
     if (making !== undefined) {
       making.last = Math.max(making.last, last);
       return making.result;
     }
     this.#built++;
-    const entry: Making = { last, result: this.#make(key, () => entry.last, build, frame) };
+    const entry: Making = { last, result: this.#make(key, upto, () => entry.last, build, frame) };
     this.#making.set(key, entry);
     return entry.result;
   }
 
   async #make(
     key: string,
+    upto: number,
     last: () => number,
     build: () => Promise<BuiltUpdate>,
     frame: (built: BuiltUpdate, number: number) => string[],
@@ -101,6 +124,11 @@ export class SharedUpdates {
       this.#making.delete(key);
     }
     const number = last() + 1;
-    return { number, built, frames: frame(built, number).map((text) => new EncodedFrame(text)) };
+    const made: SharedUpdate = { number, built, frames: frame(built, number).map((text) => new EncodedFrame(text)) };
+    if (upto === this.#upto) {
+      if (this.#kept.size >= MAX_KEPT_UPDATES) this.#kept.delete(this.#kept.keys().next().value as string);
+      this.#kept.set(key, made);
+    }
+    return made;
   }
 }

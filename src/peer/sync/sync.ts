@@ -368,6 +368,11 @@ export class Sync {
     return { bytesSent, bytesReceived, docsSent, docsReceived };
   }
 
+  /** Is every replication session idle: nothing to send, in flight, or received and not yet merged (true without sync)? */
+  get isReplicationIdle(): boolean {
+    return this.#replicator?.isIdle ?? true;
+  }
+
   /**
    * On a Big Peer: updates made once for a shape of sessions, and the sessions they served, since
    * it began serving (docs/replication.md, "Fan-out"). Undefined on a small peer.

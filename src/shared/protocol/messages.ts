@@ -91,7 +91,10 @@ export interface ReconciledMessage {
 
 export interface UpdateMessage {
   readonly type: 'update';
-  /** Number of the update in this session, from 1. */
+  /**
+   * Number of the update in this session, from 1, increasing; numbers may be skipped (a Big
+   * Peer numbers an update it shares among sessions past each one's last, shared-updates.ts).
+   */
   readonly update: number;
   /** Number of the chunk in this update, from 1. */
   readonly chunk: number;
