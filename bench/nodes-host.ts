@@ -63,6 +63,7 @@ function nodeHandlers(node: PgNode): Handlers {
     },
     count: async ({ collection: of }: { collection: string }) => (await node.peer.sync.store.execute(`SELECT COUNT(*) AS n FROM ${of}`)).items[0]?.n,
     sessions: () => node.peer.sessions,
+    fanOut: () => node.peer.sync.fanOut ?? null,
     memory: async () => {
       drain();
       return memory();

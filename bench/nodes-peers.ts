@@ -17,7 +17,14 @@ import { LogHub, type CommittedTransaction, type Sync } from '../src/peer/host.t
 import { serveChild, wallNow, type Handlers } from './nodes-ipc.ts';
 
 export type PeersSetup =
-  | { readonly role: 'small-peers'; readonly url: string; readonly count: number; readonly collection: string }
+  | {
+      readonly role: 'small-peers';
+      readonly url: string;
+      readonly count: number;
+      readonly collection: string;
+      /** How many start at once; the next ones when these all have a session (default: all). */
+      readonly connectBatch?: number;
+    }
   | { readonly role: 'raw-clients'; readonly url: string; readonly count: number };
 
 /** When the first and the last of the N clients got a document, on the host's shared clock. */
@@ -85,22 +92,27 @@ function smallPeers(setup: Extract<PeersSetup, { role: 'small-peers' }>): Handle
   return {
     connect: async () => {
       const start = wallNow();
-      const all = Promise.all(
-        peers.map(
-          (sync) =>
-            new Promise<void>((resolve, reject) => {
-              const check = (): boolean => {
-                if (sync.sessions.length === 0) return false;
-                off();
-                resolve();
-                return true;
-              };
-              const off = sync.onConnectionsChange(() => void check());
-              sync.startSync().then(() => void check(), reject);
-            }),
-        ),
-      );
-      await bounded(all, CONNECT_TIMEOUT_MS, `${setup.count} small peers having a session`);
+      const batch = setup.connectBatch ?? setup.count;
+      const connectAll = async (): Promise<void> => {
+        for (let i = 0; i < peers.length; i += batch) {
+          await Promise.all(
+            peers.slice(i, i + batch).map(
+              (sync) =>
+                new Promise<void>((resolve, reject) => {
+                  const check = (): boolean => {
+                    if (sync.sessions.length === 0) return false;
+                    off();
+                    resolve();
+                    return true;
+                  };
+                  const off = sync.onConnectionsChange(() => void check());
+                  sync.startSync().then(() => void check(), reject);
+                }),
+            ),
+          );
+        }
+      };
+      await bounded(connectAll(), CONNECT_TIMEOUT_MS, `${setup.count} small peers having a session`);
       return { ms: wallNow() - start };
     },
     wait: (request: { id: string; timeoutMs: number }) => arrivals.wait(request),

@@ -27,6 +27,7 @@ import { smallPeerOf } from '../src/testing/postgres/pg-nodes.ts';
 import { PG_MIGRATIONS } from '../src/big-peer/postgres/pg-schema.ts';
 import { TcpBalancer } from '../src/testing/big-peer/tcp-balancer.ts';
 import { type ObserverEvent, type Sync } from '../src/peer/host.ts';
+import type { FanOutCounts } from '../src/peer/replication/shared-updates.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
 // @ts-expect-error -- plain JavaScript without declarations
 import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
@@ -62,11 +63,23 @@ const LATENCY_BUDGET_MS = 60_000;
 /** A cross-node p95 above this looks like the storage's 1 s poll, not a notification: said on stderr. */
 const POLL_SUSPECT_MS = 250;
 
-// ---- 200 peers ----
+// ---- 200 and 1,000 peers ----
 const FAN_SEED = 41;
-const PEERS = 200;
-const PEERS_REPEAT = 3;
-const PEERS_BUDGET_MS = 90_000;
+/**
+ * The fan-out rows: how many small peers, repetitions within a budget (each with fresh servers
+ * and clients), and how many start at once (more than a node's 256 places for sessions waiting
+ * for their announcement would be refused and redial).
+ */
+interface FanScale {
+  readonly peers: number;
+  readonly repeat: number;
+  readonly budgetMs: number;
+  readonly connectBatch: number;
+}
+const FAN_SCALES: readonly FanScale[] = [
+  { peers: 200, repeat: 3, budgetMs: 90_000, connectBatch: 200 },
+  { peers: 1_000, repeat: 2, budgetMs: 120_000, connectBatch: 200 },
+];
 const FAN_WARMUP = 2;
 const FAN_ROUNDS = 8;
 
@@ -220,6 +233,11 @@ class NodeProcess {
 
   sessions(): Promise<number> {
     return this.#child.request('sessions');
+  }
+
+  /** The node's fan-out counts (Sync.fanOut), null when it shares nothing. */
+  fanOut(): Promise<FanOutCounts | null> {
+    return this.#child.request('fanOut');
   }
 
   memory(): Promise<Memory> {
@@ -683,7 +701,8 @@ async function fanOut(
 
 const sumOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
 
-async function oursPeers(context: SuiteContext, server: PostgresServer): Promise<PeersSample> {
+async function oursPeers(context: SuiteContext, server: PostgresServer, scale: FanScale): Promise<PeersSample> {
+  const PEERS = scale.peers;
   return inFreshDatabase(server, 'peers', async (db) => {
     const nodes = await startNodes(db, 2);
     let balancer: TcpBalancer | undefined;
@@ -696,6 +715,7 @@ async function oursPeers(context: SuiteContext, server: PostgresServer): Promise
         url: balancer.url,
         count: PEERS,
         collection: 'fanout',
+        connectBatch: scale.connectBatch,
       } satisfies PeersSetup);
       const { ms: connectMs } = await peers.request<{ ms: number }>('connect', {}, 90_000);
       let split: number[] = [];
@@ -708,6 +728,10 @@ async function oursPeers(context: SuiteContext, server: PostgresServer): Promise
         async () => {
           after = await Promise.all(nodes.map((n) => n.memory()));
         },
+      );
+      const counts = await Promise.all(nodes.map((n) => n.fanOut()));
+      context.log(
+        `  ours: updates built once per shape / sessions served, per node: ${counts.map((c) => (c === null ? 'none' : `${c.built} / ${c.served}`)).join(', ')}`,
       );
       const held = await peers.request<{ min: number; max: number }>('counts', { collection: 'fanout' });
       const expected = 1 + FAN_WARMUP + FAN_ROUNDS;
@@ -731,7 +755,8 @@ async function oursPeers(context: SuiteContext, server: PostgresServer): Promise
   });
 }
 
-async function rawPeers(): Promise<PeersSample> {
+async function rawPeers(scale: FanScale): Promise<PeersSample> {
+  const PEERS = scale.peers;
   const host = await Child.start(HOST, 'raw ws server', { role: 'raw-ws' } satisfies HostSetup);
   let clients: Child | undefined;
   try {
@@ -764,18 +789,19 @@ async function rawPeers(): Promise<PeersSample> {
   }
 }
 
-async function peersRows(context: SuiteContext, server: PostgresServer): Promise<Row[]> {
-  context.log(`${PEERS} peers: up to ${PEERS_REPEAT} repetitions per side, each with fresh servers and clients`);
+async function peersRows(context: SuiteContext, server: PostgresServer, scale: FanScale): Promise<Row[]> {
+  const PEERS = scale.peers;
+  context.log(`${PEERS} peers: up to ${scale.repeat} repetitions per side, each with fresh servers and clients`);
   const started = performance.now();
   const ours: PeersSample[] = [];
   const raw: PeersSample[] = [];
-  for (let i = 0; i < PEERS_REPEAT; i++) {
-    if (i > 0 && performance.now() - started > PEERS_BUDGET_MS) break;
+  for (let i = 0; i < scale.repeat; i++) {
+    if (i > 0 && performance.now() - started > scale.budgetMs) break;
     collectGarbage();
-    const o = await oursPeers(context, server);
+    const o = await oursPeers(context, server, scale);
     ours.push(o);
     collectGarbage();
-    const r = await rawPeers();
+    const r = await rawPeers(scale);
     raw.push(r);
     const kb = (bytes: number): string => `${(bytes / 1024 / PEERS).toFixed(0)} KB`;
     const fans = (sample: PeersSample): string =>
@@ -792,7 +818,7 @@ async function peersRows(context: SuiteContext, server: PostgresServer): Promise
   const splits = [...new Set(ours.map((s) => s.split.join(' + ')))].join(', ');
   return [
     {
-      name: `${PEERS} small peers through the TCP balancer to 2 nodes, until all have a session (sessions per node: ${splits}) (raw: ${PEERS} ws clients open)`,
+      name: `${PEERS} small peers through the TCP balancer to 2 nodes, until all have a session${scale.connectBatch < PEERS ? ` (started ${scale.connectBatch} at a time)` : ''} (sessions per node: ${splits}) (raw: ${PEERS} ws clients open)`,
       kind: 'time',
       ours: median(ours.map((s) => s.connectMs)),
       raw: median(raw.map((s) => s.connectMs)),
@@ -803,6 +829,13 @@ async function peersRows(context: SuiteContext, server: PostgresServer): Promise
       kind: 'time',
       ours: percentile(of, 50),
       raw: percentile(rf, 50),
+      repetitions,
+    },
+    {
+      name: `1 write on node 1 → all ${PEERS} small peers (${of.length} writes): p99 (raw: the same)`,
+      kind: 'time',
+      ours: percentile(of, 99),
+      raw: percentile(rf, 99),
       repetitions,
     },
     {
@@ -833,10 +866,10 @@ async function peersRows(context: SuiteContext, server: PostgresServer): Promise
 
 export const nodesSuite: Suite = {
   name: 'nodes',
-  summary: 'Big Peer nodes on PostgreSQL: writes, cross-node latency, 200 peers vs raw pg and ws (needs PostgreSQL)',
-  durationSeconds: 63, // measured: one run on the 2-core VM, 2026-11-26 (throwaway cluster)
+  summary: 'Big Peer nodes on PostgreSQL: writes, cross-node latency, 200 and 1,000 peers vs raw pg and ws (needs PostgreSQL)',
+  durationSeconds: 63, // measured: one run on the 2-core VM, 2026-11-26 (throwaway cluster), before the 1,000-peer rows
   title:
-    'Big Peer nodes on PostgreSQL · each node, raw server and the 200 peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 small peers through a TCP balancer (raw = ws server and clients)',
+    'Big Peer nodes on PostgreSQL · each node, raw server and the peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 and 1,000 small peers through a TCP balancer (raw = ws server and clients)',
   async run(context) {
     const server = await postgresServer(context);
     try {
@@ -844,7 +877,26 @@ export const nodesSuite: Suite = {
       rows.push(await writeRow(context, server, 1));
       rows.push(await writeRow(context, server, 2));
       rows.push(...(await latencyRows(context, server)));
-      rows.push(...(await peersRows(context, server)));
+      for (const scale of FAN_SCALES) rows.push(...(await peersRows(context, server, scale)));
+      return rows;
+    } finally {
+      await server.stop();
+    }
+  },
+};
+
+/** The fan-out rows of the `nodes` suite alone (200 and 1,000 small peers across two nodes). */
+export const nodesFanOutSuite: Suite = {
+  name: 'nodes-fan-out',
+  summary: 'Big Peer nodes on PostgreSQL: one write fanned out to 200 and 1,000 small peers vs a bare ws broadcast (needs PostgreSQL)',
+  durationSeconds: 0, // set from a measured run
+  title:
+    'Big Peer nodes on PostgreSQL · fan-out of one write to 200 and 1,000 small peers through a TCP balancer to 2 nodes, each node, raw server and the peers a process of its own (raw = ws server and clients)',
+  async run(context) {
+    const server = await postgresServer(context);
+    try {
+      const rows: Row[] = [];
+      for (const scale of FAN_SCALES) rows.push(...(await peersRows(context, server, scale)));
       return rows;
     } finally {
       await server.stop();

@@ -15,7 +15,7 @@ import { evictionSuites } from './eviction.bench.ts';
 import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
 import { longStatementSuite } from './long-statement.bench.ts';
-import { nodesSuite } from './nodes.bench.ts';
+import { nodesFanOutSuite, nodesSuite } from './nodes.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
 import { helpText, parseBenchArgs, suiteGroups } from './run-args.ts';
 import { simulatorSuite } from './simulator.bench.ts';
@@ -32,6 +32,7 @@ const SUITES: readonly Suite[] = [
   longStatementSuite,
   ...replicationSuites,
   nodesSuite,
+  nodesFanOutSuite,
   ...evictionSuites,
   inspectorSuite,
   ...lanSuites,
