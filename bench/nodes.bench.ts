@@ -889,7 +889,7 @@ export const nodesSuite: Suite = {
 export const nodesFanOutSuite: Suite = {
   name: 'nodes-fan-out',
   summary: 'Big Peer nodes on PostgreSQL: one write fanned out to 200 and 1,000 small peers vs a bare ws broadcast (needs PostgreSQL)',
-  durationSeconds: 0, // set from a measured run
+  durationSeconds: 107, // measured: one run on the 2-core VM shared with other work, 2026-11-27 (throwaway cluster)
   title:
     'Big Peer nodes on PostgreSQL · fan-out of one write to 200 and 1,000 small peers through a TCP balancer to 2 nodes, each node, raw server and the peers a process of its own (raw = ws server and clients)',
   async run(context) {
