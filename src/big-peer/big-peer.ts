@@ -25,6 +25,7 @@ import { operationsRoutes } from './routes/operations.ts';
 import { writeRoute } from './routes/write.ts';
 import { BigPeerSettings } from './settings.ts';
 import { TtlJob } from './ttl-job.ts';
+import { PresenceExpiry } from './presence-expiry.ts';
 import { WebSocketEndpoint } from './websocket-endpoint.ts';
 
 export interface BigPeerDeps {
@@ -75,6 +76,7 @@ export class BigPeer {
   readonly #http: HttpServer;
   readonly #ws: WebSocketEndpoint;
   readonly #ttl: TtlJob;
+  readonly #presenceExpiry: PresenceExpiry;
   readonly #ownsSync: boolean;
   readonly #hub: LogHub;
   readonly #closing: AbortController;
@@ -100,6 +102,7 @@ export class BigPeer {
     http: HttpServer;
     ws: WebSocketEndpoint;
     ttl: TtlJob;
+    presenceExpiry: PresenceExpiry;
     ownsSync: boolean;
     hub: LogHub;
     closing: AbortController;
@@ -115,6 +118,7 @@ export class BigPeer {
     this.#http = parts.http;
     this.#ws = parts.ws;
     this.#ttl = parts.ttl;
+    this.#presenceExpiry = parts.presenceExpiry;
     this.#ownsSync = parts.ownsSync;
     this.#hub = parts.hub;
     this.#closing = parts.closing;
@@ -213,6 +217,8 @@ export class BigPeer {
       });
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
+      const presenceExpiry = new PresenceExpiry({ store, timers, logger: hub.logger('presence'), expiryDays: config.presenceExpiryDays });
+      presenceExpiry.start();
       // The Big Peer keeps tombstones longer than small peers do, and tells its reap horizon to returning peers.
       sync.tombstones.configure({ ttlDays: config.tombstoneTtlDays, window: config.tombstoneWindow });
       const peer = new BigPeer({
@@ -223,6 +229,7 @@ export class BigPeer {
         http,
         ws,
         ttl,
+        presenceExpiry,
         ownsSync: deps.sync === undefined,
         hub,
         closing,
@@ -342,6 +349,7 @@ export class BigPeer {
       const draining = this.#drainAsked;
       this.#state.draining = true;
       this.#ttl.stop();
+      this.#presenceExpiry.stop();
       this.#closing.abort();
       const grace = this.config.shutdownGraceMs;
       const sessions = this.sessions;

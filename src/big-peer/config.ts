@@ -95,6 +95,8 @@ export interface BigPeerConfig {
   readonly tombstoneTtlDays: number;
   /** The low-activity window the reaper runs in, once a day: UTC `HH:MM-HH:MM` (default `02:00-05:00`). */
   readonly tombstoneWindow: string;
+  /** Days without a write after which a peer's presence document is removed (presence-expiry.ts; default 30). */
+  readonly presenceExpiryDays: number;
   /** How long a sync session may take to announce itself before it is closed (4408). */
   readonly announceTimeoutMs: number;
   /** Sync sessions waiting for their announcement from one address (IPv4, or IPv6 /64); 0: no limit. */
@@ -121,6 +123,7 @@ export const CONFIG_DEFAULTS = {
   maxPendingBytes: 64 * 1024 * 1024,
   tombstoneTtlDays: 30,
   tombstoneWindow: '02:00-05:00',
+  presenceExpiryDays: 30,
 } as const;
 
 /** What the command line gave (undefined: not given). */
@@ -143,6 +146,8 @@ export interface ConfigFlags {
   readonly statementTimeoutMs?: string;
   /** `--tombstone-ttl-days`. */
   readonly tombstoneTtlDays?: string;
+  /** `--presence-expiry-days`. */
+  readonly presenceExpiryDays?: string;
 }
 
 export class ConfigError extends SyncError {
@@ -179,6 +184,7 @@ const FILE_KEYS = new Set([
   'ttlJobs',
   'tombstoneTtlDays',
   'tombstoneWindow',
+  'presenceExpiryDays',
   'announceTimeoutMs',
   'maxPendingSessionsPerAddress',
   'maxPendingBytes',
@@ -367,6 +373,11 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
       pick(onLine.integer('tombstone-ttl-days', flags.tombstoneTtlDays, 1, 36_500), inFile.integer('tombstoneTtlDays', file.tombstoneTtlDays, 1, 36_500)) ??
       CONFIG_DEFAULTS.tombstoneTtlDays,
     tombstoneWindow,
+    presenceExpiryDays:
+      pick(
+        onLine.integer('presence-expiry-days', flags.presenceExpiryDays, 1, 36_500),
+        inFile.integer('presenceExpiryDays', file.presenceExpiryDays, 1, 36_500),
+      ) ?? CONFIG_DEFAULTS.presenceExpiryDays,
     announceTimeoutMs: ms('announceTimeoutMs') ?? CONFIG_DEFAULTS.announceTimeoutMs,
     maxPendingSessionsPerAddress:
       inFile.integer('maxPendingSessionsPerAddress', file.maxPendingSessionsPerAddress, 0, 1_000_000) ?? CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
@@ -405,6 +416,7 @@ export function bigPeerConfig(given: Partial<BigPeerConfig> & { readonly appID: 
     ttlJobs: [],
     tombstoneTtlDays: CONFIG_DEFAULTS.tombstoneTtlDays,
     tombstoneWindow: CONFIG_DEFAULTS.tombstoneWindow,
+    presenceExpiryDays: CONFIG_DEFAULTS.presenceExpiryDays,
     announceTimeoutMs: CONFIG_DEFAULTS.announceTimeoutMs,
     maxPendingSessionsPerAddress: CONFIG_DEFAULTS.maxPendingSessionsPerAddress,
     maxPendingBytes: CONFIG_DEFAULTS.maxPendingBytes,

@@ -42,6 +42,8 @@ Serving (flags win over the config file; see docs/http-api.md):
                            past it the answer is 408 query/timeout and a mutation is rolled back
   --tombstone-ttl-days N   days a deleted document's tombstone is kept before it is reaped (default
                            30); small peers away longer reconcile by ids when they come back
+  --presence-expiry-days N days without a write after which a peer's presence document is removed
+                           (default 30): retired devices leave the mesh
   --inspect-port PORT      also serve the mesh inspector of this node on 127.0.0.1:PORT (0: a free
                            one) behind a random token; its URL is printed (docs/inspector.md)
   --inspect-read-only      the inspector refuses every change (recommended beyond development)
@@ -106,6 +108,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
           'log-level': { type: 'string' },
           'statement-timeout': { type: 'string' },
           'tombstone-ttl-days': { type: 'string' },
+          'presence-expiry-days': { type: 'string' },
           'inspect-port': { type: 'string' },
           'inspect-read-only': { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
@@ -139,6 +142,7 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
       logLevel: values['log-level'],
       ...(statementTimeoutMs === undefined ? {} : { statementTimeoutMs: String(statementTimeoutMs) }),
       ...(values['tombstone-ttl-days'] === undefined ? {} : { tombstoneTtlDays: values['tombstone-ttl-days'] }),
+      ...(values['presence-expiry-days'] === undefined ? {} : { presenceExpiryDays: values['presence-expiry-days'] }),
     });
   } catch (error) {
     return fail(io, error);
@@ -149,7 +153,10 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
   let sync: Sync | undefined;
   let inspector: ServedInspector | undefined;
   try {
-    sync = config.postgres === undefined ? undefined : openPgSync(config.postgres, config.nodeName, logHub);
+    sync =
+      config.postgres === undefined
+        ? undefined
+        : openPgSync(config.postgres, config.nodeName, logHub, undefined, undefined, config.deviceName === undefined ? undefined : { deviceName: config.deviceName });
     peer = await BigPeer.start(config, { logHub, processMetrics: true, ...(sync === undefined ? {} : { sync }) });
   } catch (error) {
     sync?.close();

@@ -169,6 +169,8 @@ export const LOG_EVENTS = {
   tombstonesFailed: 'tombstones.failed',
   tombstonesConfigured: 'tombstones.configured',
   presenceWriteFailed: 'presence.write-failed',
+  presenceExpired: 'presence.expired',
+  presenceExpiryFailed: 'presence.expiry-failed',
   reapedDocumentsDropped: 'replication.reaped-dropped',
   lanStarted: 'lan.started',
   lanPeerIgnored: 'lan.peer-ignored',

@@ -4,7 +4,7 @@
  * for its local Big Peer on SQLite); the command line opens this and hands it over.
  */
 import { hostname } from 'node:os';
-import { Sync, type LogHub, type Timers } from '../../peer/host.ts';
+import { Sync, type LogHub, type PresenceOptions, type Timers } from '../../peer/host.ts';
 import type { PostgresConfig } from '../config.ts';
 import { PgStorage, type PgStorageOptions } from './pg-storage.ts';
 
@@ -16,9 +16,18 @@ export function defaultNodeName(): string {
 /**
  * Opens the node's store (migrating it if this node is the first of a newer version) and a Sync
  * on it; the caller closes the Sync. `storage` overrides the storage's options (tests: its
- * timeouts, or real timers under a Sync on manual ones).
+ * timeouts, or real timers under a Sync on manual ones). `presence`: the node writes the Big
+ * Peer's presence document (`--device-name`), as a node on SQLite does; every node of a cluster
+ * writes the same one (they share the Big Peer's key), the last write showing.
  */
-export function openPgSync(postgres: PostgresConfig, nodeName: string | undefined, logHub: LogHub, timers?: Timers, storage?: Partial<PgStorageOptions>): Sync {
+export function openPgSync(
+  postgres: PostgresConfig,
+  nodeName: string | undefined,
+  logHub: LogHub,
+  timers?: Timers,
+  storage?: Partial<PgStorageOptions>,
+  presence?: PresenceOptions,
+): Sync {
   const opened = PgStorage.open({
     url: postgres.url,
     schema: postgres.schema,
@@ -29,7 +38,13 @@ export function openPgSync(postgres: PostgresConfig, nodeName: string | undefine
     ...storage,
   });
   try {
-    return new Sync({ storage: opened, storageName: `${opened.server} (schema ${opened.schema})`, logHub, ...(timers === undefined ? {} : { timers }) });
+    return new Sync({
+      storage: opened,
+      storageName: `${opened.server} (schema ${opened.schema})`,
+      logHub,
+      ...(timers === undefined ? {} : { timers }),
+      ...(presence === undefined ? {} : { presence }),
+    });
   } catch (error) {
     opened.close();
     throw error;

@@ -156,6 +156,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.tombstonesScheduled]: (f) => `Tombstone reaping scheduled; next_run = ${f.next_run}; window = ${f.window}; ttl_days = ${f.ttl_days}`,
   // The presence job (issue 21; not in the spec).
   [LOG_EVENTS.presenceWriteFailed]: (f) => `Presence document not written; reason = ${f.reason}; error = ${f.error}`,
+  [LOG_EVENTS.presenceExpired]: (f) => `Presence documents expired; removed = ${f.removed}; older_than_days = ${f.older_than_days}; txn_id = ${f.txn_id}`,
+  [LOG_EVENTS.presenceExpiryFailed]: (f) => `Presence documents not expired; error = ${f.error}`,
   [LOG_EVENTS.tombstonesFailed]: (f) => `Tombstone reaping failed, nothing reaped; trigger = ${f.trigger}; error = ${f.error}`,
   [LOG_EVENTS.tombstonesConfigured]: (f) =>
     `Tombstone reaping configured; ttl_days = ${f.ttl_days}; window = ${f.window}; scheduled = ${f.scheduled}; only_uploaded = ${f.only_uploaded}`,
