@@ -156,7 +156,14 @@ export async function serveBigPeer(argv: readonly string[], io: CliIo, stop: Pro
     sync =
       config.postgres === undefined
         ? undefined
-        : openPgSync(config.postgres, config.nodeName, logHub, undefined, undefined, config.deviceName === undefined ? undefined : { deviceName: config.deviceName });
+        : openPgSync(
+            config.postgres,
+            config.nodeName,
+            logHub,
+            undefined,
+            undefined,
+            config.deviceName === undefined ? undefined : { deviceName: config.deviceName },
+          );
     peer = await BigPeer.start(config, { logHub, processMetrics: true, ...(sync === undefined ? {} : { sync }) });
   } catch (error) {
     sync?.close();

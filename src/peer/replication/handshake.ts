@@ -35,6 +35,8 @@ export interface LocalCredentials {
   readonly certificate: SignedCertificate | undefined;
   /** The issuer whose certificates this peer trusts (a Big Peer: its own). */
   readonly issuerKey: string;
+  /** The name this peer shows others, sent in its announcement; undefined: none. */
+  readonly deviceName?: string | undefined;
 }
 
 /** The peer at the other end, once it proved who it is. */
@@ -47,6 +49,8 @@ export interface RemotePeer {
   readonly userID: string | undefined;
   /** When its certificate expires (ms); a Big Peer's proof does not expire. */
   readonly expiresAt: number | undefined;
+  /** The name it announced (unverified, as its presence document is); undefined: none. */
+  readonly deviceName?: string | undefined;
 }
 
 /** The session was refused, by this side (`byRemote` false) or by the other. */
@@ -181,7 +185,8 @@ export function acceptHandshake(options: HandshakeOptions): Promise<Handshaken> 
     const a = check.value;
     if (a.appID !== local.appID) return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, `app ${a.appID} is not served here`);
     if (a.peerKey === local.peerKey) return refuse(ANNOUNCE_CLOSE_CODES.malformed, 'a peer cannot connect to itself');
-    const remote = verifySmallPeer(local, timers.now(), a.peerKey, a.certificate, announceProofText(local.appID, a.peerKey, challenge), a.proof);
+    const verified = verifySmallPeer(local, timers.now(), a.peerKey, a.certificate, announceProofText(local.appID, a.peerKey, challenge), a.proof);
+    const remote: RemotePeer = a.deviceName === undefined ? verified : { ...verified, deviceName: a.deviceName };
     if (local.role === 'small-peer' && local.certificate === undefined) {
       return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, 'this peer has no certificate yet: it must reach the Big Peer once');
     }
@@ -195,6 +200,7 @@ export function acceptHandshake(options: HandshakeOptions): Promise<Handshaken> 
       outer_protocol_version: OUTER_PROTOCOL_VERSION,
       ...(local.role === 'small-peer' && local.certificate !== undefined ? { certificate: local.certificate } : {}),
       proof: local.sign(announceProofText(local.appID, local.peerKey, a.nonce)),
+      ...(local.deviceName === undefined ? {} : { deviceName: local.deviceName }),
     };
     connection.send(JSON.stringify(answer));
     return remote;
@@ -220,6 +226,7 @@ export function dialHandshake(options: HandshakeOptions): Promise<Handshaken> {
       certificate: local.certificate,
       proof: local.sign(announceProofText(local.appID, local.peerKey, first.nonce)),
       nonce: mine,
+      ...(local.deviceName === undefined ? {} : { deviceName: local.deviceName }),
     };
     connection.send(JSON.stringify(announcement));
     const check = checkAcceptorAnnouncement(json(await frames.next()));
@@ -231,8 +238,17 @@ export function dialHandshake(options: HandshakeOptions): Promise<Handshaken> {
       if (!verifyProof(local.issuerKey, text, answer.proof)) {
         return refuse(ANNOUNCE_CLOSE_CODES.unauthorized, 'UnknownIssuer: the Big Peer did not prove it holds the issuer key this peer trusts');
       }
-      return { peerKey: answer.peerKey, role: 'big-peer', appID: answer.appID, permissions: EVERYTHING, userID: undefined, expiresAt: undefined };
+      return {
+        peerKey: answer.peerKey,
+        role: 'big-peer',
+        appID: answer.appID,
+        permissions: EVERYTHING,
+        userID: undefined,
+        expiresAt: undefined,
+        ...(answer.deviceName === undefined ? {} : { deviceName: answer.deviceName }),
+      };
     }
-    return verifySmallPeer(local, timers.now(), answer.peerKey, answer.certificate as SignedCertificate, text, answer.proof);
+    const verified = verifySmallPeer(local, timers.now(), answer.peerKey, answer.certificate as SignedCertificate, text, answer.proof);
+    return answer.deviceName === undefined ? verified : { ...verified, deviceName: answer.deviceName };
   });
 }

@@ -64,6 +64,8 @@ export interface SeenPeer {
   readonly userID: string | undefined;
   /** When its certificate expires (ms); undefined for the Big Peer (it is the issuer). */
   readonly certificateExpiresAt: number | undefined;
+  /** The device name it announced in its last handshake; undefined: none. */
+  readonly deviceName?: string | undefined;
 }
 
 /** A peer advertised on the LAN, whether or not this peer syncs with it. */
@@ -279,6 +281,7 @@ export class MeshTracker {
       lastSyncedAt: this.#peers.get(remote.peerKey)?.lastSyncedAt,
       userID: remote.userID,
       certificateExpiresAt: remote.expiresAt,
+      deviceName: remote.deviceName,
     });
     if (this.#peers.size > PEERS_KEPT) this.#peers.delete(this.#peers.keys().next().value as string);
     const record = this.#byId(connection.id);

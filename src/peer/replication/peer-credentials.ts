@@ -18,7 +18,11 @@ export class PeerCredentials {
   readonly #appID: string | undefined;
   #bigPeer: { readonly appID: string; readonly issuer: IssuerKeys } | undefined;
 
-  constructor(options: { auth: AuthClient; peerKey: string; privateKeyPem: string; appID: string | undefined }) {
+  readonly #deviceName: string | undefined;
+
+  /** `deviceName`: the name this peer announces in its handshakes (its presence name). */
+  constructor(options: { auth: AuthClient; peerKey: string; privateKeyPem: string; appID: string | undefined; deviceName?: string | undefined }) {
+    this.#deviceName = options.deviceName;
     this.#auth = options.auth;
     this.#peerKey = options.peerKey;
     this.#privateKeyPem = options.privateKeyPem;
@@ -45,13 +49,21 @@ export class PeerCredentials {
     const peerKey = this.#peerKey;
     if (this.#bigPeer !== undefined) {
       const { appID, issuer } = this.#bigPeer;
-      return { appID, peerKey, role: 'big-peer', sign: (text) => signProof(issuer.privateKeyPem, text), certificate: undefined, issuerKey: issuer.publicKey };
+      return {
+        appID,
+        peerKey,
+        role: 'big-peer',
+        sign: (text) => signProof(issuer.privateKeyPem, text),
+        certificate: undefined,
+        issuerKey: issuer.publicKey,
+        deviceName: this.#deviceName,
+      };
     }
     const certificate = this.#auth.certificate;
     const issuerKey = this.#auth.issuerKey;
     if (this.#appID === undefined || certificate === undefined || issuerKey === undefined) return undefined;
     const key = this.#privateKeyPem;
-    return { appID: this.#appID, peerKey, role: 'small-peer', sign: (text) => signProof(key, text), certificate, issuerKey };
+    return { appID: this.#appID, peerKey, role: 'small-peer', sign: (text) => signProof(key, text), certificate, issuerKey, deviceName: this.#deviceName };
   }
 
   /** Refuses a subscription to a collection this peer may not read (spec 5.7). */

@@ -342,7 +342,13 @@ export class Sync {
             options.presence,
           );
     this.#timers = timers;
-    const credentials = new PeerCredentials({ auth: this.auth, peerKey: this.peerKey, privateKeyPem, appID: options.identity?.appID });
+    const credentials = new PeerCredentials({
+      auth: this.auth,
+      peerKey: this.peerKey,
+      privateKeyPem,
+      appID: options.identity?.appID,
+      deviceName: this.#presenceJob?.deviceName,
+    });
     this.#credentials = credentials;
     localRead.rules = () => credentials.permissions()?.read;
     // A subscription to a collection this peer may not read is refused (spec 5.7).

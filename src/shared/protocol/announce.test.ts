@@ -35,6 +35,25 @@ function answerRefusal(value: unknown): string {
   return check.reason;
 }
 
+describe('device names in announcements', () => {
+  it('carries a device name, trimmed, in either announcement', () => {
+    const peer = checkPeerAnnouncement({ ...peerAnnouncement(), deviceName: '  till 3 ' });
+    expect(peer.ok && peer.value.deviceName).toBe('till 3');
+    const answer = checkAcceptorAnnouncement({ ...bigPeerAnswer(), deviceName: 'cloud-east' });
+    expect(answer.ok && answer.value.deviceName).toBe('cloud-east');
+  });
+
+  it('leaves a blank device name out', () => {
+    const peer = checkPeerAnnouncement({ ...peerAnnouncement(), deviceName: '   ' });
+    expect(peer.ok && 'deviceName' in peer.value).toBe(false);
+  });
+
+  it('refuses a device name that is not a string or is longer than 100 characters', () => {
+    expect(peerRefusal({ ...peerAnnouncement(), deviceName: 42 })).toBe('deviceName must be a string of at most 100 characters');
+    expect(answerRefusal({ ...smallPeerAnswer(), deviceName: 'x'.repeat(101) })).toBe('deviceName must be a string of at most 100 characters');
+  });
+});
+
 describe('checkPeerAnnouncement', () => {
   it('accepts a well-formed announcement and returns only its fields', () => {
     const input = { ...peerAnnouncement(), extra: 'dropped', certificate: { ...CERT, extra: 'dropped' } };

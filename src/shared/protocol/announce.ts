@@ -15,11 +15,17 @@
  *   message, as every peer's does.
  *   Compatible additions within 2: the Big Peer's reap horizon (`subscription.reaped`, which a
  *   peer that does not know it ignores), and `reconcile` / `reconciled` (messages.ts), sent
- *   only to a peer whose subscription carried `reaped`.
+ *   only to a peer whose subscription carried `reaped`. Each side's device name (`deviceName`
+ *   in both announcements, optional, at most DEVICE_NAME_MAX_LENGTH characters), so that a
+ *   direct remote is named from its first session, before its presence document arrives; a
+ *   peer that does not know it ignores it.
  */
 import type { SignedCertificate } from '../certificate.ts';
 
 export const OUTER_PROTOCOL_VERSION = 2;
+
+/** The longest device name an announcement carries (as a presence document's, presence-document.ts). */
+export const DEVICE_NAME_MAX_LENGTH = 100;
 
 /** The Big Peer's first frame on a new session: the nonce the announcement must sign. */
 export interface AnnounceChallenge {
@@ -43,6 +49,8 @@ export interface PeerAnnouncement {
   readonly proof: string;
   /** 32 random bytes (base64url) the acceptor's answer must sign. */
   readonly nonce: string;
+  /** The name the peer shows others (its presence document's), when it has one. */
+  readonly deviceName?: string;
 }
 
 /**
@@ -59,6 +67,8 @@ export interface AcceptorAnnouncement {
   /** A small peer's certificate; a Big Peer has none (it is the issuer). */
   readonly certificate?: SignedCertificate;
   readonly proof: string;
+  /** The name the peer shows others, when it has one. */
+  readonly deviceName?: string;
 }
 
 /** WebSocket close codes of a refused session (4000–4999 is the application range). */
@@ -92,6 +102,16 @@ function isShortString(value: unknown): value is string {
   return typeof value === 'string' && value !== '' && value.length <= MAX_FIELD_LENGTH;
 }
 
+/** An announcement's device name, trimmed; undefined when absent or empty. */
+function deviceNameOf(v: Record<string, unknown>): { readonly ok: true; readonly value: string | undefined } | { readonly ok: false; readonly reason: string } {
+  if (v.deviceName === undefined) return { ok: true, value: undefined };
+  if (typeof v.deviceName !== 'string' || v.deviceName.length > DEVICE_NAME_MAX_LENGTH) {
+    return { ok: false, reason: `deviceName must be a string of at most ${DEVICE_NAME_MAX_LENGTH} characters` };
+  }
+  const trimmed = v.deviceName.trim();
+  return { ok: true, value: trimmed === '' ? undefined : trimmed };
+}
+
 /**
  * Checks the shape of a decoded announcement frame (not the certificate's signature, which the
  * receiver verifies against its trusted issuer). The reason names the first fault found.
@@ -110,6 +130,8 @@ export function checkPeerAnnouncement(value: unknown): AnnouncementCheck {
   }
   if (!isShortString(v.proof)) return { ok: false, reason: 'proof must be the signature of the challenge, a non-empty string' };
   if (!isShortString(v.nonce)) return { ok: false, reason: 'nonce must be a non-empty string for the answer to sign' };
+  const deviceName = deviceNameOf(v);
+  if (!deviceName.ok) return deviceName;
   return {
     ok: true,
     value: {
@@ -120,6 +142,7 @@ export function checkPeerAnnouncement(value: unknown): AnnouncementCheck {
       certificate: { claims: cert.claims, signature: cert.signature },
       proof: v.proof,
       nonce: v.nonce,
+      ...(deviceName.value === undefined ? {} : { deviceName: deviceName.value }),
     },
   };
 }
@@ -154,6 +177,8 @@ export function checkAcceptorAnnouncement(value: unknown): AnswerCheck {
     }
     certificate = { claims: cert.claims, signature: cert.signature };
   }
+  const deviceName = deviceNameOf(v);
+  if (!deviceName.ok) return deviceName;
   return {
     ok: true,
     value: {
@@ -164,6 +189,7 @@ export function checkAcceptorAnnouncement(value: unknown): AnswerCheck {
       outer_protocol_version: OUTER_PROTOCOL_VERSION,
       ...(certificate === undefined ? {} : { certificate }),
       proof: v.proof,
+      ...(deviceName.value === undefined ? {} : { deviceName: deviceName.value }),
     },
   };
 }

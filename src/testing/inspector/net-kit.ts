@@ -38,7 +38,8 @@ export interface BigPeerStandIn extends NetPeer {
 export interface NetKit {
   readonly issuer: IssuerKeys;
   /** A stand-in Big Peer on a free port (or `port`). */
-  bigPeer(port?: number): Promise<BigPeerStandIn>;
+  /** `presence`: the Big Peer's device name (it writes its presence document and announces the name). */
+  bigPeer(port?: number, options?: { presence?: PresenceOptions }): Promise<BigPeerStandIn>;
   /**
    * A small peer whose certificate grants `permissions`, dialing `bigPeerURL` (unless `sync.bigPeer`
    * is false); `lanDiscovery` for LAN (`sync.peerToPeer.lan`), such as `MemoryLanNetwork`'s.
@@ -78,9 +79,9 @@ export function netKit(): NetKit {
   const stops: (() => Promise<void>)[] = [];
   return {
     issuer,
-    async bigPeer(port = 0) {
+    async bigPeer(port = 0, options = {}) {
       const { hub, logs } = hubWithLogs();
-      const sync = new Sync({ inMemory: true, logHub: hub });
+      const sync = new Sync({ inMemory: true, logHub: hub, ...(options.presence === undefined ? {} : { presence: options.presence }) });
       syncs.push(sync);
       sync.serveAsBigPeer({ appID: NET_APP, issuer });
       const server: Server = createServer((_req, res) => res.writeHead(404).end());

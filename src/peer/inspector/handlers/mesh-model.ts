@@ -66,7 +66,8 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
       peerKey: p.peerKey,
       role: p.role,
       appId: p.appID,
-      deviceName: presence.get(p.peerKey)?.deviceName,
+      // Its presence document's name, or the one its handshake announced until that arrives.
+      deviceName: presence.get(p.peerKey)?.deviceName ?? p.deviceName,
       appMetadata: nonEmpty(presence.get(p.peerKey)?.appMetadata),
       presenceAt: presence.get(p.peerKey)?.updatedAt,
       auth: p.role === 'small-peer' ? authOf(p, refusals.get(p.peerKey)) : undefined,
@@ -85,7 +86,7 @@ export function buildMeshSnapshot(source: MeshSource, now: number): MeshSnapshot
       present: p.present,
       lastSeenAt: p.lastSeenAt,
       auth: p.peerKey === undefined ? undefined : authOf(seen.get(p.peerKey), refusals.get(p.peerKey)),
-      deviceName: p.peerKey === undefined ? undefined : presence.get(p.peerKey)?.deviceName,
+      deviceName: p.peerKey === undefined ? undefined : (presence.get(p.peerKey)?.deviceName ?? seen.get(p.peerKey)?.deviceName),
       unreachable: unreachableOf(connections.find((c) => c.direction === 'dialed' && c.address === p.url)),
     })),
     transports: [...source.transportConditions]

@@ -33,3 +33,17 @@ it('shows a register behind the Big Peer by its device name, via the Big Peer, w
   const internal = a.logs.filter((e) => /^Write txn committed; txn_id = \d+; originator = Internal$/.test(e.message));
   expect(internal.length).toBeGreaterThanOrEqual(1);
 });
+
+it('names a direct remote from its handshake, before any presence document', async () => {
+  kit = netKit();
+  const big = await kit.bigPeer(0, { presence: { deviceName: 'cloud-east' } });
+  const a = kit.smallPeer('clerk-a', { bigPeerURL: big.url, presence: { deviceName: '  till-1  ' } });
+  await a.sync.startSync();
+  await until('a has a session with the Big Peer', () => a.sync.remotePeers.length === 1);
+  // What each side's handshake announced, kept with the session (presence documents are not read here).
+  expect(a.sync.remotePeers.map((p) => p.deviceName)).toEqual(['cloud-east']);
+  await until('the Big Peer has a session with a', () => big.sync.remotePeers.length === 1);
+  expect(big.sync.remotePeers.map((p) => p.deviceName)).toEqual(['till-1']);
+  // The Mesh names the Big Peer by it, whichever arrives first.
+  expect(buildMeshSnapshot(a.sync, Date.now()).peers).toMatchObject([{ peerKey: big.sync.peerKey, deviceName: 'cloud-east' }]);
+});
