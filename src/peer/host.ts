@@ -41,6 +41,13 @@ export type {
 export { runQuery } from './storage/js-query.ts';
 export { writeThrough } from './storage/write-through.ts';
 export { sortKey } from './dql/sort-key.ts';
+/** For the PostgreSQL translation of DQL (big-peer/postgres/pg-translate.ts): the evaluator's values and rules it mirrors. */
+export { evaluate, truth, type Params } from './dql/evaluate.ts';
+export { MISSING, RANK, rankOf, comparisonHolds, comparisonTruth, isRangeOperator, type Value } from './dql/values.ts';
+export { isLikePatternTooLong } from './dql/like.ts';
+export { isConstant } from './storage/sql-translate.ts';
+export type { Expr, OrderTerm, PathSegment } from './dql/ast.ts';
+export type { IndexDefinition, IndexKey, PlanOperation, StoragePlan } from './storage/index-definition.ts';
 export type { DocumentMeta } from './crdt/document-meta.ts';
 export { assertSupportedNode } from './storage/node-version.ts';
 export { parseStatement } from './dql/parser.ts';

@@ -71,6 +71,7 @@ export const LOG_EVENTS = {
   postgresConnected: 'postgres.connected',
   postgresListenLost: 'postgres.listen-lost',
   postgresMigrated: 'postgres.schema',
+  postgresQueryInJs: 'postgres.query-in-javascript',
   observerRegistered: 'observer.registered',
   observerCancelled: 'observer.cancelled',
   observerFailed: 'observer.failed',

@@ -13,15 +13,18 @@
  * - A commit NOTIFYs the other nodes (channel `syncmesh_commit`, with its txn_id and
  *   collections); a poller reads the clock every `pollIntervalMs` too, so a lost notification
  *   delays a change by that much at most (`onExternalCommit`).
- * - Conditions, ORDER BY and LIMIT run in JavaScript with the reference evaluator over the
- *   collection's live documents, except the plain cases that SQL answers exactly (no condition,
- *   `_id` order). Replication reads by txn_id and `_id` only, which are indexed.
+ * - Conditions, ORDER BY, LIMIT and OFFSET run in PostgreSQL, translated to SQL over the jsonb
+ *   form of the body (pg-translate.ts, pg-query-sql.ts); what has no SQL form is left to the
+ *   reference evaluator, on the documents the rest of the condition lets through, and logged at
+ *   DEBUG. DQL's secondary indexes are expression indexes every node shares (pg-indexes.ts).
+ *   Replication reads by txn_id and `_id` only, which are indexed.
  * - Writes of whole documents (`put`) are sent in batches: at the next read, savepoint or commit.
  */
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import {
   StoreError,
+  UnsupportedQueryError,
   runQuery,
   sortKey,
   writeThrough,
@@ -33,7 +36,11 @@ import {
   type DiskUsage,
   type DocumentMeta,
   type DocumentQuery,
+  type Expr,
   type ExternalCommit,
+  type IndexDefinition,
+  type PlanOperation,
+  type StoragePlan,
   type Logger,
   type ReadTransaction,
   type ReapedTombstone,
@@ -50,6 +57,10 @@ import {
 import { PgBridge, describeServer } from './pg-bridge.ts';
 import type { Statement, StatementResult } from './pg-protocol.ts';
 import { DEFAULT_SCHEMA, PG_SCHEMA_VERSION, SCHEMA_NAME, migratePg } from './pg-schema.ts';
+import { Untranslatable, pgIdentifier } from './pg-translate.ts';
+import { liveSql, planQuery, unparsedSql, type PgQueryPlan } from './pg-query-sql.ts';
+import { CATALOG_SQL, createIndexSql, definitionOf, indexedPaths, pgIndexName, type CatalogRow } from './pg-indexes.ts';
+import { planOf } from './pg-explain.ts';
 
 /** The channel commits are announced on; payload `{"s": schema, "t": txn_id, "c": [collections]}`. */
 export const COMMIT_CHANNEL = 'syncmesh_commit';
@@ -117,15 +128,29 @@ class ChangePageCache {
   }
 }
 
+/** What readers share with their storage: its logger, and the paths its secondary indexes hold. */
+interface ReaderContext {
+  readonly logger: Logger | undefined;
+  /** The paths (`indexKeyOf`) the collection's indexes hold, read with `one` when not known lately. */
+  indexed(collection: string, one: (sql: string) => StatementResult): ReadonlySet<string>;
+  /** Forgets what `indexed` knows: an index was made or dropped. */
+  catalogChanged(): void;
+}
+
+/** SQLSTATE query_canceled: statement_timeout, set from a query's budget, stopped it. */
+const QUERY_CANCELED = '57014';
+
 /** Reads through one session: a snapshot of its own (REPEATABLE READ), or the write transaction. */
 class PgReader implements StorageReader {
   protected readonly run: (statements: readonly Statement[]) => StatementResult[];
   readonly #pages: ChangePageCache | undefined;
+  protected readonly context: ReaderContext;
 
   /** `pages`: for readers of committed data only, never the write transaction's (it sees its own changes). */
-  constructor(run: (statements: readonly Statement[]) => StatementResult[], pages?: ChangePageCache) {
+  constructor(run: (statements: readonly Statement[]) => StatementResult[], context: ReaderContext, pages?: ChangePageCache) {
     this.run = run;
     this.#pages = pages;
+    this.context = context;
   }
 
   /** One statement of this session. */
@@ -143,13 +168,76 @@ class PgReader implements StorageReader {
       return this.one(`${COLUMNS} WHERE collection = $1 AND NOT deleted ORDER BY id LIMIT $2 OFFSET $3`, [query.collection, query.limit ?? null, query.offset])
         .rows as Row[];
     }
-    const rows = this.one(`${COLUMNS} WHERE collection = $1 AND NOT deleted`, [query.collection]).rows as Row[];
+    const plan = this.#plan(query);
+    if (plan === undefined)
+      return this.#inJs(query, `${COLUMNS} WHERE collection = $1 AND NOT deleted`, [query.collection], 'the collection name has no SQL form');
+    const exact = plan.residual === undefined && plan.order !== undefined;
+    const params = [...plan.params];
+    let sql = `${COLUMNS} WHERE ${liveSql(query.collection)}${plan.where}`;
+    if (exact) {
+      params.push(query.limit ?? null, query.offset);
+      sql += ` ORDER BY ${plan.order} LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    }
+    const [unparsed, found] = this.#budgeted(query, [{ sql: unparsedSql(query.collection) }, { sql, params }]);
+    if (unparsed?.rows[0]?.[0] === true) return this.#withUnparsed(query);
+    const rows = (found as StatementResult).rows as Row[];
+    if (exact) return rows;
+    return this.#inJs(query, rows, undefined, plan.fallback ?? 'no SQL form', plan.residual);
+  }
+
+  /** The query's plan, or undefined when no part of it has a SQL form. */
+  #plan(query: DocumentQuery): PgQueryPlan | undefined {
+    try {
+      return planQuery(
+        query,
+        this.context.indexed(query.collection, (sql) => this.one(sql)),
+      );
+    } catch (error) {
+      if (error instanceof Untranslatable) return undefined;
+      throw error;
+    }
+  }
+
+  /** A collection holding documents jsonb cannot hold (U+0000): SQL would not see them, so the evaluator reads all. */
+  #withUnparsed(query: DocumentQuery): Row[] {
+    return this.#inJs(
+      query,
+      `${COLUMNS} WHERE collection = $1 AND NOT deleted`,
+      [query.collection],
+      'the collection holds documents with U+0000, which jsonb cannot',
+    );
+  }
+
+  /**
+   * The reference evaluator over rows (or the rows of `sql`): the whole query, or with `residual`
+   * only what SQL left of its condition (the order, limit and offset are always applied here).
+   */
+  #inJs(query: DocumentQuery, source: Row[] | string, params: unknown[] | undefined, reason: string, residual: Expr | undefined = query.where): Row[] {
+    this.context.logger?.debug(LOG_EVENTS.postgresQueryInJs, { collection: query.collection, reason, prefiltered: typeof source !== 'string' });
+    const rows = typeof source === 'string' ? ((this.#budgeted(query, [{ sql: source, params }])[0] as StatementResult).rows as Row[]) : source;
     return runQuery(
       rows,
       (r) => JSON.parse(r[1]) as JsonObject,
       (r) => bufferOf(r[0]),
-      query,
+      { ...query, where: residual },
     );
+  }
+
+  /**
+   * Runs statements of a query within its budget: PostgreSQL's statement_timeout stops them
+   * once it is spent, as the evaluator's checks between rows would (`query/timeout`).
+   */
+  #budgeted(query: DocumentQuery, statements: Statement[]): StatementResult[] {
+    const budget = query.budget;
+    if (budget === undefined) return this.run(statements);
+    budget.check();
+    const ms = Math.max(1, Math.ceil(budget.remainingMs));
+    try {
+      return this.run([{ sql: `SET LOCAL statement_timeout = ${ms}` }, ...statements, { sql: 'SET LOCAL statement_timeout TO DEFAULT' }]).slice(1, -1);
+    } catch (error) {
+      if (error instanceof StoreError && (error.details as { sqlstate?: string } | undefined)?.sqlstate === QUERY_CANCELED) throw budget.error();
+      throw error;
+    }
   }
 
   findValues(query: DocumentQuery): JsonObject[] {
@@ -163,7 +251,53 @@ class PgReader implements StorageReader {
   count(query: DocumentQuery): number {
     if (query.where === undefined)
       return this.one('SELECT count(*) FROM documents WHERE collection = $1 AND NOT deleted', [query.collection]).rows[0]?.[0] as number;
-    return this.rows({ ...query, orderBy: [], limit: undefined, offset: 0 }).length;
+    const all = { ...query, orderBy: [], limit: undefined, offset: 0 };
+    const plan = this.#plan(all);
+    if (plan === undefined || plan.residual !== undefined) return this.rows(all).length;
+    const [unparsed, counted] = this.#budgeted(query, [
+      { sql: unparsedSql(query.collection) },
+      { sql: `SELECT count(*) FROM documents WHERE ${liveSql(query.collection)}${plan.where}`, params: [...plan.params] },
+    ]);
+    if (unparsed?.rows[0]?.[0] === true) return this.#withUnparsed(all).length;
+    return counted?.rows[0]?.[0] as number;
+  }
+
+  indexes(collection?: string): IndexDefinition[] {
+    const rows = this.one(CATALOG_SQL).rows as CatalogRow[];
+    return rows.filter((r) => collection === undefined || r[0] === collection).map(definitionOf);
+  }
+
+  explain(query: DocumentQuery, operation: PlanOperation): StoragePlan {
+    const plan = this.#plan(query);
+    const unparsed = this.one(unparsedSql(query.collection)).rows[0]?.[0] === true;
+    if (plan === undefined || unparsed) {
+      return {
+        access: 'scan',
+        index: null,
+        sorted: query.orderBy.length > 0,
+        sql: null,
+        details: [
+          unparsed
+            ? 'the collection holds documents with U+0000, which jsonb cannot: JavaScript filters every document'
+            : 'the condition has no SQL form: JavaScript filters every document',
+        ],
+      };
+    }
+    const exact = plan.residual === undefined && plan.order !== undefined;
+    const params = [...plan.params];
+    const live = `FROM documents WHERE ${liveSql(query.collection)}${plan.where}`;
+    let sql: string;
+    if (operation === 'count') sql = `SELECT count(*) ${live}`;
+    else if (!exact) sql = `SELECT id, body ${live}`;
+    else {
+      params.push(query.limit ?? null, query.offset);
+      sql = `SELECT id, body ${live} ORDER BY ${plan.order} LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    }
+    const json = this.one(`EXPLAIN (FORMAT JSON) ${sql}`, params).rows[0]?.[0];
+    const names = new Map(this.indexes(query.collection).map((d) => [pgIndexName(d.collection, d.name), d.name]));
+    const described = planOf(sql, typeof json === 'string' ? JSON.parse(json) : json, names);
+    if (exact) return described;
+    return { ...described, sorted: query.orderBy.length > 0, details: [...described.details, `then JavaScript: ${plan.fallback ?? ''}`] };
   }
 
   get(collection: string, id: JsonValue): StoredDocument | undefined {
@@ -247,12 +381,12 @@ class PgWriter extends PgReader implements StorageWriter {
   readonly written = new Set<string>();
   #savepoints = 0;
 
-  constructor(run: (statements: readonly Statement[]) => StatementResult[], clock: ClockState) {
+  constructor(run: (statements: readonly Statement[]) => StatementResult[], clock: ClockState, context: ReaderContext) {
     super((statements) => {
       const flush = this.#flush();
       if (flush === undefined) return run(statements);
       return run([flush, ...statements]).slice(1);
-    });
+    }, context);
     this.#clock = clock;
   }
 
@@ -364,6 +498,37 @@ class PgWriter extends PgReader implements StorageWriter {
     this.#clockChanged = true;
   }
 
+  createIndex(index: IndexDefinition): boolean {
+    if (this.one('SELECT 1 FROM secondary_indexes WHERE collection = $1 AND name = $2', [index.collection, index.name]).rows.length > 0) return false;
+    const pgName = pgIndexName(index.collection, index.name);
+    let sql: string;
+    try {
+      sql = createIndexSql(pgName, index);
+    } catch (error) {
+      if (!(error instanceof Untranslatable)) throw error;
+      throw new UnsupportedQueryError(`this index cannot be made on PostgreSQL: ${error.message}`, { collection: index.collection, name: index.name });
+    }
+    this.run([
+      { sql },
+      {
+        sql: 'INSERT INTO secondary_indexes (collection, name, keys, pg_name) VALUES ($1, $2, $3, $4)',
+        params: [index.collection, index.name, JSON.stringify(index.keys), pgName],
+      },
+      // Statistics of the new expressions, so that the planner knows how selective a condition on them is.
+      { sql: 'ANALYZE documents' },
+    ]);
+    this.context.catalogChanged();
+    return true;
+  }
+
+  dropIndex(collection: string, name: string): boolean {
+    const row = this.one('DELETE FROM secondary_indexes WHERE collection = $1 AND name = $2 RETURNING pg_name', [collection, name]).rows[0];
+    if (row === undefined) return false;
+    this.one(`DROP INDEX ${pgIdentifier(row[0] as string)}`);
+    this.context.catalogChanged();
+    return true;
+  }
+
   setSetting(key: string, value: string): void {
     this.one('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
   }
@@ -404,6 +569,30 @@ export class PgStorage implements StorageEngine {
   readonly #pollSession: number;
   readonly #listeners = new Set<(commit: ExternalCommit) => void>();
   readonly #pages = new ChangePageCache();
+  /** The indexed paths of each collection, and when they were read: another node's CREATE INDEX is seen within a poll interval. */
+  #catalog: { readonly at: number; readonly paths: ReadonlyMap<string, ReadonlySet<string>> } | undefined;
+  readonly #context: ReaderContext;
+
+  #readerContext(logger: Logger | undefined): ReaderContext {
+    return {
+      logger,
+      indexed: (collection, one) => {
+        const now = performance.now();
+        if (this.#catalog === undefined || now - this.#catalog.at > this.#pollIntervalMs) {
+          const byCollection = new Map<string, IndexDefinition[]>();
+          for (const row of one(CATALOG_SQL).rows as CatalogRow[]) {
+            const definition = definitionOf(row);
+            byCollection.set(definition.collection, [...(byCollection.get(definition.collection) ?? []), definition]);
+          }
+          this.#catalog = { at: now, paths: new Map([...byCollection].map(([c, d]) => [c, indexedPaths(d)])) };
+        }
+        return this.#catalog.paths.get(collection) ?? new Set();
+      },
+      catalogChanged: () => {
+        this.#catalog = undefined;
+      },
+    };
+  }
   /** The last txn_id this storage knows committed: its own, told, or polled. */
   #known: number;
   #writing = false;
@@ -417,6 +606,7 @@ export class PgStorage implements StorageEngine {
     this.server = describeServer(options.url);
     this.#timers = options.timers ?? systemTimers;
     this.#logger = options.logger;
+    this.#context = this.#readerContext(options.logger);
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.#writeSession = bridge.newSession();
     this.#pollSession = bridge.newSession();
@@ -465,7 +655,7 @@ export class PgStorage implements StorageEngine {
     this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, { sql: 'SELECT 1 FROM clock' }]);
     let ended = false;
     return {
-      reader: new PgReader((statements) => this.#bridge.runSync(session, statements), this.#pages),
+      reader: new PgReader((statements) => this.#bridge.runSync(session, statements), this.#context, this.#pages),
       end: () => {
         if (ended) return;
         ended = true;
@@ -480,11 +670,15 @@ export class PgStorage implements StorageEngine {
     // the snapshot may begin there (one round trip fewer).
     const session = this.#bridge.newSession();
     let begun = false;
-    const reader = new PgReader((statements) => {
-      if (begun) return this.#bridge.runSync(session, statements);
-      begun = true;
-      return this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, ...statements]).slice(1);
-    }, this.#pages);
+    const reader = new PgReader(
+      (statements) => {
+        if (begun) return this.#bridge.runSync(session, statements);
+        begun = true;
+        return this.#bridge.runSync(session, [{ sql: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' }, ...statements]).slice(1);
+      },
+      this.#context,
+      this.#pages,
+    );
     try {
       return fn(reader);
     } finally {
@@ -533,7 +727,7 @@ export class PgStorage implements StorageEngine {
 
   #writeTransaction(locked: StatementResult): WriteTransaction {
     const row = locked.rows[0] as [number, string];
-    const writer = new PgWriter((statements) => this.#bridge.runSync(this.#writeSession, statements), { lastTxnId: row[0], lastHlc: row[1] });
+    const writer = new PgWriter((statements) => this.#bridge.runSync(this.#writeSession, statements), { lastTxnId: row[0], lastHlc: row[1] }, this.#context);
     let open = true;
     const finish = (statements: () => Statement[]): void => {
       if (!open) return;

@@ -24,6 +24,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.postgresListenLost]: (f) => `PostgreSQL notifications lost, polling every ${f.poll_ms} ms until they are back; error = ${f.error}`,
   [LOG_EVENTS.postgresMigrated]: (f) =>
     `PostgreSQL schema ready; schema = ${f.schema}; schema_version = ${f.schema_version}${f.migrated_from === f.schema_version ? '' : `; migrated_from = ${f.migrated_from}`}`,
+  [LOG_EVENTS.postgresQueryInJs]: (f) =>
+    `Query evaluated in JavaScript; collection = ${f.collection}; reason = ${f.reason}; prefiltered = ${f.prefiltered === true ? 'yes' : 'no'}`,
   [LOG_EVENTS.writeTxnBlocked]: (f) =>
     `Write txn blocked; ${f.hint === null ? `position = ${f.position}` : `hint = ${f.hint}`}; originator = ${f.originator}; ` +
     `blocked_by = ${f.blocked_by}; blocking_txn_id = ${f.blocking_txn_id}; blocked_for = ${f.blocked_for_s} s`,

@@ -54,7 +54,8 @@ function extracted(jp: string, rank: number): string {
   return rank === RANK.number ? `CAST(json_extract(body, ${jp}) AS REAL)` : `json_extract(body, ${jp})`;
 }
 
-function isConstant(expr: Expr): boolean {
+/** Is the expression the same for every document (no path in it)? */
+export function isConstant(expr: Expr): boolean {
   switch (expr.kind) {
     case 'literal':
     case 'param':
