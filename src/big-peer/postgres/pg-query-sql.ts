@@ -13,8 +13,6 @@ import { PgTranslator, Untranslatable, conjunctsOf, pgString } from './pg-transl
 export interface PgQueryPlan {
   /** `AND …` terms after the collection's live documents; empty when SQL filters nothing more. */
   readonly where: string;
-  /** Bound by `where` and `order`, `$1` onwards. */
-  readonly params: readonly unknown[];
   /** The ORDER BY, or undefined when JavaScript orders, limits and offsets. */
   readonly order: string | undefined;
   /** What the evaluator checks on the documents SQL finds; undefined when SQL answers the condition. */
@@ -67,5 +65,5 @@ export function planQuery(query: DocumentQuery, indexed: ReadonlySet<string>): P
       reasons.push(`ORDER BY: ${error.message}`);
     }
   }
-  return { where, params: t.params, order, residual, fallback: reasons.length === 0 ? undefined : reasons.join('; ') };
+  return { where, order, residual, fallback: reasons.length === 0 ? undefined : reasons.join('; ') };
 }

@@ -172,7 +172,7 @@ class PgReader implements StorageReader {
     if (plan === undefined)
       return this.#inJs(query, `${COLUMNS} WHERE collection = $1 AND NOT deleted`, [query.collection], 'the collection name has no SQL form');
     const exact = plan.residual === undefined && plan.order !== undefined;
-    const params = [...plan.params];
+    const params: unknown[] = [];
     let sql = `${COLUMNS} WHERE ${liveSql(query.collection)}${plan.where}`;
     if (exact) {
       params.push(query.limit ?? null, query.offset);
@@ -256,7 +256,7 @@ class PgReader implements StorageReader {
     if (plan === undefined || plan.residual !== undefined) return this.rows(all).length;
     const [unparsed, counted] = this.#budgeted(query, [
       { sql: unparsedSql(query.collection) },
-      { sql: `SELECT count(*) FROM documents WHERE ${liveSql(query.collection)}${plan.where}`, params: [...plan.params] },
+      { sql: `SELECT count(*) FROM documents WHERE ${liveSql(query.collection)}${plan.where}` },
     ]);
     if (unparsed?.rows[0]?.[0] === true) return this.#withUnparsed(all).length;
     return counted?.rows[0]?.[0] as number;
@@ -284,7 +284,7 @@ class PgReader implements StorageReader {
       };
     }
     const exact = plan.residual === undefined && plan.order !== undefined;
-    const params = [...plan.params];
+    const params: unknown[] = [];
     const live = `FROM documents WHERE ${liveSql(query.collection)}${plan.where}`;
     let sql: string;
     if (operation === 'count') sql = `SELECT count(*) ${live}`;

@@ -60,10 +60,19 @@ const NEGATED: Readonly<Record<string, string>> = { '<': '>=', '<=': '>', '>': '
 const NULL_KEY = "'\\x07'::bytea";
 const MISSING_KEY = "'\\x08'::bytea";
 
-/** SQL text of a string literal (standard_conforming_strings, PostgreSQL's default since 9.1). */
+/**
+ * SQL text of a string literal. One with a backslash is an escape string (E'…'), which reads the
+ * same whatever the server's standard_conforming_strings.
+ */
 export function pgString(s: string): string {
   if (s.includes('\0')) throw new Untranslatable('a text holding U+0000 cannot be written in PostgreSQL');
-  return `'${s.replaceAll("'", "''")}'`;
+  const quoted = s.replaceAll("'", "''");
+  return s.includes('\\') ? `E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
+
+/** SQL text of a double: the shortest decimal that reads back as the same double, as JSON writes it. */
+function pgFloat(n: number): string {
+  return `'${String(n)}'::float8`;
 }
 
 /** SQL text of an identifier. */
@@ -76,13 +85,17 @@ function byteaLiteral(bytes: Buffer): string {
   return `'\\x${bytes.toString('hex')}'::bytea`;
 }
 
-/** The jsonb at a path of `doc` (SQL NULL where it leads nowhere): `->` by key on objects only, by position on arrays only, as `getPath`. */
+/**
+ * The jsonb at a path of `doc` (SQL NULL where it leads nowhere), as `getPath` reads it: a key of
+ * objects only (`->` text gives NULL elsewhere), a position in arrays only (PostgreSQL's `-> 0`
+ * of a string or number is the value itself, so a position is read only of an array).
+ */
 export function pathSql(segments: readonly PathSegment[]): string {
   let sql = 'doc';
   for (const s of segments) {
     if (typeof s === 'number') {
       if (!Number.isSafeInteger(s) || s < 0) throw new Untranslatable(`array position ${s} cannot be read in SQL`);
-      sql += ` -> ${s}`;
+      sql = `(CASE WHEN jsonb_typeof(${sql}) = 'array' THEN ${sql} -> ${s} END)`;
     } else sql += ` -> ${pgString(s)}`;
   }
   return sql;
@@ -121,9 +134,12 @@ function swap(c: Cond): Cond {
   return { t: c.f, f: c.t };
 }
 
-/** Builds SQL of conditions and orders; bound values are collected in `params` (`$1`, `$2`, …). */
+/**
+ * Builds SQL of conditions and orders. Constants are written into the SQL, not bound: a condition
+ * built for both truths keeps only one of them, and PostgreSQL refuses a parameter the statement
+ * does not use.
+ */
 export class PgTranslator {
-  readonly params: unknown[] = [];
   readonly #args: Params;
   readonly #indexed: ReadonlySet<string>;
 
@@ -135,13 +151,7 @@ export class PgTranslator {
 
   /** SQL true exactly where the condition is true. @throws Untranslatable */
   condition(expr: Expr): string {
-    const mark = this.params.length;
-    try {
-      return this.#cond(expr).t;
-    } catch (error) {
-      this.params.length = mark; // nothing bound for SQL that is not used
-      throw error;
-    }
+    return this.#cond(expr).t;
   }
 
   /** ORDER BY terms in the cross-type order, ending with `id` (the `_id` order) as the tie-break. @throws Untranslatable */
@@ -158,11 +168,6 @@ export class PgTranslator {
     }
     if (!endsWithId) out.push('id');
     return out.join(', ');
-  }
-
-  #bind(value: unknown, type: string): string {
-    this.params.push(value);
-    return `$${this.params.length}::${type}`;
   }
 
   #frag(expr: Expr): Frag {
@@ -298,7 +303,7 @@ export class PgTranslator {
     const type = rank === RANK.number ? 'number' : 'string';
     const typed = rank === RANK.number ? `(${v})::float8` : `(${v} #>> '{}') COLLATE "C"`;
     const value = `(CASE WHEN jsonb_typeof(${v}) = '${type}' THEN ${typed} END)`;
-    const bound = this.#bind(c, rank === RANK.number ? 'float8' : 'text');
+    const bound = rank === RANK.number ? pgFloat(c as number) : `${pgString(c as string)}::text`;
     if (!range) {
       const eq = { t: `${value} = ${bound}`, f: `(CASE WHEN jsonb_typeof(${v}) = '${type}' THEN ${typed} <> ${bound} ELSE jsonb_typeof(${v}) <> 'null' END)` };
       return op === '=' ? eq : swap(eq);
@@ -326,10 +331,15 @@ export class PgTranslator {
         const booleans = known.filter((i) => typeof i === 'boolean');
         if (booleans.length > 0) parts.push(`${v} IN (${booleans.map((b) => `'${b}'::jsonb`).join(', ')})`);
         const numbers = known.filter((i) => typeof i === 'number');
-        if (numbers.length > 0) parts.push(`(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::float8 END) = ANY(${this.#bind(numbers, 'float8[]')})`);
+        if (numbers.length > 0)
+          parts.push(
+            `(CASE WHEN jsonb_typeof(${v}) = 'number' THEN (${v})::float8 END) = ANY(${`ARRAY[${numbers.map((n) => pgFloat(n as number)).join(', ')}]`})`,
+          );
         const strings = known.filter((i) => typeof i === 'string');
         if (strings.length > 0)
-          parts.push(`(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v} #>> '{}') COLLATE "C" END) = ANY(${this.#bind(strings, 'text[]')})`);
+          parts.push(
+            `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v} #>> '{}') COLLATE "C" END) = ANY(${`ARRAY[${strings.map((t) => `${pgString(t as string)}::text`).join(', ')}]`})`,
+          );
         t = parts.length === 0 ? FALSE : parts.length === 1 ? (parts[0] as string) : `(${parts.join(' OR ')})`;
         present = `jsonb_typeof(${v}) <> 'null'`;
       }
@@ -345,13 +355,21 @@ export class PgTranslator {
       let found: string;
       if (rankOf(n) <= RANK.string && !(typeof n === 'string' && n.includes('\0'))) {
         // Containment of a one-element array: its top-level elements only, compared as jsonb (numbers by value).
-        found = `${v} @> ${this.#bind(JSON.stringify([n]), 'jsonb')}`;
+        found = `${v} @> ${pgString(JSON.stringify([n]))}::jsonb`;
       } else {
         found = `EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS e(v) WHERE syncmesh_key(e.v) = ${byteaLiteral(sortKey(n))})`;
       }
       return { t: `(${isArray} AND ${found})`, f: `(${isArray} AND NOT ${found} AND ${noNull})` };
     }
-    throw new Untranslatable('IN of a list that is not a constant, or of a computed value, has no SQL form');
+    if (needle.k === 'path' && haystack.k === 'path' && !haystack.isId) {
+      // Found: an element with the needle's sort key. Not found is unknown when the array holds null.
+      const k = this.#key(needle);
+      const v = pathSql(haystack.segments);
+      const isArray = `jsonb_typeof(${v}) = 'array' AND ${k} < ${NULL_KEY}`;
+      const found = `EXISTS (SELECT 1 FROM jsonb_array_elements(${v}) AS e(v) WHERE syncmesh_key(e.v) = ${k})`;
+      return { t: `(${isArray} AND ${found})`, f: `(${isArray} AND NOT ${found} AND NOT (${v} @> '[null]'::jsonb))` };
+    }
+    throw new Untranslatable('IN of a computed value has no SQL form');
   }
 
   #like(value: Frag, pattern: Frag, caseInsensitive: boolean): Cond {
@@ -366,7 +384,7 @@ export class PgTranslator {
     // Too long: the evaluator refuses it with its own error. U+0000 cannot be bound as text.
     if (isLikePatternTooLong(p) || p.includes('\0')) throw new Untranslatable('this LIKE pattern is left to the evaluator');
     // No escape character, as DQL has none; `_` is one character (code point) in a UTF8 database.
-    const t = `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v} #>> '{}') COLLATE "C" END) LIKE ${this.#bind(p, 'text')} ESCAPE ''`;
+    const t = `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v} #>> '{}') COLLATE "C" END) LIKE ${pgString(p)}::text ESCAPE ''`;
     return { t, f: `(${present} AND NOT coalesce(${t}, false))` };
   }
 }
