@@ -98,7 +98,7 @@ export function dropIndex(writer: StorageWriter, name: string, collection: strin
 }
 
 function unsupported(kind: string): UnsupportedQueryError {
-  return new UnsupportedQueryError(`secondary indexes need the SQLite storage; this peer's storage is ${kind}`, { storage: kind });
+  return new UnsupportedQueryError(`secondary indexes need the SQLite or PostgreSQL storage; this peer's storage is ${kind}`, { storage: kind });
 }
 
 /** `system:indexes` as documents: one per index, by collection then name. */
