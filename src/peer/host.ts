@@ -50,7 +50,7 @@ export type { Expr, OrderTerm, PathSegment } from './dql/ast.ts';
 export type { IndexDefinition, IndexKey, PlanOperation, StoragePlan } from './storage/index-definition.ts';
 export type { DocumentMeta } from './crdt/document-meta.ts';
 export { assertSupportedNode } from './storage/node-version.ts';
-export { parseStatement } from './dql/parser.ts';
+export { parseStatement, parseCondition } from './dql/parser.ts';
 export { LOGIN_PROOF_WINDOW_MS, announceProofText, loginProofText, peerKeyObject, signProof, verifyProof } from './auth/proof.ts';
 /** Parses and checks a statement through the store's statement cache (what `execute` runs first). */
 export { prepare as prepareStatement, type PreparedStatement } from './query/prepare.ts';
