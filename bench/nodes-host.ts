@@ -62,6 +62,18 @@ function nodeHandlers(node: PgNode): Handlers {
       await node.peer.sync.store.execute(`INSERT INTO ${into} DOCUMENTS (:doc)`, { doc });
     },
     count: async ({ collection: of }: { collection: string }) => (await node.peer.sync.store.execute(`SELECT COUNT(*) AS n FROM ${of}`)).items[0]?.n,
+    /** Inserts `count` documents `{ _id, n: i % distinct, s }` through the store, `batch` per transaction. */
+    load: async ({ collection: into, count, distinct, batch }: { collection: string; count: number; distinct: number; batch: number }) => {
+      for (let from = 0; from < count; from += batch) {
+        const docs = Array.from({ length: Math.min(batch, count - from) }, (_, k) => {
+          const i = from + k;
+          return { _id: `i${String(i).padStart(6, '0')}`, n: i % distinct, s: `item ${i}` };
+        });
+        await node.peer.sync.store.execute(`INSERT INTO ${into} DOCUMENTS (:docs)`, { docs });
+      }
+    },
+    /** A statement through the node's store (commands such as CREATE INDEX, which HTTP refuses); answers how many items. */
+    execute: async ({ statement }: { statement: string }) => (await node.peer.sync.store.execute(statement)).items.length,
     sessions: () => node.peer.sessions,
     fanOut: () => node.peer.sync.fanOut ?? null,
     memory: async () => {

@@ -15,6 +15,10 @@
  * - 200 small peers (in a process of their own, bench/nodes-peers.ts) through a TCP balancer in
  *   front of two nodes: the time until all have a session, one write's fan-out to all, and the
  *   nodes' resident-set growth. Raw: 200 `ws` clients of one `ws` server process.
+ * - Selective SELECT over HTTP store/execute on a collection of SELECT_DOCS documents, without and
+ *   with a DQL index on the path (issue 23: the condition runs in PostgreSQL). Raw: `pg` running
+ *   the equivalent query on a hand-made table of the same documents (`id text, doc jsonb`),
+ *   without and with an expression index on `doc -> 'n'`.
  *
  * PostgreSQL: SYNCMESH_TEST_POSTGRES if set, otherwise one throwaway cluster for the suite
  * (scripts/postgres-cluster.js), stopped at the end; each measurement gets a fresh database,
@@ -38,6 +42,7 @@ import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
 import { describeServer } from '../src/big-peer/postgres/index.ts';
+import { TEST_KEY } from '../src/testing/big-peer/test-helpers.ts';
 import { errorMessage } from '../src/shared/error-message.ts';
 
 const POSTGRES_HOW_TO = howTo as string;
@@ -221,6 +226,11 @@ class NodeProcess {
 
   go(): Promise<Span> {
     return this.#child.request('go', {}, WRITE_TIMEOUT_MS);
+  }
+
+  /** A request to the node process's handlers (bench/nodes-host.ts) not wrapped above. */
+  request<T>(kind: string, body: unknown, timeoutMs?: number): Promise<T> {
+    return this.#child.request(kind, body, timeoutMs);
   }
 
   insert(collection: string, doc: BenchDocument): Promise<void> {
@@ -862,12 +872,105 @@ async function peersRows(context: SuiteContext, server: PostgresServer, scale: F
   ];
 }
 
+// ---- 4. selective SELECT ----
+
+const SELECT_DOCS = 100_000;
+/** Distinct values of `n`: a SELECT of one value finds SELECT_DOCS / SELECT_DISTINCT documents. */
+const SELECT_DISTINCT = 10_000;
+const SELECT_LOAD_BATCH = 5_000;
+const SELECT_ROUNDS = 10;
+const SELECT_WARMUP = 1;
+const SELECT_REPEAT = 5;
+const SELECT_BUDGET_MS = 30_000;
+const SELECT_TIMEOUT_MS = 120_000;
+
+/** A POST of `statement` to the node's store/execute: its items, bounded in time. */
+async function httpSelect(url: string, statement: string, args: Record<string, unknown>): Promise<unknown[]> {
+  const response = await fetch(`${url}/api/v4/store/execute`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ statement, args }),
+    signal: AbortSignal.timeout(ROUND_TIMEOUT_MS),
+  });
+  const body = (await response.json()) as { items?: unknown[] };
+  check(response.status === 200 && Array.isArray(body.items), () => `store/execute answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  return body.items as unknown[];
+}
+
+/** Two rows: SELECT_ROUNDS selective SELECTs over HTTP, without and with an index, against raw pg. */
+async function selectRows(context: SuiteContext, server: PostgresServer): Promise<Row[]> {
+  return inFreshDatabase(server, 'select', async (db) => {
+    const [node] = await startNodes(db, 1);
+    if (node === undefined) throw new Error('no node started');
+    const raw = new pg.Client({ connectionString: db.url });
+    await raw.connect();
+    try {
+      const loadStarted = performance.now();
+      await node.request('load', { collection: 'items', count: SELECT_DOCS, distinct: SELECT_DISTINCT, batch: SELECT_LOAD_BATCH }, SELECT_TIMEOUT_MS);
+      context.log(`select: ${SELECT_DOCS} documents loaded through the node's store in ${ms(performance.now() - loadStarted)}`);
+      await raw.query('CREATE SCHEMA raw; CREATE TABLE raw.items (id text PRIMARY KEY, doc jsonb NOT NULL)');
+      await raw.query(
+        `INSERT INTO raw.items SELECT 'i' || lpad(i::text, 6, '0'), jsonb_build_object('_id', 'i' || lpad(i::text, 6, '0'), 'n', i % $2, 's', 'item ' || i) FROM generate_series(0, $1 - 1) AS i`,
+        [SELECT_DOCS, SELECT_DISTINCT],
+      );
+      await raw.query('ANALYZE raw.items');
+      const expected = SELECT_DOCS / SELECT_DISTINCT;
+      const statement = 'SELECT * FROM items WHERE n = :n';
+      const oursSide = async (repetition: number): Promise<number> => {
+        const start = performance.now();
+        for (let k = 0; k < SELECT_ROUNDS; k++) {
+          const items = await httpSelect(node.url, statement, { n: (repetition * SELECT_ROUNDS + k) % SELECT_DISTINCT });
+          check(items.length === expected, () => `a SELECT found ${items.length} documents, expected ${expected}`);
+        }
+        return performance.now() - start;
+      };
+      const rawSide = async (repetition: number): Promise<number> => {
+        const start = performance.now();
+        for (let k = 0; k < SELECT_ROUNDS; k++) {
+          const { rows } = await raw.query("SELECT doc::text FROM raw.items WHERE doc -> 'n' = $1::jsonb", [
+            String((repetition * SELECT_ROUNDS + k) % SELECT_DISTINCT),
+          ]);
+          check(rows.length === expected, () => `the raw SELECT found ${rows.length} documents, expected ${expected}`);
+        }
+        return performance.now() - start;
+      };
+      const rows: Row[] = [];
+      for (const indexed of [false, true]) {
+        if (indexed) {
+          await node.request('execute', { statement: 'CREATE INDEX by_n ON items (n)' }, SELECT_TIMEOUT_MS);
+          await raw.query("CREATE INDEX raw_items_n ON raw.items ((doc -> 'n')); ANALYZE raw.items");
+        }
+        context.log(
+          `select, ${indexed ? 'with' : 'without'} an index: ${SELECT_WARMUP} warm-up, then up to ${SELECT_REPEAT} repetitions of ${SELECT_ROUNDS} SELECTs per side`,
+        );
+        const [o, r] = (await alternate([oursSide, rawSide], { warmup: SELECT_WARMUP, repeat: SELECT_REPEAT, budgetMs: SELECT_BUDGET_MS })) as [
+          number[],
+          number[],
+        ];
+        context.log(`  ours ${o.map(ms).join(', ')}; raw ${r.map(ms).join(', ')}`);
+        rows.push({
+          name: `selective SELECT over HTTP, ${SELECT_DOCS.toLocaleString('en-US')} docs, ${expected} found, ${indexed ? 'with a DQL index' : 'no index'} (raw: pg, jsonb table${indexed ? ', expression index' : ''})`,
+          kind: 'time',
+          ours: median(o) / SELECT_ROUNDS,
+          raw: median(r) / SELECT_ROUNDS,
+          repetitions: o.length,
+        });
+      }
+      await checkLogs(context, 'select', [node]);
+      return rows;
+    } finally {
+      await raw.end();
+      await closeAll([node]);
+    }
+  });
+}
+
 // ---- the suite ----
 
 export const nodesSuite: Suite = {
   name: 'nodes',
-  summary: 'Big Peer nodes on PostgreSQL: writes, cross-node latency, 200 and 1,000 peers vs raw pg and ws (needs PostgreSQL)',
-  durationSeconds: 63, // measured: one run on the 2-core VM, 2026-11-26 (throwaway cluster), before the 1,000-peer rows
+  summary: 'Big Peer nodes on PostgreSQL: writes, cross-node latency, 200 and 1,000 peers, selective SELECT vs raw pg and ws (needs PostgreSQL)',
+  durationSeconds: 260, // estimated: 154 s measured with the SELECT rows (2026-11-27, shared machine) plus about 105 s of the 1,000-peer rows
   title:
     'Big Peer nodes on PostgreSQL · each node, raw server and the peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 and 1,000 small peers through a TCP balancer (raw = ws server and clients)',
   async run(context) {
@@ -878,6 +981,7 @@ export const nodesSuite: Suite = {
       rows.push(await writeRow(context, server, 2));
       rows.push(...(await latencyRows(context, server)));
       for (const scale of FAN_SCALES) rows.push(...(await peersRows(context, server, scale)));
+      rows.push(...(await selectRows(context, server)));
       return rows;
     } finally {
       await server.stop();

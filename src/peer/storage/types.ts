@@ -118,7 +118,7 @@ export interface StorageReader {
   collections(): CollectionInfo[];
   clock(): ClockState;
   setting(key: string): string | undefined;
-  /** The secondary indexes (of one collection, or all), by collection then name; absent where the storage has none (in memory, PostgreSQL). */
+  /** The secondary indexes (of one collection, or all), by collection then name; absent where the storage has none (in memory). */
   indexes?(collection?: string): IndexDefinition[];
   /** How the storage would run the query as the operation; absent: JavaScript scans the collection. */
   explain?(query: DocumentQuery, operation: PlanOperation): StoragePlan;
