@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject, JsonValue } from '../shared/json.ts';
 import type { Expr } from '../peer/dql/ast.ts';
 import { parseCondition } from '../peer/dql/parser.ts';
+import { sortKey } from '../peer/dql/sort-key.ts';
+import { runQuery } from '../peer/storage/js-query.ts';
 import type { Hlc } from '../peer/crdt/hlc.ts';
 import type { ChangeCursor, ChangeQuery, DocumentQuery, StorageEngine, StorageReader, StoredDocument } from '../peer/storage/types.ts';
 
@@ -216,6 +218,75 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
         expect(s.read((r) => r.count(query('c', { where: parseCondition('createdAt <= :ttl'), params })))).toBe(1);
         expect(s.write((w) => w.evict(query('c', { where: parseCondition('createdAt <= :ttl'), params })))).toEqual(['d0']);
         expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'missing']);
+      });
+    });
+
+    it('answers edge cases as the reference evaluator: MISSING and null, doubles past 2^53, code-point order, nested paths, arrays, LIKE', () => {
+      withStorage((s) => {
+        const values: JsonValue[] = [
+          null,
+          false,
+          true,
+          2 ** 53 + 2,
+          2 ** 60,
+          -(2 ** 60),
+          0.1,
+          -1,
+          'a',
+          'a\u{1F600}',
+          'a\uE000',
+          'É',
+          'a_b',
+          [1, null],
+          ['a'],
+          { p: { q: 1 } },
+        ];
+        const docs: JsonObject[] = values.map((v, i) => ({ _id: `v${String(i).padStart(2, '0')}`, x: v, y: { p: v } }));
+        docs.push({ _id: 'missing' });
+        s.write((w) => {
+          for (const d of docs) w.put('edge', doc(d));
+        });
+        const conditions = [
+          'x IS NULL',
+          'x IS MISSING',
+          'NOT (x IS NULL)',
+          'x = null',
+          `x = ${2 ** 60}`,
+          `x > ${2 ** 53}`,
+          'x < 0',
+          "x > 'a\uE000'",
+          "x < 'a\u{1F600}'",
+          "x LIKE 'a_'",
+          "NOT (x LIKE 'a%')",
+          'y.p.q = 1',
+          'y.p[1] IS NULL',
+          '1 IN x',
+          'NOT (1 IN x)',
+          "x IN ['a', 0.1, null]",
+          'x BETWEEN -1 AND 1',
+          'x = y.p',
+          'NOT (x > false)',
+        ];
+        const ids = (text: string): JsonValue[] => s.read((r) => r.findValues(query('edge', { where: parseCondition(text) }))).map((d) => d._id as JsonValue);
+        expect(ids('x IS NULL')).toEqual(['v00']);
+        expect(ids('x IS MISSING')).toEqual(['missing']);
+        expect(ids(`x > ${2 ** 53}`)).toEqual(['v03', 'v04']);
+        expect(ids("x > 'a\uE000'")).toEqual(['v09', 'v11']); // U+1F600 and É sort above U+E000 by code point
+        for (const text of conditions) {
+          for (const direction of ['ASC', 'DESC'] as const) {
+            const q = query('edge', { where: parseCondition(text), orderBy: [{ expr: { kind: 'path', segments: ['x'], pos: POS }, direction }] });
+            const want = runQuery(
+              docs,
+              (d) => d,
+              (d) => sortKey(d._id as JsonValue),
+              q,
+            ).map((d) => d._id);
+            expect(
+              s.read((r) => r.findValues(q)).map((d) => d._id),
+              `${text} ORDER BY x ${direction}`,
+            ).toEqual(want);
+          }
+        }
       });
     });
 
