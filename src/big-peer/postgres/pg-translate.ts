@@ -385,7 +385,17 @@ export class PgTranslator {
     if (isLikePatternTooLong(p) || p.includes('\0')) throw new Untranslatable('this LIKE pattern is left to the evaluator');
     // No escape character, as DQL has none; `_` is one character (code point) in a UTF8 database.
     const t = `(CASE WHEN jsonb_typeof(${v}) = 'string' THEN (${v} #>> '{}') COLLATE "C" END) LIKE ${pgString(p)}::text ESCAPE ''`;
-    return { t, f: `(${present} AND NOT coalesce(${t}, false))` };
+    const f = `(${present} AND NOT coalesce(${t}, false))`;
+    const wildcard = p.search(/[%_]/);
+    const prefix = wildcard < 0 ? p : p.slice(0, wildcard);
+    if (!this.#byKey(value) || prefix === '') return { t, f };
+    // An indexed path: the sort keys of the strings that begin with the prefix are one range of
+    // the index (its UTF-8 bytes after the tag; UTF-8 has no 0xFF byte, so the last one can grow).
+    const low = Buffer.concat([Buffer.from([4]), Buffer.from(prefix, 'utf8')]);
+    const high = Buffer.from(low);
+    high[high.length - 1] = (high[high.length - 1] as number) + 1;
+    const k = this.#key(value);
+    return { t: `(${k} >= ${byteaLiteral(low)} AND ${k} < ${byteaLiteral(high)} AND ${t})`, f };
   }
 }
 
