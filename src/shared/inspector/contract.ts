@@ -11,6 +11,8 @@ import type {
   EvictionDryRunInfo,
   EvictionDryRunInput,
   EvictionMark,
+  EvictionFixStrategyInput,
+  EvictionFixStrategyResult,
   EvictionNarrowInput,
   EvictionNarrowResult,
   EvictionRunInfo,
@@ -105,6 +107,14 @@ export interface InspectorCalls {
    */
   'eviction:narrow-subscription': { input: EvictionNarrowInput; output: EvictionNarrowResult };
   /**
+   * The fix of a local strategy whose own EVICT and subscription conditions overlap, one click
+   * away: the running peer's strategy gets the dry run's suggested `subscribeWhere` (its
+   * configuration elsewhere is not changed: until a restart). `inspector/not-found` when the
+   * strategy does not overlap so now; `inspector/conflict` when the fix would not end the overlap
+   * (nothing is changed).
+   */
+  'eviction:fix-strategy': { input: EvictionFixStrategyInput; output: EvictionFixStrategyResult };
+  /**
    * Runs the evict/re-sync scenario on this peer (the wrong way, then the right way), pushing a
    * row per cycle as `eviction:scenario-cycle`; answers the report when done. One at a time per
    * peer (a second is `scenario/busy`); ended with `inspector/cancelled` when the session closes.
@@ -175,6 +185,7 @@ export const CALL_NAMES = [
   'eviction:dry-run',
   'eviction:run',
   'eviction:narrow-subscription',
+  'eviction:fix-strategy',
   'eviction:scenario',
   'eviction:scenario-cancel',
 ] as const satisfies readonly CallName[];

@@ -261,6 +261,22 @@ export interface EvictionNarrowInput {
   readonly subscriptionId: number;
 }
 
+export interface EvictionFixStrategyInput {
+  /** The collection whose local strategy's own conditions overlap. */
+  readonly collection: string;
+}
+
+/**
+ * `eviction:fix-strategy`'s answer: the local strategy's `subscribeWhere` before and after, as
+ * the running peer now has it. It lasts until the peer restarts: the configuration it came from
+ * (settings.json, code) is not changed.
+ */
+export interface EvictionFixStrategyResult {
+  readonly collection: string;
+  readonly before: string | undefined;
+  readonly after: string;
+}
+
 /** `eviction:narrow-subscription`'s answer: the overlapping subscription cancelled, its narrowed form registered in its place. */
 export interface EvictionNarrowResult {
   readonly cancelled: { readonly id: number; readonly statement: string };

@@ -229,6 +229,34 @@ describe('a strategy whose subscription overlaps what it evicts', () => {
     });
     expect((await kit.call('eviction:get')).collections[0]?.overlap).toBeUndefined();
   });
+
+  it('fixes a local strategy whose own conditions overlap in one call, keeping the rest of its configuration', async () => {
+    kit = inspectorKit({
+      sync: {
+        eviction: {
+          strategies: [
+            { kind: 'local', collection: 'orders', ttlHours: 72, evictWhere: 'createdAt <= :ttl', subscribeWhere: 'createdAt >= :ttl' },
+            { kind: 'local', collection: 'carts', ttlHours: 24 },
+          ],
+          window: '01:00-04:00',
+          scheduled: false,
+        },
+      },
+    });
+    const fixed = await kit.call('eviction:fix-strategy', { collection: 'orders' });
+    expect(fixed).toEqual({ collection: 'orders', before: 'createdAt >= :ttl', after: 'NOT (createdAt <= :ttl)' });
+    const snapshot = kit.sync.eviction.snapshot();
+    expect(snapshot.collections.map((c) => c.config)).toEqual([
+      { kind: 'local', collection: 'orders', ttlHours: 72, evictWhere: 'createdAt <= :ttl', subscribeWhere: 'NOT (createdAt <= :ttl)' },
+      { kind: 'local', collection: 'carts', ttlHours: 24 },
+    ]);
+    expect([snapshot.window, snapshot.scheduled]).toEqual(['01:00-04:00', false]);
+    expect(kit.sync.eviction.dryRun('orders').refusal).toBeUndefined();
+    // Asked again: nothing overlaps, nothing changes.
+    expect(await kit.fail('eviction:fix-strategy', { collection: 'orders' })).toMatchObject({ code: 'inspector/not-found' });
+    expect(await kit.fail('eviction:fix-strategy', { collection: 'carts' })).toMatchObject({ code: 'inspector/not-found' });
+    expect(await kit.fail('eviction:fix-strategy', { collection: 7 })).toMatchObject({ code: 'inspector/bad-request' });
+  });
 });
 
 /** A scenario that runs when told: each `step()` ends one cycle; `finish()` answers. */

@@ -26,6 +26,7 @@ import {
 } from '../../../shared/inspector/eviction.ts';
 import type {
   EvictionDryRun,
+  EvictionOptions,
   EvictionOverlapCheck,
   EvictionRun,
   EvictionSnapshot,
@@ -33,6 +34,7 @@ import type {
   EvictionStrategyConfig,
   RunOptions,
 } from '../../eviction/types.ts';
+import { SyncError } from '../../errors.ts';
 import type { InspectorContext } from '../context.ts';
 import type { EvictionSampler } from './eviction-sampler.ts';
 import type { ScenarioSlot } from './eviction-scenario.ts';
@@ -41,7 +43,13 @@ import { badRequest, emptyInput, notFound, objectInput, requiredInteger, require
 
 type EvictionHandlers = Pick<
   InspectorHandlers,
-  'eviction:get' | 'eviction:dry-run' | 'eviction:run' | 'eviction:narrow-subscription' | 'eviction:scenario' | 'eviction:scenario-cancel'
+  | 'eviction:get'
+  | 'eviction:dry-run'
+  | 'eviction:run'
+  | 'eviction:narrow-subscription'
+  | 'eviction:fix-strategy'
+  | 'eviction:scenario'
+  | 'eviction:scenario-cancel'
 >;
 
 /** What the handlers need of `sync.eviction` (the EvictionManager). */
@@ -51,6 +59,24 @@ export interface EvictionPort {
   overlap(collection: string): EvictionOverlapCheck | undefined;
   runNow(collection: string, options?: RunOptions): Promise<EvictionRun>;
   onRun(listener: (run: EvictionRun) => void): () => void;
+  configure(options: EvictionOptions): void;
+}
+
+/**
+ * The running peer's strategies with `collection`'s local strategy given `subscribeWhere`, its
+ * window and schedule as they are.
+ */
+function withSubscribeWhere(snapshot: EvictionSnapshot, collection: string, subscribeWhere: string | undefined): EvictionOptions {
+  return {
+    window: snapshot.window,
+    scheduled: snapshot.scheduled,
+    quietAfterBlockedMs: snapshot.quietAfterBlockedMs,
+    strategies: snapshot.collections.map(({ config }) => {
+      if (config.collection !== collection || config.kind !== 'local') return config;
+      const { subscribeWhere: _old, ...rest } = config;
+      return subscribeWhere === undefined ? rest : { ...rest, subscribeWhere };
+    }),
+  };
 }
 
 // The peer's runs and dry runs cross the bridge as they are: their shapes are the contract's.
@@ -146,6 +172,29 @@ export function evictionHandlers(
       subscription.cancel();
       ctx.emit('eviction:changed', {});
       return { cancelled: { id, statement: subscription.statement }, registered: { id: registered.id, statement: registered.statement } };
+    },
+    'eviction:fix-strategy': async (input) => {
+      const o = objectInput(input, ['collection']);
+      const collection = requiredString(o, 'collection', { maxLength: 1000, nonEmpty: true });
+      // The fix is the dry run's, worked out now: never a condition the caller sent.
+      const suggested = overlapOf(port.dryRun(collection))?.suggestedSubscribeWhere;
+      const snapshot = port.snapshot();
+      const config = snapshot.collections.find((c) => c.config.collection === collection)?.config;
+      if (suggested === undefined || config?.kind !== 'local') {
+        throw notFound(`collection: the local strategy of ${collection} does not overlap its own subscription (any more); nothing was changed`);
+      }
+      const before = config.subscribeWhere;
+      port.configure(withSubscribeWhere(snapshot, collection, suggested));
+      if (overlapOf(port.dryRun(collection)) !== undefined) {
+        // Put back as it was: a fix that does not end the overlap is not left in place.
+        port.configure(withSubscribeWhere(port.snapshot(), collection, before));
+        throw new SyncError(
+          'eviction/overlap',
+          `subscribeWhere ${suggested} would still overlap what the strategy of ${collection} evicts; nothing was changed`,
+        );
+      }
+      ctx.emit('eviction:changed', {});
+      return { collection, before, after: suggested };
     },
     'eviction:scenario': async (input) => {
       const o = objectInput(input, ['docs', 'cycles']);

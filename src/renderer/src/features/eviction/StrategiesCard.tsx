@@ -147,6 +147,7 @@ function StrategyRow({
       <td>
         {subscription === undefined ? <span className="faint">none now</span> : <DqlText className="eviction-statement" text={subscription} />}
         {status.overlap !== undefined && <OverlapFlag overlap={status.overlap} strategy={strategy} />}
+        {status.overlap === undefined && <AppliedFix strategy={strategy} />}
       </td>
       <td>
         {lastRun !== undefined ? (
@@ -212,13 +213,18 @@ function StrategyRow({
 
 /**
  * A strategy whose subscription overlaps what it evicts: every run is refused until it is fixed.
- * The fix is one click away where the inspector can make it (narrowing an application
- * subscription); a local strategy's own conditions live in its configuration, so it says what to set.
+ * The fix is one click away: Narrow puts an application subscription's narrowed form in its
+ * place; Apply gives a local strategy whose own conditions overlap the suggested
+ * `subscribeWhere` on the running peer. Its configuration (settings.json, code) is not the
+ * inspector's to edit, so the fixed setting is one more click away, to keep after a restart.
  */
 function OverlapFlag({ overlap, strategy }: { readonly overlap: EvictionOverlapInfo; readonly strategy: EvictionStrategyInfo }) {
   const narrow = useInspector((s) => s.eviction.narrow);
   const narrowSubscription = useInspector((s) => s.narrowOverlappingSubscription);
   const failed = narrow?.collection === overlap.collection && narrow.result.status === 'error' ? narrow.result.error : undefined;
+  const fix = useInspector((s) => s.eviction.fixStrategy);
+  const fixStrategy = useInspector((s) => s.fixOverlappingStrategy);
+  const fixFailed = fix?.collection === overlap.collection && fix.result.status === 'error' ? fix.result.error : undefined;
   return (
     <div className="eviction-overlap" data-testid="strategy-overlap" title={overlap.message}>
       <p className="eviction-overlap-title">
@@ -246,9 +252,20 @@ function OverlapFlag({ overlap, strategy }: { readonly overlap: EvictionOverlapI
       {overlap.suggestedSubscribeWhere !== undefined && (
         <div className="eviction-overlap-fix">
           <span>
-            Its EVICT and subscription conditions overlap. Set its <code>subscribeWhere</code> to <code>{overlap.suggestedSubscribeWhere}</code> in its
-            configuration (<code>settings.json</code>, or code): the inspector does not edit strategies.
+            Its EVICT and subscription conditions overlap. <strong>Apply</strong> sets its <code>subscribeWhere</code> to{' '}
+            <code>{overlap.suggestedSubscribeWhere}</code> on the running peer, until it restarts; to keep it, put the fixed setting in its configuration (
+            <code>settings.json</code>, or code).
           </span>
+          <Button
+            variant="primary"
+            icon="filter"
+            busy={fix?.collection === overlap.collection && fix.result.status === 'loading'}
+            onClick={() => void fixStrategy(overlap.collection)}
+            aria-label={`Apply the fixed subscribeWhere to ${overlap.collection}`}
+            title={`Set subscribeWhere to ${overlap.suggestedSubscribeWhere} on the running peer`}
+          >
+            Apply
+          </Button>
           <CopyButton
             text={fixedStrategySetting(strategy, overlap.suggestedSubscribeWhere)}
             label={`Copy the fixed strategy of ${overlap.collection} for settings.json`}
@@ -257,6 +274,29 @@ function OverlapFlag({ overlap, strategy }: { readonly overlap: EvictionOverlapI
         </div>
       )}
       {failed !== undefined && <ErrorNotice compact title="Could not narrow the subscription" error={failed} />}
+      {fixFailed !== undefined && <ErrorNotice compact title="Could not fix the strategy" error={fixFailed} />}
+    </div>
+  );
+}
+
+/**
+ * After Apply: what the running peer now has, and that it lasts until a restart, with the fixed
+ * setting to copy into the configuration it came from.
+ */
+function AppliedFix({ strategy }: { readonly strategy: EvictionStrategyInfo }) {
+  const fix = useInspector((s) => s.eviction.fixStrategy);
+  if (fix?.collection !== strategy.collection || fix.result.status !== 'ready' || fix.result.value === undefined) return null;
+  const { after } = fix.result.value;
+  return (
+    <div className="eviction-overlap-fix" role="status" data-testid="strategy-fix-applied">
+      <span>
+        <Icon name="check" size={14} /> Applied: <code>subscribeWhere</code> is <code>{after}</code> on the running peer, until it restarts.
+      </span>
+      <CopyButton
+        text={fixedStrategySetting(strategy, after)}
+        label={`Copy the fixed strategy of ${strategy.collection} for settings.json`}
+        caption="Copy fixed setting"
+      />
     </div>
   );
 }

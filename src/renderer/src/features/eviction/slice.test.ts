@@ -108,6 +108,24 @@ describe('the Eviction slice', () => {
     stop();
   });
 
+  it('applies the fix of a local strategy, keeps what the peer answered, and refreshes the state', async () => {
+    const { store, bridge, stop } = setup();
+    bridge
+      .answer('eviction:get', state())
+      .answer('eviction:fix-strategy', { collection: 'orders', before: 'createdAt >= :ttl', after: 'NOT (createdAt <= :ttl)' });
+    await store.getState().fixOverlappingStrategy('orders');
+    expect(bridge.callsTo('eviction:fix-strategy')).toEqual([{ collection: 'orders' }]);
+    expect(store.getState().eviction.fixStrategy).toMatchObject({
+      collection: 'orders',
+      result: { status: 'ready', value: { after: 'NOT (createdAt <= :ttl)' } },
+    });
+    expect(bridge.callsTo('eviction:get')).toHaveLength(1);
+    bridge.answer('eviction:fix-strategy', { code: 'inspector/not-found', message: 'the local strategy of orders does not overlap' });
+    await store.getState().fixOverlappingStrategy('orders');
+    expect(store.getState().eviction.fixStrategy).toMatchObject({ result: { status: 'error', error: { code: 'inspector/not-found' } } });
+    stop();
+  });
+
   it('keeps the dry run of the collection last asked for only', async () => {
     const { store, bridge, stop } = setup();
     bridge.answer('eviction:dry-run', ({ collection }) => ({

@@ -10,6 +10,7 @@
 import type { ErrorValue } from '../../../../shared/error-codes.ts';
 import type {
   EvictionDryRunInfo,
+  EvictionFixStrategyResult,
   EvictionMark,
   EvictionNarrowResult,
   EvictionRunInfo,
@@ -62,6 +63,8 @@ export interface EvictionData {
   readonly run: { readonly collection: string; readonly force: boolean; readonly result: Remote<EvictionRunInfo> } | undefined;
   /** The last fix of an overlap asked from this window (Narrow, on a strategy's row or in Subscriptions). */
   readonly narrow: { readonly collection: string; readonly subscriptionId: number; readonly result: Remote<EvictionNarrowResult> } | undefined;
+  /** The last fix of a local strategy's own overlap asked from this window (Apply). */
+  readonly fixStrategy: { readonly collection: string; readonly result: Remote<EvictionFixStrategyResult> } | undefined;
   readonly scenario: ScenarioState;
 }
 
@@ -82,6 +85,8 @@ export interface EvictionSlice {
   runEviction(collection: string, force: boolean): Promise<void>;
   /** Puts the narrowed form of a subscription that overlaps what `collection`'s strategy evicts in its place; then both panels refresh. */
   narrowOverlappingSubscription(collection: string, subscriptionId: number): Promise<void>;
+  /** Gives `collection`'s local strategy the suggested `subscribeWhere` on the running peer; then the panel refreshes. */
+  fixOverlappingStrategy(collection: string): Promise<void>;
   runEvictionScenario(docs: number, cycles: number): Promise<void>;
   /** Cancels the scenario under way (this window's or another's); resolves once the peer is put back. */
   cancelEvictionScenario(): Promise<void>;
@@ -109,7 +114,7 @@ export const createEvictionSlice: SliceCreator<EvictionSlice> = (set, get) => {
   const setData = (patch: Partial<EvictionData>): void => set((s) => ({ eviction: { ...s.eviction, ...patch } }));
   const setView = (patch: Partial<EvictionView>): void => set((s) => ({ evictionView: { ...s.evictionView, ...patch } }));
   return {
-    eviction: { state: idle(), samples: [], marks: [], dryRun: undefined, run: undefined, narrow: undefined, scenario: IDLE_SCENARIO },
+    eviction: { state: idle(), samples: [], marks: [], dryRun: undefined, run: undefined, narrow: undefined, fixStrategy: undefined, scenario: IDLE_SCENARIO },
     evictionView: { chartWindowMs: 300_000, hiddenSeries: [], scenarioDocs: '200', scenarioCycles: '2' },
 
     loadEviction() {
@@ -172,6 +177,16 @@ export const createEvictionSlice: SliceCreator<EvictionSlice> = (set, get) => {
       const result = await inspector.call('eviction:narrow-subscription', { collection, subscriptionId });
       setData({ narrow: { collection, subscriptionId, result: settle(idle(), result, Date.now()) } });
       // The Subscriptions panel refreshes on the peer's subscriptions:changed.
+      void get().loadEviction();
+      const dry = get().eviction.dryRun;
+      if (result.ok && dry?.collection === collection) void get().dryRunEviction(collection);
+    },
+
+    async fixOverlappingStrategy(collection) {
+      if (get().eviction.fixStrategy?.result.status === 'loading') return;
+      setData({ fixStrategy: { collection, result: loading(idle()) } });
+      const result = await inspector.call('eviction:fix-strategy', { collection });
+      setData({ fixStrategy: { collection, result: settle(idle(), result, Date.now()) } });
       void get().loadEviction();
       const dry = get().eviction.dryRun;
       if (result.ok && dry?.collection === collection) void get().dryRunEviction(collection);
