@@ -1,5 +1,5 @@
 /** The Logs panel's controls: pause, clear, filters, the peer's minimum level, export. */
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { LOG_LEVELS, type LogLevel } from '../../../../shared/log.ts';
 import { useInspector } from '../../store/index.ts';
 import { Button } from '../../ui/Button.tsx';
@@ -18,9 +18,11 @@ const SHOWN_LEVELS: Record<LogLevel, string> = {
 /** How long typing rests before the (O(entries held)) filter runs. */
 const TEXT_FILTER_DELAY_MS = 150;
 
-export function LogsToolbar() {
-  const buffer = useInspector((s) => s.logs.buffer);
-  useInspector((s) => s.logs.version);
+/**
+ * Memoized, and not told of each batch: during a flood only the parts that count entries (the
+ * export button, the component menu) render again, not the filter field and the selects.
+ */
+export const LogsToolbar = memo(function LogsToolbar() {
   const filter = useInspector((s) => s.logsView.filter);
   const paused = useInspector((s) => s.logsView.paused);
   const minimumLogLevel = useInspector((s) => s.logs.minimumLogLevel);
@@ -59,8 +61,9 @@ export function LogsToolbar() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const textError = buffer.filter.textError;
-  const shown = buffer.size;
+  // Read at every change of the store, but a render only when it changes: the filter in force
+  // changes once a filter change has gone through every entry held.
+  const textError = useInspector((s) => s.logs.buffer.filter.textError);
 
   return (
     <div className="logs-toolbar" role="toolbar" aria-label="Log controls">
@@ -138,15 +141,25 @@ export function LogsToolbar() {
             {levelChange.error.message}
           </span>
         )}
-        <Button
-          icon="download"
-          disabled={shown === 0}
-          title="Save the entries shown (with the filters) as text lines: [LEVEL] timestamp: message"
-          onClick={() => downloadText(exportFileName(new Date()), exportText(buffer.entries()))}
-        >
-          Export {formatCount(shown)}
-        </Button>
+        <ExportButton />
       </div>
     </div>
+  );
+});
+
+/** Export, with how many entries it would save: it renders with each batch. */
+function ExportButton() {
+  const buffer = useInspector((s) => s.logs.buffer);
+  useInspector((s) => s.logs.version);
+  const shown = buffer.size;
+  return (
+    <Button
+      icon="download"
+      disabled={shown === 0}
+      title="Save the entries shown (with the filters) as text lines: [LEVEL] timestamp: message"
+      onClick={() => downloadText(exportFileName(new Date()), exportText(buffer.entries()))}
+    >
+      Export {formatCount(shown)}
+    </Button>
   );
 }
