@@ -32,6 +32,7 @@ export type {
   CollectionInfo,
   ReadTransaction,
   WriteTransaction,
+  GroupedWriteTransaction,
   Savepoint,
   ExternalCommit,
   TombstoneReap,

@@ -70,6 +70,7 @@ export const LOG_EVENTS = {
   externalCommitSeen: 'txn.external-commit',
   postgresConnected: 'postgres.connected',
   postgresListenLost: 'postgres.listen-lost',
+  postgresGroupFailed: 'postgres.group-failed',
   postgresMigrated: 'postgres.schema',
   postgresQueryInJs: 'postgres.query-in-javascript',
   observerRegistered: 'observer.registered',

@@ -46,6 +46,7 @@ export class PgBridge {
   #notifications: Notifications | undefined;
   #seq = 0;
   #nextSession = 1;
+  #statements = 0;
   #closed = false;
 
   constructor(options: PgBridgeOptions) {
@@ -82,8 +83,10 @@ export class PgBridge {
   }
 
   /** Runs statements on a session without blocking. @throws StoreError (rejects) */
-  run(session: number, statements: readonly Statement[]): Promise<StatementResult[]> {
-    return this.#callAsync({ kind: 'run', session, statements });
+  run(session: number, statements: readonly Statement[], options: { readonly rollbackOnError?: boolean } = {}): Promise<StatementResult[]> {
+    return this.#callAsync(
+      options.rollbackOnError === true ? { kind: 'run', session, statements, rollbackOnError: true } : { kind: 'run', session, statements },
+    );
   }
 
   /** Ends a session (running `sql` first, as COMMIT or ROLLBACK), without waiting. */
@@ -118,8 +121,20 @@ export class PgBridge {
     this.#answers.close();
   }
 
+  /** SQL statements sent so far (a text of several counts each): what the statement counts of docs/benchmarks.md measure. */
+  get statementsSent(): number {
+    return this.#statements;
+  }
+
+  #count(request: WorkerRequest): void {
+    if (request.kind === 'run')
+      for (const s of request.statements) this.#statements += s.params === undefined ? s.sql.split(';').filter((t) => t.trim() !== '').length : 1;
+    else if (request.kind === 'end' && request.sql !== undefined) this.#statements++;
+  }
+
   #callSync(request: WorkerRequest, timeoutMs = this.#timeoutMs): WorkerOutcome {
     this.#assertOpen();
+    this.#count(request);
     const seq = ++this.#seq;
     const posted: PostedRequest = { seq, sync: true, request };
     this.#worker.postMessage(posted);
@@ -143,6 +158,7 @@ export class PgBridge {
 
   #callAsync(request: WorkerRequest): Promise<StatementResult[]> {
     if (this.#closed) return Promise.reject(new StoreError('store/closed', 'the store is closed; open a new one'));
+    this.#count(request);
     const seq = ++this.#seq;
     return new Promise((resolve, reject) => {
       this.#pending.set(seq, { resolve, reject });

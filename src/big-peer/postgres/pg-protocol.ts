@@ -33,8 +33,12 @@ export interface WorkerSetup {
 }
 
 export type WorkerRequest =
-  /** Runs statements in order on the session's connection (taking one when it has none); stops at the first error. */
-  | { readonly kind: 'run'; readonly session: number; readonly statements: readonly Statement[] }
+  /**
+   * Runs statements in order on the session's connection (taking one when it has none); stops at
+   * the first error. `rollbackOnError`: after an error, ROLLBACK at once, before any later request
+   * of the session runs (a failed group commit must not leave its transaction open to the next).
+   */
+  | { readonly kind: 'run'; readonly session: number; readonly statements: readonly Statement[]; readonly rollbackOnError?: boolean }
   /** Runs `sql` (COMMIT, ROLLBACK) if given, and gives the session's connection back for reuse. */
   | { readonly kind: 'end'; readonly session: number; readonly sql?: string }
   /** LISTENs on a channel on a connection of its own, reconnecting while the worker runs. */

@@ -116,8 +116,9 @@ describe('PostgreSQL storage of several nodes', () => {
       expect(secondOpened).toBe(false);
       first.writer.put('orders', doc('a1', 1));
       first.writer.setClock({ lastTxnId: 1, lastHlc: '0000000000010000' });
-      first.commit();
+      const firstDone = first.commit();
       const tx = await second;
+      await firstDone;
       expect(tx.writer.clock().lastTxnId).toBe(1);
       expect(tx.writer.get('orders', 'a1')?.value).toEqual({ _id: 'a1', n: 1 });
       tx.rollback();
@@ -142,7 +143,8 @@ describe('PostgreSQL storage of several nodes', () => {
         const tx = await a.acquireWrite();
         tx.writer.put(collection, doc(`d${txnId}`, txnId));
         tx.writer.setClock({ lastTxnId: txnId, lastHlc: '0000000000010000' });
-        tx.commit();
+        // Awaited: the next write would otherwise join this one's group, told as one commit.
+        await tx.commit();
       }
       await until(() => told.length === 2, 'two notifications');
       expect(told).toEqual([

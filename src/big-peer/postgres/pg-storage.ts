@@ -53,6 +53,7 @@ import {
   type Timers,
   type TombstoneReap,
   type WriteTransaction,
+  type GroupedWriteTransaction,
 } from '../../peer/host.ts';
 import { PgBridge, describeServer } from './pg-bridge.ts';
 import type { Statement, StatementResult } from './pg-protocol.ts';
@@ -81,11 +82,77 @@ export interface PgStorageOptions {
   readonly pollIntervalMs?: number;
   /** A blocking call not answered within this fails with `store/unavailable` (default 30 s). */
   readonly callTimeoutMs?: number;
+  /** The bounds of a commit group (see CommitGroup). */
+  readonly groupCommit?: GroupCommitOptions;
+}
+
+export interface GroupCommitOptions {
+  /**
+   * Most write transactions in one group (default 64; 1: every write commits alone). Each but the
+   * first is a subtransaction (its SAVEPOINT), and PostgreSQL keeps 64 of a transaction's
+   * subtransactions in shared memory: past that, every snapshot of the server looks them up on disk.
+   */
+  readonly maxWriters?: number;
+  /** A group takes no new writer once it has been open this long (default 20 ms): what its first writer waits for the others, at most, besides their own time. */
+  readonly maxOpenMs?: number;
+}
+
+export const DEFAULT_GROUP_MAX_WRITERS = 64;
+export const DEFAULT_GROUP_MAX_OPEN_MS = 20;
+
+/**
+ * Group commit: the write transactions of this node that come while one PostgreSQL transaction
+ * holds the clock row run inside it, one after another, and commit with it.
+ *
+ * - The first writer BEGINs and locks the clock row; each next one starts with a SAVEPOINT of
+ *   its own (sent with its first statement). Each takes the next txn_id after the one before it,
+ *   so txn_ids stay one sequence and commit in their order; one txn_id per writer, not per group,
+ *   because replication, `commitId` and the observers name a writer's changes by its txn_id.
+ * - A writer that fails (a statement refused, its code throwing) rolls back to its savepoint:
+ *   the writers before it in the group are untouched. The first has no savepoint: it is alone then.
+ * - When a writer ends, the group waits one turn of the event loop (setImmediate) for the next
+ *   writer queued in the store; with none, or once `maxWriters` joined or it is `maxOpenMs` old,
+ *   it sends the clock row, the NOTIFY (its first and last txn_id) and COMMIT as one request.
+ * - `commit()` of each writer returns the group's Promise: the store answers the writer and tells
+ *   observers and sessions only once the COMMIT is done. A node killed mid-group loses only writes
+ *   nobody was told of; a COMMIT that fails fails every writer of the group, each told so.
+ * - While a group commits, the next one's BEGIN waits behind it on the same connection.
+ */
+class CommitGroup {
+  /** Writers that joined (each one's savepoint is named after its place). */
+  joined = 0;
+  /** Writers whose changes it holds. */
+  members = 0;
+  /** A writer is open in it: the group must not commit under it. */
+  active = false;
+  state: 'open' | 'committing' | 'done' = 'open';
+  scheduled = false;
+  clock: ClockState;
+  moved = false;
+  readonly firstTxnId: number;
+  readonly collections = new Set<string>();
+  readonly openedAt = performance.now();
+  readonly durable: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: Error) => void;
+
+  constructor(clock: ClockState) {
+    this.clock = clock;
+    this.firstTxnId = clock.lastTxnId + 1;
+    this.durable = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Every member awaits it; this keeps a group of none from being an unhandled rejection.
+    this.durable.catch(() => {});
+  }
 }
 
 type Row = [Uint8Array, string, string, boolean, number];
 
 const COLUMNS = 'SELECT id, body, meta, deleted, txn_id FROM documents';
+/** Begins a write transaction and takes the cluster write lock: one text, one round trip. */
+const LOCK_CLOCK = 'BEGIN; SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE';
 
 function bufferOf(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -361,6 +428,25 @@ class PgReader implements StorageReader {
   }
 }
 
+/**
+ * The end of a transaction or group: the clock row and the NOTIFY in one statement (a
+ * data-modifying WITH), then COMMIT. `f` in the payload is the first txn_id it commits: a node
+ * that knew the one before knows exactly which collections changed.
+ */
+function commitEnd(schema: string, moved: { first: number; clock: ClockState; collections: ReadonlySet<string> } | undefined): Statement[] {
+  if (moved === undefined) return [{ sql: 'COMMIT' }];
+  const { first, clock } = moved;
+  let payload = JSON.stringify({ s: schema, t: clock.lastTxnId, f: first, c: [...moved.collections] });
+  if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ s: schema, t: clock.lastTxnId });
+  return [
+    {
+      sql: 'WITH c AS (UPDATE clock SET txn_id = $1, hlc = $2 WHERE one = 1) SELECT pg_notify($3, $4)',
+      params: [clock.lastTxnId, clock.lastHlc, COMMIT_CHANNEL, payload],
+    },
+    { sql: 'COMMIT' },
+  ];
+}
+
 interface PendingPut {
   readonly collection: string;
   readonly id: Buffer;
@@ -380,14 +466,34 @@ class PgWriter extends PgReader implements StorageWriter {
   #clockChanged = false;
   readonly written = new Set<string>();
   #savepoints = 0;
+  /** Statements that go before this writer's first (a group member's SAVEPOINT): sent with it, no round trip of their own. */
+  readonly #prefix: Statement[];
 
-  constructor(run: (statements: readonly Statement[]) => StatementResult[], clock: ClockState, context: ReaderContext) {
+  constructor(run: (statements: readonly Statement[]) => StatementResult[], clock: ClockState, context: ReaderContext, prefix: readonly Statement[] = []) {
     super((statements) => {
       const flush = this.#flush();
-      if (flush === undefined) return run(statements);
-      return run([flush, ...statements]).slice(1);
+      const head = this.#prefix.splice(0);
+      if (flush !== undefined) head.push(flush);
+      if (head.length === 0) return run(statements);
+      return run([...head, ...statements]).slice(head.length);
     }, context);
     this.#clock = clock;
+    this.#prefix = [...prefix];
+  }
+
+  /** Has any statement of this writer been sent (its prefix with it)? */
+  get began(): boolean {
+    return this.#prefix.length === 0;
+  }
+
+  /** Did this writer move the clock (take a txn_id)? */
+  get clockChanged(): boolean {
+    return this.#clockChanged;
+  }
+
+  /** Sends what waits in the batch (a group member's end). */
+  flushPending(): void {
+    if (this.#puts.size > 0) this.run([]);
   }
 
   #flush(): Statement | undefined {
@@ -411,16 +517,10 @@ class PgWriter extends PgReader implements StorageWriter {
   }
 
   /** The statements that end the transaction with a commit: what waits, then the commit itself. */
-  commitStatements(schema: string): Statement[] {
+  commitStatements(schema: string, firstTxnId: number): Statement[] {
     const flush = this.#flush();
     const out: Statement[] = flush === undefined ? [] : [flush];
-    if (this.#clockChanged) {
-      const collections = [...this.written];
-      let payload = JSON.stringify({ s: schema, t: this.#clock.lastTxnId, c: collections });
-      if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ s: schema, t: this.#clock.lastTxnId });
-      out.push({ sql: 'SELECT pg_notify($1, $2)', params: [COMMIT_CHANNEL, payload] });
-    }
-    out.push({ sql: 'COMMIT' });
+    out.push(...commitEnd(schema, this.#clockChanged ? { first: firstTxnId, clock: this.#clock, collections: this.written } : undefined));
     return out;
   }
 
@@ -492,8 +592,8 @@ class PgWriter extends PgReader implements StorageWriter {
     return rows.map((r) => ({ collection: r.collection, id: (JSON.parse(r.body) as JsonObject)._id as JsonValue, txnId: r.txnId }));
   }
 
+  /** The clock row is written once, right before COMMIT (commitEnd): nothing in the transaction reads it back. */
   setClock(state: ClockState): void {
-    this.one('UPDATE clock SET txn_id = $1, hlc = $2 WHERE one = 1', [state.lastTxnId, state.lastHlc]);
     this.#clock = state;
     this.#clockChanged = true;
   }
@@ -593,8 +693,15 @@ export class PgStorage implements StorageEngine {
       },
     };
   }
+  readonly #maxWriters: number;
+  readonly #maxOpenMs: number;
   /** The last txn_id this storage knows committed: its own, told, or polled. */
   #known: number;
+  /** The last txn_id of this node's group whose COMMIT is on its way (0: none): its own NOTIFY may come back first. */
+  #committingUpTo = 0;
+  #group: CommitGroup | undefined;
+  #groups = 0;
+  #groupedWrites = 0;
   #writing = false;
   #closed = false;
   #pollTimer: TimerHandle | undefined;
@@ -608,6 +715,8 @@ export class PgStorage implements StorageEngine {
     this.#logger = options.logger;
     this.#context = this.#readerContext(options.logger);
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#maxWriters = Math.max(1, Math.floor(options.groupCommit?.maxWriters ?? DEFAULT_GROUP_MAX_WRITERS));
+    this.#maxOpenMs = Math.max(0, options.groupCommit?.maxOpenMs ?? DEFAULT_GROUP_MAX_OPEN_MS);
     this.#writeSession = bridge.newSession();
     this.#pollSession = bridge.newSession();
     this.#known = 0;
@@ -690,28 +799,48 @@ export class PgStorage implements StorageEngine {
     return writeThrough(this, fn);
   }
 
+  /**
+   * A write transaction on its own (`write()`, tests): it commits when `commit()` returns. An
+   * idle group is sent to COMMIT first; its BEGIN waits behind that on the connection.
+   */
   beginWrite(): WriteTransaction {
     this.#claimWrite();
+    const group = this.#group;
+    if (group?.state === 'open') this.#commitGroup(group);
     try {
-      const [, locked] = this.#bridge.runSync(this.#writeSession, [{ sql: 'BEGIN' }, { sql: 'SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE' }]);
-      return this.#writeTransaction(locked as StatementResult);
+      const [locked] = this.#bridge.runSync(this.#writeSession, [{ sql: LOCK_CLOCK }]);
+      return this.#soloTransaction(locked as StatementResult);
     } catch (error) {
       this.#abandonWrite();
       throw error;
     }
   }
 
-  async acquireWrite(): Promise<WriteTransaction> {
+  /** Joins the open group when it takes writers, or begins a new one once the cluster write lock is free (waiting off this thread). */
+  async acquireWrite(options: { readonly alone?: boolean } = {}): Promise<GroupedWriteTransaction> {
     this.#claimWrite();
+    const open = this.#group;
+    if (open?.state === 'open') {
+      if (options.alone !== true && open.joined < this.#maxWriters && performance.now() - open.openedAt < this.#maxOpenMs) return this.#member(open);
+      this.#commitGroup(open);
+    }
     try {
       // The wait for other nodes' write transactions happens in the worker, off this thread.
-      const [, locked] = await this.#bridge.run(this.#writeSession, [{ sql: 'BEGIN' }, { sql: 'SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE' }]);
+      const [locked] = await this.#bridge.run(this.#writeSession, [{ sql: LOCK_CLOCK }]);
       this.#assertOpen();
-      return this.#writeTransaction(locked as StatementResult);
+      const row = (locked as StatementResult).rows[0] as [number, string];
+      const group = new CommitGroup({ lastTxnId: Number(row[0]), lastHlc: row[1] });
+      this.#group = group;
+      return this.#member(group);
     } catch (error) {
       this.#abandonWrite();
       throw error;
     }
+  }
+
+  /** Counters of the write path since open: groups committed, the writes in them, SQL statements sent (all sessions). */
+  get commitCounters(): { readonly groups: number; readonly writes: number; readonly statements: number } {
+    return { groups: this.#groups, writes: this.#groupedWrites, statements: this.#bridge.statementsSent };
   }
 
   #claimWrite(): void {
@@ -725,9 +854,14 @@ export class PgStorage implements StorageEngine {
     if (!this.#closed) this.#bridge.end(this.#writeSession, 'ROLLBACK');
   }
 
-  #writeTransaction(locked: StatementResult): WriteTransaction {
+  #soloTransaction(locked: StatementResult): WriteTransaction {
     const row = locked.rows[0] as [number, string];
-    const writer = new PgWriter((statements) => this.#bridge.runSync(this.#writeSession, statements), { lastTxnId: row[0], lastHlc: row[1] }, this.#context);
+    const first = Number(row[0]) + 1;
+    const writer = new PgWriter(
+      (statements) => this.#bridge.runSync(this.#writeSession, statements),
+      { lastTxnId: Number(row[0]), lastHlc: row[1] },
+      this.#context,
+    );
     let open = true;
     const finish = (statements: () => Statement[]): void => {
       if (!open) return;
@@ -749,7 +883,7 @@ export class PgStorage implements StorageEngine {
     return {
       writer,
       commit: () => {
-        finish(() => writer.commitStatements(this.schema));
+        finish(() => writer.commitStatements(this.schema, first));
         this.#known = Math.max(this.#known, writer.committedTxnId);
         this.#pages.clear();
       },
@@ -762,6 +896,131 @@ export class PgStorage implements StorageEngine {
         finish(() => [{ sql: 'ROLLBACK' }]);
       },
     };
+  }
+
+  /** One writer of `group`: its statements run in the group's transaction, under a savepoint unless it is the first. */
+  #member(group: CommitGroup): GroupedWriteTransaction {
+    group.active = true;
+    const place = ++group.joined;
+    const savepoint = place === 1 ? undefined : `g${place}`;
+    const run = (statements: readonly Statement[]): StatementResult[] => {
+      if (group.state !== 'open')
+        throw new StoreError('store/unavailable', 'the connection of this write transaction to PostgreSQL was lost; nothing of it was committed');
+      try {
+        return this.#bridge.runSync(this.#writeSession, statements);
+      } catch (error) {
+        // Not a statement refused: the connection, and the group's transaction with it, is gone.
+        if (!(error instanceof StoreError) || error.code !== 'store/io') this.#failGroup(group, error);
+        throw error;
+      }
+    };
+    const writer = new PgWriter(run, group.clock, this.#context, savepoint === undefined ? [] : [{ sql: `SAVEPOINT ${savepoint}` }]);
+    let open = true;
+    const undo = (): void => {
+      if (group.state !== 'open') return;
+      if (savepoint === undefined) {
+        // The first writer is alone in the group: all of it goes.
+        group.state = 'done';
+        if (this.#group === group) this.#group = undefined;
+        group.resolve();
+        try {
+          this.#bridge.runSync(this.#writeSession, [{ sql: 'ROLLBACK' }]);
+        } catch {
+          this.#bridge.end(this.#writeSession);
+        }
+        return;
+      }
+      if (!writer.began) return; // nothing of it reached the server
+      try {
+        this.#bridge.runSync(this.#writeSession, [{ sql: `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` }]);
+      } catch (error) {
+        this.#failGroup(group, error);
+      }
+    };
+    return {
+      writer,
+      commit: () => {
+        if (!open) return group.durable;
+        open = false;
+        try {
+          writer.flushPending();
+        } catch (error) {
+          undo();
+          this.#memberEnded(group);
+          throw error;
+        }
+        group.members++;
+        group.clock = writer.clock();
+        if (writer.clockChanged) group.moved = true;
+        for (const c of writer.written) group.collections.add(c);
+        this.#memberEnded(group);
+        return group.durable;
+      },
+      rollback: () => {
+        if (!open) return;
+        open = false;
+        if (!this.#closed) undo();
+        this.#memberEnded(group);
+      },
+    };
+  }
+
+  /** A writer of `group` ended: the group commits now at its bounds, else after this turn unless another writer joins. */
+  #memberEnded(group: CommitGroup): void {
+    this.#writing = false;
+    group.active = false;
+    if (group.state !== 'open') return;
+    if (group.joined >= this.#maxWriters || performance.now() - group.openedAt >= this.#maxOpenMs) {
+      this.#commitGroup(group);
+      return;
+    }
+    if (group.scheduled) return;
+    group.scheduled = true;
+    setImmediate(() => {
+      group.scheduled = false;
+      if (group.state === 'open' && !group.active && !this.#closed) this.#commitGroup(group);
+    });
+  }
+
+  /** Sends the group's end (clock row, NOTIFY, COMMIT) without waiting; its writers hear when it is done. */
+  #commitGroup(group: CommitGroup): void {
+    group.state = 'committing';
+    const last = group.clock.lastTxnId;
+    if (group.moved) this.#committingUpTo = last;
+    const statements = commitEnd(this.schema, group.moved ? { first: group.firstTxnId, clock: group.clock, collections: group.collections } : undefined);
+    this.#bridge.run(this.#writeSession, statements, { rollbackOnError: true }).then(
+      () => {
+        group.state = 'done';
+        if (this.#group === group) this.#group = undefined;
+        this.#committingUpTo = 0;
+        this.#known = Math.max(this.#known, last);
+        this.#pages.clear();
+        this.#groups++;
+        this.#groupedWrites += group.members;
+        group.resolve();
+      },
+      (error: unknown) => {
+        this.#committingUpTo = 0;
+        this.#failGroup(group, error);
+      },
+    );
+  }
+
+  /** Nothing of the group is committed: every writer in it is told so. */
+  #failGroup(group: CommitGroup, error: unknown): void {
+    if (group.state === 'done') return;
+    const wasOpen = group.state === 'open';
+    group.state = 'done';
+    if (this.#group === group) this.#group = undefined;
+    const cause = error instanceof Error ? error.message : String(error);
+    this.#logger?.warn(LOG_EVENTS.postgresGroupFailed, { writers: group.members, first_txn_id: group.firstTxnId, error: cause });
+    group.reject(
+      error instanceof StoreError && error.code !== 'store/io'
+        ? error
+        : new StoreError('store/unavailable', `the group commit this write joined failed, and nothing of it was committed: ${cause}`),
+    );
+    // An open transaction whose connection failed: drop the session, so the next group starts on a new one.
+    if (wasOpen && !this.#closed) this.#bridge.end(this.#writeSession, 'ROLLBACK');
   }
 
   onExternalCommit(listener: (commit: ExternalCommit) => void): () => void {
@@ -786,7 +1045,7 @@ export class PgStorage implements StorageEngine {
   #startHearing(): void {
     this.#bridge.listen(COMMIT_CHANNEL, {
       notification: (_channel, payload) => {
-        let parsed: { s?: unknown; t?: unknown; c?: unknown };
+        let parsed: { s?: unknown; t?: unknown; f?: unknown; c?: unknown };
         try {
           parsed = JSON.parse(payload) as typeof parsed;
         } catch {
@@ -794,7 +1053,7 @@ export class PgStorage implements StorageEngine {
         }
         if (parsed.s !== this.schema || typeof parsed.t !== 'number') return;
         const collections = Array.isArray(parsed.c) ? parsed.c.filter((c): c is string => typeof c === 'string') : undefined;
-        this.#found(parsed.t, collections);
+        this.#found(parsed.t, collections, typeof parsed.f === 'number' ? parsed.f : parsed.t);
       },
       listening: () => {
         // Commits made while nobody listened are found by the next poll; look at once.
@@ -812,11 +1071,15 @@ export class PgStorage implements StorageEngine {
     this.#pollTimer = this.#timers.setTimeout(tick, this.#pollIntervalMs);
   }
 
-  /** Tells the listeners of a commit up to `txnId`; what it wrote is known only when it directly follows the last one known. */
-  #found(txnId: number, collections: readonly string[] | undefined): void {
-    if (this.#closed || !(txnId > this.#known)) return;
+  /**
+   * Tells the listeners of commits up to `txnId` (from `first`); what they wrote is known only when
+   * they directly follow the last one known. This node's own group, whose COMMIT is on its way,
+   * is not told as another's: its writers are told when the COMMIT answers.
+   */
+  #found(txnId: number, collections: readonly string[] | undefined, first = txnId): void {
+    if (this.#closed || !(txnId > this.#known) || txnId <= this.#committingUpTo) return;
     this.#pages.clear();
-    const gap = txnId !== this.#known + 1;
+    const gap = first !== this.#known + 1;
     this.#known = txnId;
     const commit: ExternalCommit = { txnId, collections: gap ? undefined : collections };
     for (const listener of this.#listeners) listener(commit);
@@ -849,10 +1112,27 @@ export class PgStorage implements StorageEngine {
 
   close(): void {
     if (this.#closed) return;
+    const group = this.#group;
+    if (group?.state === 'open' && !group.active) this.#closeGroup(group);
     this.#closed = true;
     if (this.#pollTimer !== undefined) this.#timers.clearTimeout(this.#pollTimer);
     this.#listeners.clear();
     this.#bridge.close();
+  }
+
+  /** Commits an idle group at close, blocking: its writers were not told yet, but nothing they did is thrown away. */
+  #closeGroup(group: CommitGroup): void {
+    group.state = 'committing';
+    try {
+      this.#bridge.runSync(
+        this.#writeSession,
+        commitEnd(this.schema, group.moved ? { first: group.firstTxnId, clock: group.clock, collections: group.collections } : undefined),
+      );
+      group.state = 'done';
+      group.resolve();
+    } catch (error) {
+      this.#failGroup(group, error);
+    }
   }
 
   #assertOpen(): void {

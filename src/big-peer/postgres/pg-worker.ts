@@ -107,15 +107,17 @@ async function handle(request: WorkerRequest): Promise<StatementResult[]> {
           try {
             return await runStatements(client, request.statements);
           } catch (error) {
-            if (errorOf(error).code !== undefined) throw error;
+            if (errorOf(error).code !== undefined) {
+              if (request.rollbackOnError === true) await client.query('ROLLBACK').catch(() => broken.add(client));
+              throw error;
+            }
             // The connection failed (not a statement): drop it with whatever it held open.
             broken.add(client);
             session.client = undefined;
             void client.end().catch(() => {});
-            if (!fresh || attempt > 0) {
-              sessions.delete(request.session);
-              throw error;
-            }
+            // The session stays (without a connection): requests already queued behind this one,
+            // as the next group's BEGIN behind a COMMIT, and those after them share its next one.
+            if (!fresh || attempt > 0) throw error;
           }
         }
       });

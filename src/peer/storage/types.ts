@@ -164,6 +164,20 @@ export interface WriteTransaction {
   rollback(): void;
 }
 
+/**
+ * A write transaction that may commit together with the next ones (`SharedWriters.acquireWrite`,
+ * PostgreSQL's group commit). `commit()` ends it at once: what fails then undoes it alone and
+ * throws, and the next write transaction may open. A Promise it returns resolves once the
+ * transaction is durable, and rejects when the group it joined failed: then nothing of it was
+ * committed. Until it resolves, nobody may be told of the commit (writer, observers, replication).
+ * A plain `WriteTransaction` (its `commit()` returns nothing) is durable when `commit()` returns.
+ */
+export interface GroupedWriteTransaction {
+  readonly writer: StorageWriter;
+  commit(): void | Promise<void>;
+  rollback(): void;
+}
+
 /** An open read transaction: a snapshot of committed data that stays the same until `end()`. */
 export interface ReadTransaction {
   readonly reader: StorageReader;
@@ -227,9 +241,12 @@ export interface SharedWriters {
    * Opens the one write transaction once this process may write, waiting without blocking the
    * event loop: the database lets one process write at a time, so that txn_ids commit in their
    * order. The writer's `clock()` is then the database's latest, which other processes may have
-   * moved on. Without it, the store opens `beginWrite()` at once.
+   * moved on. Without it, the store opens `beginWrite()` at once. The transaction may join a
+   * group whose earlier members are not yet durable: its `clock()` is then the group's.
+   * `alone`: the caller's code may await anything (an interactive transaction), even an earlier
+   * write's answer, which its group's COMMIT would wait for: it begins a group, never joins one.
    */
-  acquireWrite?(): WriteTransaction | Promise<WriteTransaction>;
+  acquireWrite?(options?: { readonly alone?: boolean }): GroupedWriteTransaction | Promise<GroupedWriteTransaction>;
   /**
    * Tells of commits other processes made (see ExternalCommit), in txn_id order, each once at
    * most; a listener may be told of a txn_id it already knows.

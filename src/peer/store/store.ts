@@ -23,13 +23,13 @@ import type {
   StorageEngine,
   StorageReader,
   StorageWriter,
-  WriteTransaction,
+  GroupedWriteTransaction,
 } from '../storage/types.ts';
 import { RecordingWriter, type DocumentChange } from '../storage/recording-writer.ts';
 import type { Timers } from '../time.ts';
 import { prepareWithArgs } from '../query/prepare.ts';
 import { ROLLBACK, TransactionHandle, type Transaction, type TransactionOptions } from './transaction.ts';
-import { WriteSlot, type BlockedWait, type SlotHolder, type WaitingWrite } from './write-slot.ts';
+import { WriteSlot, type BlockedWait, type Lease, type SlotHolder, type WaitingWrite } from './write-slot.ts';
 import { Collection } from './collection.ts';
 import { assertSystemCollection, assertWritable } from './internal-collections.ts';
 import { INTERNAL_COLLECTIONS } from '../../shared/internal-collections.ts';
@@ -153,6 +153,11 @@ export class Store {
   readonly #events: StoreEvents = { committed: [], external: [], waited: [] };
   readonly #stopExternal: (() => void) | undefined;
   #lastTxnId: number;
+  /**
+   * The last txn_id handed to the storage's commit and not yet durable (a PostgreSQL commit
+   * group): the next write of the group sees it as the clock's, and it is not another process's.
+   */
+  #pendingTxnId = 0;
   #readers = 0;
   #closed = false;
 
@@ -173,7 +178,7 @@ export class Store {
     this.#slot = new WriteSlot({
       timers: options.timers,
       logger: options.logger.child('txn'),
-      nextTxnId: () => this.#lastTxnId + 1,
+      nextTxnId: () => Math.max(this.#lastTxnId, this.#pendingTxnId) + 1,
       onWaited: (wait) => {
         for (const listener of this.#events.waited) {
           try {
@@ -219,7 +224,7 @@ export class Store {
           const tx = opening instanceof Promise ? await opening : opening;
           try {
             for (const [key, value] of Object.entries(entries)) tx.writer.setSetting(key, value);
-            tx.commit();
+            await this.#commitStorage(tx, lease);
           } catch (error) {
             tx.rollback();
             throw error;
@@ -334,11 +339,11 @@ export class Store {
           const fields = { name, collection, keys: keysText(command.keys), documents };
           if (tx.writer.indexes?.(collection).some((i) => i.name === name) !== true) log.info(LOG_EVENTS.indexBuilding, fields);
           done = createIndex(tx.writer, command, kind);
-          tx.commit();
+          await this.#commitStorage(tx, lease);
           if (done) log.info(LOG_EVENTS.indexBuilt, { name, collection, documents, elapsed: `${(this.#timers.now() - started).toFixed(3)}ms` });
         } else {
           done = dropIndex(tx.writer, name, collection, command.ifExists, kind);
-          tx.commit();
+          await this.#commitStorage(tx, lease);
           if (done) log.info(LOG_EVENTS.indexDropped, { name, collection });
         }
         return {
@@ -382,26 +387,32 @@ export class Store {
     }
     let outcome: T | undefined;
     try {
-      await this.#write('User', options.hint, async (w) => {
-        // Spent while it waited for the write slot: it does not start.
-        options.budget?.check();
-        const tx = new TransactionHandle({
-          hint: options.hint,
-          reader: w.writer,
-          write: w,
-          assertWritable,
-          assertOpen: () => this.#assertOpen(),
-          budget: options.budget,
-        });
-        try {
-          outcome = await fn(tx);
-          // The last check, right before the commit: an answer already given as a timeout never commits.
-          if (outcome !== ROLLBACK) options.budget?.check();
-        } finally {
-          tx.finish();
-        }
-        return outcome === ROLLBACK ? RolledBack : undefined;
-      });
+      await this.#write(
+        'User',
+        options.hint,
+        async (w) => {
+          // Spent while it waited for the write slot: it does not start.
+          options.budget?.check();
+          const tx = new TransactionHandle({
+            hint: options.hint,
+            reader: w.writer,
+            write: w,
+            assertWritable,
+            assertOpen: () => this.#assertOpen(),
+            budget: options.budget,
+          });
+          try {
+            outcome = await fn(tx);
+            // The last check, right before the commit: an answer already given as a timeout never commits.
+            if (outcome !== ROLLBACK) options.budget?.check();
+          } finally {
+            tx.finish();
+          }
+          return outcome === ROLLBACK ? RolledBack : undefined;
+        },
+        undefined,
+        true,
+      );
     } catch (error) {
       if (error === RolledBack) return outcome as T;
       throw error;
@@ -511,19 +522,32 @@ export class Store {
    * Opens the storage's write transaction, waiting (without blocking) where other processes
    * write the same database, and catches up with what they committed meanwhile.
    */
-  #openStorageWrite(): WriteTransaction | Promise<WriteTransaction> {
-    const opening = this.#storage.acquireWrite?.() ?? this.#storage.beginWrite();
+  #openStorageWrite(alone = false): GroupedWriteTransaction | Promise<GroupedWriteTransaction> {
+    const opening = this.#storage.acquireWrite?.({ alone }) ?? this.#storage.beginWrite();
     return opening instanceof Promise ? opening.then((tx) => this.#caughtUp(tx)) : this.#caughtUp(opening);
   }
 
-  #caughtUp(tx: WriteTransaction): WriteTransaction {
+  /**
+   * Commits `tx`. Where the storage commits writes in groups (its `commit()` returns a Promise),
+   * the slot is freed as soon as the write is in the group, so the next writer may join it, and
+   * this resolves once the group is durable.
+   */
+  async #commitStorage(tx: GroupedWriteTransaction, lease: Lease): Promise<void> {
+    const durable = tx.commit();
+    if (!(durable instanceof Promise)) return;
+    lease.release();
+    await durable;
+  }
+
+  #caughtUp(tx: GroupedWriteTransaction): GroupedWriteTransaction {
     try {
       const shared = tx.writer.clock();
       // Where other processes write too, the stamps of this write must follow theirs (they may
       // have committed since, told or not): later writes win merges. Here, where only this one
       // writes, the stamp is this clock's own last one, and observing it changes nothing.
       if (shared.lastHlc !== '') this.#clock.observe(shared.lastHlc);
-      if (shared.lastTxnId > this.#lastTxnId) this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
+      // A clock past this store's own writes in a group not yet durable is another process's commit.
+      if (shared.lastTxnId > Math.max(this.#lastTxnId, this.#pendingTxnId)) this.#externalCommitted({ txnId: shared.lastTxnId, collections: undefined });
       return tx;
     } catch (error) {
       // The transaction is not handed out: it must not stay open, holding the write lock.
@@ -616,6 +640,7 @@ export class Store {
     hint: string | undefined,
     fn: (write: OpenWrite) => T | Promise<T>,
     budget?: Budget,
+    interactive = false,
   ): Promise<{ result: T; txnId: number }> {
     const outer = this.#insideWrite.getStore();
     if (outer?.store === this && outer.open) {
@@ -625,12 +650,13 @@ export class Store {
     }
     const lease = await this.#slot.acquire({ originator, hint });
     const startedAt = this.#timers.now();
-    let storageTxn: WriteTransaction | undefined;
+    let storageTxn: GroupedWriteTransaction | undefined;
     let txnId = lease.txnId;
     let committed: CommittedTransaction | undefined;
     try {
       this.#assertOpen();
-      const opening = this.#openStorageWrite();
+      // An interactive transaction may await an earlier write's answer: it never joins that write's group.
+      const opening = this.#openStorageWrite(interactive);
       storageTxn = opening instanceof Promise ? await opening : opening;
       this.#assertOpen(); // closed while it waited for other processes' writes
       // The database's next txn_id: the slot's guess, unless another process committed meanwhile.
@@ -650,8 +676,23 @@ export class Store {
       this.#assertOpen(); // closed while the transaction ran: nothing is committed
       budget?.check(); // spent: nothing is committed, whatever the statement did
       storageTxn.writer.setClock({ lastTxnId: txnId, lastHlc: this.#clock.last });
-      storageTxn.commit();
-      this.#lastTxnId = txnId;
+      const durable = storageTxn.commit();
+      if (durable instanceof Promise) {
+        // In the storage's commit group: the next writer may join it; this one is told, and the
+        // observers and sessions are, only once the group is durable.
+        this.#pendingTxnId = Math.max(this.#pendingTxnId, txnId);
+        lease.release();
+        try {
+          await durable;
+        } catch (error) {
+          // Nothing of the group committed: the next write takes these txn_ids again.
+          this.#pendingTxnId = this.#lastTxnId;
+          this.#log.child('txn').debug(LOG_EVENTS.writeTxnRolledBack, { txn_id: txnId, originator, reason: errorMessage(error) });
+          storageTxn = undefined;
+          throw error;
+        }
+      }
+      this.#lastTxnId = Math.max(this.#lastTxnId, txnId);
       const changes = recorder.changes;
       committed = {
         txnId,

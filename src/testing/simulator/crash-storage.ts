@@ -6,7 +6,16 @@
  * process starting again. (The in-memory twin stays open under it across crashes: it is the
  * "disk"; SQLite is closed, which releases its directory lock.)
  */
-import type { DiskUsage, ReadTransaction, SharedWriters, StorageEngine, StorageReader, StorageWriter, WriteTransaction } from '../../peer/storage/types.ts';
+import type {
+  DiskUsage,
+  GroupedWriteTransaction,
+  ReadTransaction,
+  SharedWriters,
+  StorageEngine,
+  StorageReader,
+  StorageWriter,
+  WriteTransaction,
+} from '../../peer/storage/types.ts';
 
 export class CrashedError extends Error {
   constructor() {
@@ -20,7 +29,7 @@ export class CrashableStorage implements StorageEngine {
   readonly #closeInner: boolean;
   #dead = false;
   #closed = false;
-  #openWrite: WriteTransaction | undefined;
+  #openWrite: GroupedWriteTransaction | undefined;
 
   constructor(inner: StorageEngine, closeInner: boolean) {
     this.#inner = inner;
@@ -59,14 +68,14 @@ export class CrashableStorage implements StorageEngine {
     return this.#track(this.#inner.beginWrite());
   }
 
-  acquireWrite(): WriteTransaction | Promise<WriteTransaction> {
+  acquireWrite(options?: { readonly alone?: boolean }): GroupedWriteTransaction | Promise<GroupedWriteTransaction> {
     this.#alive();
-    const opened = this.#inner.acquireWrite?.() ?? this.#inner.beginWrite();
+    const opened = this.#inner.acquireWrite?.(options) ?? this.#inner.beginWrite();
     return opened instanceof Promise ? opened.then((tx) => this.#track(tx)) : this.#track(opened);
   }
 
   /** Commits only while alive; after a crash the transaction is already gone. */
-  #track(tx: WriteTransaction): WriteTransaction {
+  #track(tx: GroupedWriteTransaction): GroupedWriteTransaction {
     this.#openWrite = tx;
     let done = false;
     const finish = (): void => {
@@ -77,8 +86,9 @@ export class CrashableStorage implements StorageEngine {
       writer: tx.writer,
       commit: () => {
         if (this.#dead) throw new CrashedError();
-        tx.commit();
+        const durable = tx.commit();
         finish();
+        return durable;
       },
       rollback: () => {
         if (done || this.#dead) return finish();
