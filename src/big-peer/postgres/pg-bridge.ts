@@ -36,6 +36,14 @@ export function describeServer(url: string): string {
   }
 }
 
+/** The statements of a text without parameters: its `;`-separated parts, outside quoted literals. */
+function statementsIn(sql: string): number {
+  return sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .split(';')
+    .filter((t) => t.trim() !== '').length;
+}
+
 export class PgBridge {
   readonly #worker: Worker;
   readonly #signal: Int32Array;
@@ -47,6 +55,7 @@ export class PgBridge {
   #seq = 0;
   #nextSession = 1;
   #statements = 0;
+  #roundTrips = 0;
   #closed = false;
 
   constructor(options: PgBridgeOptions) {
@@ -126,10 +135,19 @@ export class PgBridge {
     return this.#statements;
   }
 
+  /** Round trips to the server so far: one per text sent, however many statements it holds. */
+  get roundTrips(): number {
+    return this.#roundTrips;
+  }
+
   #count(request: WorkerRequest): void {
-    if (request.kind === 'run')
-      for (const s of request.statements) this.#statements += s.params === undefined ? s.sql.split(';').filter((t) => t.trim() !== '').length : 1;
-    else if (request.kind === 'end' && request.sql !== undefined) this.#statements++;
+    if (request.kind === 'run') {
+      for (const s of request.statements) this.#statements += s.params === undefined ? statementsIn(s.sql) : 1;
+      this.#roundTrips += request.statements.length;
+    } else if (request.kind === 'end' && request.sql !== undefined) {
+      this.#statements++;
+      this.#roundTrips++;
+    }
   }
 
   #callSync(request: WorkerRequest, timeoutMs = this.#timeoutMs): WorkerOutcome {

@@ -20,6 +20,7 @@
  *   Replication reads by txn_id and `_id` only, which are indexed.
  * - Writes of whole documents (`put`) are sent in batches: at the next read, savepoint or commit.
  */
+import pg from 'pg';
 import type { JsonObject, JsonValue } from '../../shared/json.ts';
 import { LOG_EVENTS } from '../../shared/log.ts';
 import {
@@ -429,21 +430,24 @@ class PgReader implements StorageReader {
 }
 
 /**
- * The end of a transaction or group: the clock row and the NOTIFY in one statement (a
- * data-modifying WITH), then COMMIT. `f` in the payload is the first txn_id it commits: a node
- * that knew the one before knows exactly which collections changed.
+ * The end of a transaction or group, one round trip: the clock row and the NOTIFY in one
+ * statement (a data-modifying WITH), then COMMIT, as one text. A text of several statements
+ * takes no parameters, so the values are quoted literals (`pg.escapeLiteral`). `f` in the
+ * payload is the first txn_id it commits: a node that knew the one before knows exactly which
+ * collections changed.
  */
 function commitEnd(schema: string, moved: { first: number; clock: ClockState; collections: ReadonlySet<string> } | undefined): Statement[] {
   if (moved === undefined) return [{ sql: 'COMMIT' }];
   const { first, clock } = moved;
+  if (!Number.isSafeInteger(clock.lastTxnId)) throw new StoreError('store/io', `a txn_id must be an integer, not ${clock.lastTxnId}`);
   let payload = JSON.stringify({ s: schema, t: clock.lastTxnId, f: first, c: [...moved.collections] });
   if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ s: schema, t: clock.lastTxnId });
   return [
     {
-      sql: 'WITH c AS (UPDATE clock SET txn_id = $1, hlc = $2 WHERE one = 1) SELECT pg_notify($3, $4)',
-      params: [clock.lastTxnId, clock.lastHlc, COMMIT_CHANNEL, payload],
+      sql:
+        `WITH c AS (UPDATE clock SET txn_id = ${clock.lastTxnId}, hlc = ${pg.escapeLiteral(clock.lastHlc)} WHERE one = 1) ` +
+        `SELECT pg_notify(${pg.escapeLiteral(COMMIT_CHANNEL)}, ${pg.escapeLiteral(payload)}); COMMIT`,
     },
-    { sql: 'COMMIT' },
   ];
 }
 
@@ -838,9 +842,9 @@ export class PgStorage implements StorageEngine {
     }
   }
 
-  /** Counters of the write path since open: groups committed, the writes in them, SQL statements sent (all sessions). */
-  get commitCounters(): { readonly groups: number; readonly writes: number; readonly statements: number } {
-    return { groups: this.#groups, writes: this.#groupedWrites, statements: this.#bridge.statementsSent };
+  /** Counters since open: groups committed and the writes in them; SQL statements sent and round trips to the server (all sessions). */
+  get commitCounters(): { readonly groups: number; readonly writes: number; readonly statements: number; readonly roundTrips: number } {
+    return { groups: this.#groups, writes: this.#groupedWrites, statements: this.#bridge.statementsSent, roundTrips: this.#bridge.roundTrips };
   }
 
   #claimWrite(): void {
