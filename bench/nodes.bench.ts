@@ -25,11 +25,13 @@
  * dropped after it. Without PostgreSQL the suite fails with how to get one. Every wait is bounded.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
 import { smallPeerOf } from '../src/testing/postgres/pg-nodes.ts';
 import { PG_MIGRATIONS } from '../src/big-peer/postgres/pg-schema.ts';
 import { TcpBalancer } from '../src/testing/big-peer/tcp-balancer.ts';
+import { TEST_KEY } from '../src/testing/big-peer/test-helpers.ts';
 import { type ObserverEvent, type Sync } from '../src/peer/host.ts';
 import type { FanOutCounts } from '../src/peer/replication/shared-updates.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
@@ -436,6 +438,152 @@ async function writeRow(context: SuiteContext, server: PostgresServer, writers: 
             ? `writes: 1 node, ${WRITES} INSERTs of 1 doc, 1 txn each (raw: pg, same statements, 1 client)`
             : `writes: ${writers} nodes at once, ${writers} × ${WRITES} INSERTs (raw: pg, ${writers} clients at once)`;
         return { name, kind: 'throughput', items: WRITES * writers, ours: median(o), raw: median(r), repetitions: o.length };
+      } finally {
+        await Promise.allSettled(rawWriters.map((w) => w.close()));
+        await closeAll(nodes);
+      }
+    }),
+  );
+}
+
+// ---- 1b. concurrent HTTP writers ----
+
+/** Concurrent HTTP clients, and the one-document writes each makes per repetition. */
+const HTTP_CLIENTS = 64;
+const HTTP_WRITES_PER_CLIENT = 40;
+const HTTP_REPEAT = 3;
+const HTTP_BUDGET_MS = 40_000;
+const HTTP_NODES = [1, 2, 4] as const;
+
+/** One `INSERT INTO orders DOCUMENTS (:d)` through the HTTP API; resolves with its milliseconds. */
+function httpInsert(agent: http.Agent, base: string, doc: BenchDocument): Promise<number> {
+  const body = JSON.stringify({ statement: 'INSERT INTO orders DOCUMENTS (:d)', args: { d: doc } });
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${base}/api/v4/store/execute`,
+      {
+        method: 'POST',
+        agent,
+        timeout: ROUND_TIMEOUT_MS,
+        headers: { Authorization: `Bearer ${TEST_KEY}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          if (response.statusCode === 200) resolve(performance.now() - started);
+          else reject(new Error(`HTTP ${response.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 200)}`));
+        });
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${ROUND_TIMEOUT_MS} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/** `clients` loops of `perClient` writes at once, each through `write`; the span and every write's latency. */
+async function concurrently(
+  clients: number,
+  perClient: number,
+  write: (client: number, i: number) => Promise<number>,
+): Promise<{ ms: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = 0; i < perClient; i++) latencies.push(await write(c, i));
+    }),
+  );
+  return { ms: performance.now() - start, latencies };
+}
+
+/**
+ * Three rows per node count: HTTP_CLIENTS clients (client c on node c mod n, keep-alive) each
+ * writing HTTP_WRITES_PER_CLIENT single documents, total throughput and p50/p99 of one write;
+ * raw: as many `pg` clients each running the six statements of RawWriter per write.
+ */
+async function concurrentRows(context: SuiteContext, server: PostgresServer, nodeCount: number): Promise<Row[]> {
+  return inFreshDatabase(server, `http${nodeCount}`, (ours) =>
+    inFreshDatabase(server, `http${nodeCount}_raw`, async (raw) => {
+      const nodes = await startNodes(ours, nodeCount);
+      const rawWriters: RawWriter[] = [];
+      try {
+        await RawWriter.createSchema(raw.url, 'raw');
+        for (let i = 0; i < HTTP_CLIENTS; i++) rawWriters.push(await RawWriter.open(raw.url, 'raw'));
+        const docs = (repetition: number, side: string): BenchDocument[][] =>
+          Array.from({ length: HTTP_CLIENTS }, (_, c) =>
+            writeDocuments({ collection: 'orders', count: HTTP_WRITES_PER_CLIENT, seed: WRITE_SEED + c, prefix: `${side}${repetition}-${c}-` }),
+          );
+        const latencies: [number[], number[]] = [[], []];
+        const oursSide = async (repetition: number): Promise<number> => {
+          const batch = docs(repetition, 'h');
+          // An agent per repetition: a node closes connections idle past its keep-alive timeout while the raw side runs.
+          const agent = new http.Agent({ keepAlive: true, maxSockets: HTTP_CLIENTS });
+          try {
+            const run = await concurrently(HTTP_CLIENTS, HTTP_WRITES_PER_CLIENT, (c, i) =>
+              httpInsert(agent, (nodes[c % nodes.length] as NodeProcess).url, batch[c]?.[i] as BenchDocument),
+            );
+            latencies[0].push(...run.latencies);
+            return run.ms;
+          } finally {
+            agent.destroy();
+          }
+        };
+        const rawSide = async (repetition: number): Promise<number> => {
+          const batch = docs(repetition, 'r');
+          const run = await concurrently(HTTP_CLIENTS, HTTP_WRITES_PER_CLIENT, async (c, i) => {
+            const started = performance.now();
+            await (rawWriters[c] as RawWriter).write('orders', batch[c]?.[i] as BenchDocument);
+            return performance.now() - started;
+          });
+          latencies[1].push(...run.latencies);
+          return run.ms;
+        };
+        context.log(
+          `${HTTP_CLIENTS} HTTP clients, ${nodeCount} node(s): ${WRITE_WARMUP} warm-up, then up to ${HTTP_REPEAT} repetitions of ${HTTP_CLIENTS} × ${HTTP_WRITES_PER_CLIENT} writes per side`,
+        );
+        const [o, r] = (await alternate([oursSide, rawSide], { warmup: WRITE_WARMUP, repeat: HTTP_REPEAT, budgetMs: HTTP_BUDGET_MS })) as [number[], number[]];
+        const total = HTTP_CLIENTS * HTTP_WRITES_PER_CLIENT;
+        context.log(
+          `  ours ${o.map((v) => `${((total / v) * 1000).toFixed(0)}/s`).join(', ')}; raw ${r.map((v) => `${((total / v) * 1000).toFixed(0)}/s`).join(', ')}`,
+        );
+        const written = (WRITE_WARMUP + o.length) * total;
+        const held = await nodes[0]?.count('orders');
+        check(held === written, () => `the nodes' store holds ${held} orders, expected ${written}`);
+        const rawHeld = (await rawWriters[0]?.count()) ?? 0;
+        check(rawHeld === written, () => `the raw tables hold ${rawHeld} documents, expected ${written}`);
+        await checkLogs(context, `${HTTP_CLIENTS} HTTP clients, ${nodeCount} node(s)`, nodes);
+        // Latencies of the timed repetitions only (the warm-up's come first).
+        const timed = (all: number[]): number[] => all.slice(WRITE_WARMUP * total).sort((a, b) => a - b);
+        const [ol, rl] = [timed(latencies[0]), timed(latencies[1])];
+        const where = `${nodeCount} node${nodeCount === 1 ? '' : 's'}`;
+        const rawName = `raw: ${HTTP_CLIENTS} pg clients, the six statements each`;
+        return [
+          {
+            name: `writes: ${HTTP_CLIENTS} HTTP clients × ${HTTP_WRITES_PER_CLIENT} single-doc INSERTs, ${where}, total (${rawName})`,
+            kind: 'throughput',
+            items: total,
+            ours: median(o),
+            raw: median(r),
+            repetitions: o.length,
+          },
+          {
+            name: `writes: ${HTTP_CLIENTS} HTTP clients, ${where}: p50 of one write (${rawName})`,
+            kind: 'time',
+            ours: percentile(ol, 50),
+            raw: percentile(rl, 50),
+            repetitions: o.length,
+          },
+          {
+            name: `writes: ${HTTP_CLIENTS} HTTP clients, ${where}: p99 of one write (${rawName})`,
+            kind: 'time',
+            ours: percentile(ol, 99),
+            raw: percentile(rl, 99),
+            repetitions: o.length,
+          },
+        ];
       } finally {
         await Promise.allSettled(rawWriters.map((w) => w.close()));
         await closeAll(nodes);
@@ -979,6 +1127,7 @@ export const nodesSuite: Suite = {
       const rows: Row[] = [];
       rows.push(await writeRow(context, server, 1));
       rows.push(await writeRow(context, server, 2));
+      for (const count of HTTP_NODES) rows.push(...(await concurrentRows(context, server, count)));
       rows.push(...(await latencyRows(context, server)));
       for (const scale of FAN_SCALES) rows.push(...(await peersRows(context, server, scale)));
       rows.push(...(await selectRows(context, server)));
