@@ -6,13 +6,16 @@
  * - The engine is synchronous (the store reads and writes within one turn, as with SQLite), so
  *   its calls block on a worker thread that owns the `pg` connections (pg-bridge.ts). Only the
  *   wait for the cluster write lock (`acquireWrite`) and the poller do not block.
- * - One write transaction at a time in the whole cluster: it starts by locking the clock row
- *   (SELECT … FOR UPDATE), so txn_ids are one sequence and commit in their order, which
+ * - One PostgreSQL write transaction at a time in the whole cluster: it starts by locking the
+ *   clock row (SELECT … FOR UPDATE), so txn_ids are one sequence and commit in their order, which
  *   replication by txn_id (`changedSince`) needs. A SEQUENCE would not do: a lower txn_id could
  *   commit after a higher one was read.
- * - A commit NOTIFYs the other nodes (channel `syncmesh_commit`, with its txn_id and
- *   collections); a poller reads the clock every `pollIntervalMs` too, so a lost notification
- *   delays a change by that much at most (`onExternalCommit`).
+ * - Group commit: the store's write transactions that queue on this node meanwhile run inside
+ *   that transaction, each under a savepoint with its own txn_id, and commit with it; each is
+ *   answered only after that COMMIT (CommitGroup below, docs/deploy.md).
+ * - A commit NOTIFYs the other nodes (channel `syncmesh_commit`, with its first and last txn_id
+ *   and collections); a poller reads the clock every `pollIntervalMs` too, so a lost
+ *   notification delays a change by that much at most (`onExternalCommit`).
  * - Conditions, ORDER BY, LIMIT and OFFSET run in PostgreSQL, translated to SQL over the jsonb
  *   form of the body (pg-translate.ts, pg-query-sql.ts); what has no SQL form is left to the
  *   reference evaluator, on the documents the rest of the condition lets through, and logged at
@@ -64,7 +67,7 @@ import { liveSql, planQuery, unparsedSql, type PgQueryPlan } from './pg-query-sq
 import { CATALOG_SQL, createIndexSql, definitionOf, indexedPaths, pgIndexName, type CatalogRow } from './pg-indexes.ts';
 import { planOf } from './pg-explain.ts';
 
-/** The channel commits are announced on; payload `{"s": schema, "t": txn_id, "c": [collections]}`. */
+/** The channel commits are announced on; payload `{"s": schema, "t": last txn_id, "f": first txn_id, "c": [collections]}`. */
 export const COMMIT_CHANNEL = 'syncmesh_commit';
 /** A NOTIFY payload must stay under 8000 bytes: past this, the collections are left out (any may have changed). */
 const MAX_PAYLOAD = 7_000;
@@ -118,6 +121,8 @@ export const DEFAULT_GROUP_MAX_OPEN_MS = 20;
  *   observers and sessions only once the COMMIT is done. A node killed mid-group loses only writes
  *   nobody was told of; a COMMIT that fails fails every writer of the group, each told so.
  * - While a group commits, the next one's BEGIN waits behind it on the same connection.
+ * - A writer whose code may await an earlier write's answer (`acquireWrite({ alone: true })`, the
+ *   store's interactive transactions) begins a group: joining, it would wait for itself.
  */
 class CommitGroup {
   /** Writers that joined (each one's savepoint is named after its place). */
