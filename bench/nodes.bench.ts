@@ -6,8 +6,12 @@
  *
  * - Writes: a node's loop of one-document INSERTs through its store (one transaction each),
  *   with one node, and with two nodes writing at once (total throughput). Raw: `pg` running the
- *   same six statements per write as the store does (BEGIN, the clock row FOR UPDATE, the
- *   document INSERT, the clock UPDATE, pg_notify, COMMIT), from one client and from two at once.
+ *   same six statements per write as the store did before group commit (BEGIN, the clock row
+ *   FOR UPDATE, the document INSERT, the clock UPDATE, pg_notify, COMMIT; the store now sends
+ *   them in three round trips), from one client and from two at once.
+ * - 64 concurrent HTTP writers: 64 keep-alive clients, each 40 single-document INSERTs through
+ *   `store/execute`, spread over 1, 2 and 4 nodes: total writes/s, p50 and p99 of one write.
+ *   Raw: 64 `pg` clients running the six statements per write at once.
  * - Latency: small peer A writes one document; timed until an observer on small peer B delivers
  *   it, with A and B on one node, and with A on node 1 and B on node 2 (the commit crosses
  *   nodes through NOTIFY). Raw: ws client → relay server (a process) → ws client; and, for the
@@ -1117,8 +1121,9 @@ async function selectRows(context: SuiteContext, server: PostgresServer): Promis
 
 export const nodesSuite: Suite = {
   name: 'nodes',
-  summary: 'Big Peer nodes on PostgreSQL: writes, cross-node latency, 200 and 1,000 peers, selective SELECT vs raw pg and ws (needs PostgreSQL)',
-  durationSeconds: 260, // estimated: 154 s measured with the SELECT rows (2026-11-27, shared machine) plus about 105 s of the 1,000-peer rows
+  summary:
+    'Big Peer nodes on PostgreSQL: writes, 64 HTTP writers, cross-node latency, 200 and 1,000 peers, selective SELECT vs raw pg and ws (needs PostgreSQL)',
+  durationSeconds: 420, // estimated from the parts measured on 2026-11-27 (shared machine): 215 s with the 64 HTTP writers, about 105 s of 1,000 peers, about 100 s of SELECT rows
   title:
     'Big Peer nodes on PostgreSQL · each node, raw server and the peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 and 1,000 small peers through a TCP balancer (raw = ws server and clients)',
   async run(context) {
