@@ -127,6 +127,41 @@ describe('group commit on the PostgreSQL storage', () => {
     expect(storage.commitCounters).toMatchObject({ groups: 1, writes: 2 });
   });
 
+  it('fails every writer of a group whose connection is lost, commits none of them, and starts the next group afresh', async () => {
+    const schema = freshSchema();
+    const nodeName = `lost-${randomBytes(4).toString('hex')}`;
+    const storage = open(schema, { ...LONG_GROUPS, nodeName });
+    const first = await storage.acquireWrite();
+    first.writer.put('orders', doc('a', 1));
+    first.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    const firstDone = first.commit();
+    const second = await storage.acquireWrite();
+    expect(second.writer.get('orders', 'a')).toBeDefined(); // the group's transaction is on the server now
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND state LIKE 'idle in transaction%'",
+        [nodeName],
+      );
+      expect(rowCount).toBe(1);
+    } finally {
+      await client.end();
+    }
+    second.writer.put('orders', doc('b', 2));
+    second.writer.setClock({ lastTxnId: 2, lastHlc: HLC });
+    expect(() => second.commit()).toThrow(expect.objectContaining({ code: 'store/unavailable' }));
+    await expect(firstDone).rejects.toMatchObject({ code: 'store/unavailable' });
+    expect((await committed(schema)).size).toBe(0);
+
+    const next = await storage.acquireWrite();
+    expect(next.writer.clock().lastTxnId).toBe(0);
+    next.writer.put('orders', doc('c', 1));
+    next.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    await next.commit();
+    expect(await committed(schema)).toEqual(new Map([['c', 1]]));
+  });
+
   it('tells another node of a group in one notification: its last txn_id and every collection it wrote', async () => {
     const schema = freshSchema();
     const a = open(schema);

@@ -210,8 +210,9 @@ export class PgBridge {
   }
 
   #error(error: { message: string; code: string | undefined }): StoreError {
-    // No SQLSTATE: the server could not be reached or the connection dropped.
-    if (error.code === undefined)
+    // No SQLSTATE: the server could not be reached or the connection dropped. Class 08 and
+    // 57P01–57P03 (the server ending the connection: shutdown, termination) say the same.
+    if (error.code === undefined || error.code.startsWith('08') || /^57P0[123]$/.test(error.code))
       return new StoreError('store/unavailable', `PostgreSQL at ${this.#server} cannot be reached: ${error.message}`, { details: { server: this.#server } });
     return new StoreError('store/io', `PostgreSQL refused a statement: ${error.message} (SQLSTATE ${error.code})`, { details: { sqlstate: error.code } });
   }
