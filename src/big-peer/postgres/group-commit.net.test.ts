@@ -162,6 +162,19 @@ describe('group commit on the PostgreSQL storage', () => {
     expect(await committed(schema)).toEqual(new Map([['c', 1]]));
   });
 
+  it('fails the writers of a group with store/closed when the store closes while one of them is open', async () => {
+    const schema = freshSchema();
+    const storage = open(schema);
+    const first = await storage.acquireWrite();
+    first.writer.put('orders', doc('a', 1));
+    first.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    const firstDone = first.commit();
+    await storage.acquireWrite(); // open, never ended
+    storage.close();
+    await expect(firstDone).rejects.toMatchObject({ code: 'store/closed' });
+    expect((await committed(schema)).size).toBe(0);
+  });
+
   it('tells another node of a group in one notification: its last txn_id and every collection it wrote', async () => {
     const schema = freshSchema();
     const a = open(schema);

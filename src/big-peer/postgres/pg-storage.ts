@@ -1123,6 +1123,9 @@ export class PgStorage implements StorageEngine {
     if (this.#closed) return;
     const group = this.#group;
     if (group?.state === 'open' && !group.active) this.#closeGroup(group);
+    // A writer still open in it: the group cannot commit, and its writers must not wait forever.
+    if (group?.state === 'open')
+      this.#failGroup(group, new StoreError('store/closed', 'the store closed while this write was in an open group; nothing of it was committed'));
     this.#closed = true;
     if (this.#pollTimer !== undefined) this.#timers.clearTimeout(this.#pollTimer);
     this.#listeners.clear();
