@@ -48,7 +48,6 @@ import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
 import { describeServer } from '../src/big-peer/postgres/index.ts';
-import { TEST_KEY } from '../src/testing/big-peer/test-helpers.ts';
 import { errorMessage } from '../src/shared/error-message.ts';
 
 const POSTGRES_HOW_TO = howTo as string;

@@ -218,7 +218,7 @@ export class BigPeer {
       const ttl = new TtlJob({ store, jobs: config.ttlJobs, timers, logger: hub.logger('ttl') });
       ttl.start();
       const presenceExpiry = new PresenceExpiry({ store, timers, logger: hub.logger('presence'), expiryDays: config.presenceExpiryDays });
-      presenceExpiry.start();
+      if (config.presenceExpiryDays > 0) presenceExpiry.start();
       // The Big Peer keeps tombstones longer than small peers do, and tells its reap horizon to returning peers.
       sync.tombstones.configure({ ttlDays: config.tombstoneTtlDays, window: config.tombstoneWindow });
       const peer = new BigPeer({

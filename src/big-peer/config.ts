@@ -95,7 +95,7 @@ export interface BigPeerConfig {
   readonly tombstoneTtlDays: number;
   /** The low-activity window the reaper runs in, once a day: UTC `HH:MM-HH:MM` (default `02:00-05:00`). */
   readonly tombstoneWindow: string;
-  /** Days without a write after which a peer's presence document is removed (presence-expiry.ts; default 30). */
+  /** Days without a write after which a peer's presence document is removed (presence-expiry.ts; default 30; 0: never). */
   readonly presenceExpiryDays: number;
   /** How long a sync session may take to announce itself before it is closed (4408). */
   readonly announceTimeoutMs: number;
@@ -375,8 +375,8 @@ export function loadConfig(flags: ConfigFlags): BigPeerConfig {
     tombstoneWindow,
     presenceExpiryDays:
       pick(
-        onLine.integer('presence-expiry-days', flags.presenceExpiryDays, 1, 36_500),
-        inFile.integer('presenceExpiryDays', file.presenceExpiryDays, 1, 36_500),
+        onLine.integer('presence-expiry-days', flags.presenceExpiryDays, 0, 36_500),
+        inFile.integer('presenceExpiryDays', file.presenceExpiryDays, 0, 36_500),
       ) ?? CONFIG_DEFAULTS.presenceExpiryDays,
     announceTimeoutMs: ms('announceTimeoutMs') ?? CONFIG_DEFAULTS.announceTimeoutMs,
     maxPendingSessionsPerAddress:

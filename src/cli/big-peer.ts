@@ -43,7 +43,7 @@ Serving (flags win over the config file; see docs/http-api.md):
   --tombstone-ttl-days N   days a deleted document's tombstone is kept before it is reaped (default
                            30); small peers away longer reconcile by ids when they come back
   --presence-expiry-days N days without a write after which a peer's presence document is removed
-                           (default 30): retired devices leave the mesh
+                           (default 30; 0: never): retired devices leave the mesh
   --inspect-port PORT      also serve the mesh inspector of this node on 127.0.0.1:PORT (0: a free
                            one) behind a random token; its URL is printed (docs/inspector.md)
   --inspect-read-only      the inspector refuses every change (recommended beyond development)
