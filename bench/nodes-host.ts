@@ -15,7 +15,7 @@ import { WebSocketServer, type RawData } from 'ws';
 import { startPgNode, type PgNode } from '../src/testing/postgres/pg-nodes.ts';
 import type { LogEntry } from '../src/shared/log.ts';
 import type { BenchDocument } from './documents.ts';
-import { childGc, serveChild, wallNow, writeDocuments, type Handlers, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
+import { childGc, cpuMs, serveChild, wallNow, writeDocuments, type Handlers, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
 
 export type HostSetup = { readonly role: 'node'; readonly url: string; readonly schema: string; readonly name: string } | { readonly role: 'raw-ws' };
 
@@ -76,6 +76,7 @@ function nodeHandlers(node: PgNode): Handlers {
     execute: async ({ statement }: { statement: string }) => (await node.peer.sync.store.execute(statement)).items.length,
     sessions: () => node.peer.sessions,
     fanOut: () => node.peer.sync.fanOut ?? null,
+    cpu: cpuMs,
     memory: async () => {
       drain();
       return memory();
@@ -111,6 +112,7 @@ async function rawHandlers(): Promise<Handlers> {
       for (const client of wss.clients) client.send(text);
     },
     memory,
+    cpu: cpuMs,
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();

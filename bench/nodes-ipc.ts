@@ -229,6 +229,12 @@ export async function serveChild(start: (setup: any) => Promise<Handlers>): Prom
   await send({ ready: true });
 }
 
+/** CPU time this process has used so far (user and system, all its threads), milliseconds. */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** A full garbage collection in a child started by Child (with --expose-gc). */
 export function childGc(): void {
   (globalThis as { gc?: () => void }).gc?.();

@@ -9,12 +9,13 @@
  *   one is open.
  *
  * Both note, per document `_id`, when each client got it (a small peer: the commit that wrote it
- * into its store; a raw client: the frame parsed); `wait` answers when all N have.
+ * into its store; a raw client: the frame parsed); `wait` answers when all N have. `cpu` tells
+ * the CPU time the process has used, so that the suite can say what the N clients' own work costs.
  */
 import { WebSocket, type RawData } from 'ws';
 import { smallPeerOf } from '../src/testing/postgres/pg-nodes.ts';
 import { LogHub, type CommittedTransaction, type Sync } from '../src/peer/host.ts';
-import { serveChild, wallNow, type Handlers } from './nodes-ipc.ts';
+import { cpuMs, serveChild, wallNow, type Handlers } from './nodes-ipc.ts';
 
 export type PeersSetup =
   | {
@@ -122,6 +123,7 @@ function smallPeers(setup: Extract<PeersSetup, { role: 'small-peers' }>): Handle
       return { min: Math.min(...counts), max: Math.max(...counts) };
     },
     logs: () => ({ errors: errors.splice(0), warnings: warnings.splice(0) }),
+    cpu: cpuMs,
     close: async () => {
       try {
         await bounded(Promise.allSettled(peers.map((sync) => sync.stopSync())), STOP_TIMEOUT_MS, `stopping ${setup.count} small peers`);
@@ -155,6 +157,7 @@ function rawClients(setup: Extract<PeersSetup, { role: 'raw-clients' }>): Handle
     },
     wait: (request: { id: string; timeoutMs: number }) => arrivals.wait(request),
     logs: () => ({ errors: [], warnings: [] }),
+    cpu: cpuMs,
     close: () => {
       for (const ws of clients) ws.terminate();
     },

@@ -831,19 +831,31 @@ interface PeersSample {
   readonly heapGrowth: number;
   /** Sessions per node once all clients had one. */
   readonly split: number[];
+  /** CPU time per timed write of the clients' process: the N clients' own work (ours: merge, commit, acknowledge; raw: parse). */
+  readonly clientsCpuMs: number;
+  /** The same for the servers' processes, summed (ours: both nodes, their PostgreSQL worker threads included). */
+  readonly serversCpuMs: number;
 }
 
-/** Fan-out rounds: one untimed write (every subscription in place), FAN_WARMUP untimed, FAN_ROUNDS timed. */
+/**
+ * Fan-out rounds: one untimed write (every subscription in place), FAN_WARMUP untimed, FAN_ROUNDS
+ * timed. The CPU time of the clients' process and of the servers' (`serversCpu`: summed) is read
+ * before the first timed write and after the last one's pause: per write, the acknowledgements
+ * after the last arrival included.
+ */
 async function fanOut(
   write: (doc: BenchDocument) => Promise<void>,
   peers: Child,
+  serversCpu: () => Promise<number>,
   afterFirst: () => Promise<void>,
-): Promise<{ last: number[]; first: number[]; returned: number[] }> {
+): Promise<{ last: number[]; first: number[]; returned: number[]; clientsCpuMs: number; serversCpuMs: number }> {
   const last: number[] = [];
   const first: number[] = [];
   const returned: number[] = [];
+  let cpuFrom = { clients: 0, servers: 0 };
   for (let seq = 0; seq < 1 + FAN_WARMUP + FAN_ROUNDS; seq++) {
     const doc = fanDoc(seq);
+    if (seq === FAN_WARMUP + 1) cpuFrom = { clients: await peers.request<number>('cpu'), servers: await serversCpu() };
     collectGarbage();
     const started = wallNow();
     await write(doc);
@@ -857,7 +869,9 @@ async function fanOut(
     if (seq === 0) await afterFirst();
     await pause(ROUND_GAP_MS);
   }
-  return { last, first, returned };
+  const clientsCpuMs = ((await peers.request<number>('cpu')) - cpuFrom.clients) / FAN_ROUNDS;
+  const serversCpuMs = ((await serversCpu()) - cpuFrom.servers) / FAN_ROUNDS;
+  return { last, first, returned, clientsCpuMs, serversCpuMs };
 }
 
 const sumOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
@@ -886,6 +900,7 @@ async function oursPeers(context: SuiteContext, server: PostgresServer, scale: F
       const times = await fanOut(
         (doc) => writer.insert('fanout', doc),
         peers,
+        async () => sumOf(await Promise.all(nodes.map((n) => n.request<number>('cpu', {})))),
         async () => {
           after = await Promise.all(nodes.map((n) => n.memory()));
         },
@@ -907,6 +922,8 @@ async function oursPeers(context: SuiteContext, server: PostgresServer, scale: F
         rssGrowth: sumOf(after.map((m, i) => m.rss - (before[i] as Memory).rss)),
         heapGrowth: sumOf(after.map((m, i) => m.heapUsed - (before[i] as Memory).heapUsed)),
         split,
+        clientsCpuMs: times.clientsCpuMs,
+        serversCpuMs: times.serversCpuMs,
       };
     } finally {
       await peers?.close();
@@ -930,6 +947,7 @@ async function rawPeers(scale: FanScale): Promise<PeersSample> {
     const times = await fanOut(
       (doc) => host.request('broadcast', { text: JSON.stringify(doc) }),
       clients,
+      () => host.request<number>('cpu'),
       async () => {
         after = await host.request<Memory>('memory');
       },
@@ -943,6 +961,8 @@ async function rawPeers(scale: FanScale): Promise<PeersSample> {
       rssGrowth: grown.rss - before.rss,
       heapGrowth: grown.heapUsed - before.heapUsed,
       split: [PEERS],
+      clientsCpuMs: times.clientsCpuMs,
+      serversCpuMs: times.serversCpuMs,
     };
   } finally {
     await clients?.close();
@@ -966,7 +986,7 @@ async function peersRows(context: SuiteContext, server: PostgresServer, scale: F
     raw.push(r);
     const kb = (bytes: number): string => `${(bytes / 1024 / PEERS).toFixed(0)} KB`;
     const fans = (sample: PeersSample): string =>
-      `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))})`;
+      `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))}; CPU per write: clients ${ms(sample.clientsCpuMs)}, servers ${ms(sample.serversCpuMs)})`;
     context.log(
       `  ours: connect ${ms(o.connectMs)} (sessions ${o.split.join(' + ')}), ${fans(o)}, RSS +${kb(o.rssGrowth)}/peer, heap +${kb(o.heapGrowth)}/peer`,
     );
@@ -1004,6 +1024,20 @@ async function peersRows(context: SuiteContext, server: PostgresServer, scale: F
       kind: 'time',
       ours: of.at(-1) ?? NaN,
       raw: rf.at(-1) ?? NaN,
+      repetitions,
+    },
+    {
+      name: `CPU per write of the process of the ${PEERS} small peers (merge, commit, acknowledge) (raw: of the ${PEERS} ws clients' process)`,
+      kind: 'time',
+      ours: median(ours.map((s) => s.clientsCpuMs)),
+      raw: median(raw.map((s) => s.clientsCpuMs)),
+      repetitions,
+    },
+    {
+      name: `CPU per write of the 2 nodes' processes, summed (raw: of the ws server's process)`,
+      kind: 'time',
+      ours: median(ours.map((s) => s.serversCpuMs)),
+      raw: median(raw.map((s) => s.serversCpuMs)),
       repetitions,
     },
     {
