@@ -17,8 +17,9 @@
  *   nodes through NOTIFY). Raw: ws client → relay server (a process) → ws client; and, for the
  *   cross-node figure, NOTIFY → LISTEN between two `pg` connections.
  * - 200 small peers (in a process of their own, bench/nodes-peers.ts) through a TCP balancer in
- *   front of two nodes: the time until all have a session, one write's fan-out to all, and the
- *   nodes' resident-set growth. Raw: 200 `ws` clients of one `ws` server process.
+ *   front of two nodes: the time until all have a session, one write's fan-out to all, the CPU
+ *   time per write of the peers' process and of the nodes', and the nodes' resident-set growth.
+ *   Raw: 200 `ws` clients of one `ws` server process.
  * - Selective SELECT over HTTP store/execute on a collection of SELECT_DOCS documents, without and
  *   with a DQL index on the path (issue 23: the condition runs in PostgreSQL). Raw: `pg` running
  *   the equivalent query on a hand-made table of the same documents (`id text, doc jsonb`),
