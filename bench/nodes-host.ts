@@ -5,7 +5,8 @@
  *   `syncmesh big-peer --storage postgres://…` runs it: its store, its HTTP and WebSocket server
  *   on 127.0.0.1, its PostgreSQL worker thread. It writes when asked (`prepare`, then `go`: the
  *   write loop of the writes rows; `insert`: one fan-out write) and reports its sessions, its
- *   memory and its WARN and ERROR log entries.
+ *   memory, its CPU time, when it had written a fan-out write to its sessions (`watch`, then
+ *   `sent`: bench/sent-frames.ts) and its WARN and ERROR log entries.
  * - `raw-ws`: the baseline server, bare `ws` on 127.0.0.1: it relays each message a client sends
  *   to the other clients (the latency rows) and sends a frame to every client when asked (the
  *   fan-out rows).
@@ -28,7 +29,7 @@ async function memory(): Promise<Memory> {
   return { rss, heapUsed };
 }
 
-function nodeHandlers(node: PgNode): Handlers {
+function nodeHandlers(node: PgNode, frames: typeof import('./sent-frames.ts')): Handlers {
   // The node logs INFO and up into an array: only WARN and ERROR are kept, so that a log of
   // sessions opening is not counted as the sessions' memory.
   const errors: string[] = [];
@@ -77,6 +78,10 @@ function nodeHandlers(node: PgNode): Handlers {
     sessions: () => node.peer.sessions,
     fanOut: () => node.peer.sync.fanOut ?? null,
     cpu: cpuMs,
+    /** Starts noting the frames that name the document `id` (a fan-out write about to be made). */
+    watch: ({ id }: { id: string }) => frames.watchFrames(id),
+    /** How many frames named it, and when the last was written. */
+    sent: () => frames.framesSent(),
     memory: async () => {
       drain();
       return memory();
@@ -108,8 +113,10 @@ async function rawHandlers(): Promise<Handlers> {
   return {
     info: () => ({ url }),
     clients: () => wss.clients.size,
+    /** Answers when the last frame was written (the shared clock). */
     broadcast: ({ text }: { text: string }) => {
       for (const client of wss.clients) client.send(text);
+      return wallNow();
     },
     memory,
     cpu: cpuMs,
@@ -123,5 +130,7 @@ async function rawHandlers(): Promise<Handlers> {
 
 await serveChild(async (setup: HostSetup) => {
   if (setup.role === 'raw-ws') return rawHandlers();
-  return nodeHandlers(await startPgNode({ url: setup.url, schema: setup.schema, name: setup.name }));
+  // Only a node's WebSockets are watched: the raw server's sends stay as `ws` makes them.
+  const frames = await import('./sent-frames.ts');
+  return nodeHandlers(await startPgNode({ url: setup.url, schema: setup.schema, name: setup.name }), frames);
 });

@@ -825,6 +825,8 @@ interface PeersSample {
   readonly fanOut: number[];
   /** The same, until the first client had it. */
   readonly firstArrival: number[];
+  /** The same, until the servers had written it to every client (ours: both nodes, to all their sessions). */
+  readonly serversSent: number[];
   /** The same, until the write itself returned (ours: the node's `execute`; raw: the broadcast's sends). */
   readonly writeReturned: number[];
   /** Growth of the servers' resident sets, bytes, from before the clients came to after they were all served a first write. */
@@ -845,24 +847,36 @@ interface PeersSample {
  * after the last arrival included.
  */
 async function fanOut(
-  write: (doc: BenchDocument) => Promise<void>,
+  servers: {
+    /** Makes the write; answers when the servers take it as made. */
+    readonly write: (doc: BenchDocument) => Promise<void>;
+    /** Untimed, before the write: the servers start noting its frames. */
+    readonly watch: (doc: BenchDocument) => Promise<void>;
+    /** When the servers had written the document to every client (the shared clock), once all had it. */
+    readonly sent: (doc: BenchDocument) => Promise<number>;
+    /** CPU time of the servers' processes so far, summed. */
+    readonly cpu: () => Promise<number>;
+  },
   peers: Child,
-  serversCpu: () => Promise<number>,
   afterFirst: () => Promise<void>,
-): Promise<{ last: number[]; first: number[]; returned: number[]; clientsCpuMs: number; serversCpuMs: number }> {
+): Promise<{ last: number[]; first: number[]; returned: number[]; sent: number[]; clientsCpuMs: number; serversCpuMs: number }> {
   const last: number[] = [];
   const first: number[] = [];
   const returned: number[] = [];
+  const sent: number[] = [];
   let cpuFrom = { clients: 0, servers: 0 };
   for (let seq = 0; seq < 1 + FAN_WARMUP + FAN_ROUNDS; seq++) {
     const doc = fanDoc(seq);
-    if (seq === FAN_WARMUP + 1) cpuFrom = { clients: await peers.request<number>('cpu'), servers: await serversCpu() };
+    if (seq === FAN_WARMUP + 1) cpuFrom = { clients: await peers.request<number>('cpu'), servers: await servers.cpu() };
+    await servers.watch(doc);
     collectGarbage();
     const started = wallNow();
-    await write(doc);
+    await servers.write(doc);
     const wrote = wallNow();
     const arrival = await peers.request<Arrival>('wait', { id: doc._id, timeoutMs: ROUND_TIMEOUT_MS }, ROUND_TIMEOUT_MS + 5_000);
+    const written = await servers.sent(doc);
     if (seq > FAN_WARMUP) {
+      sent.push(written - started);
       last.push(arrival.last - started);
       first.push(arrival.first - started);
       returned.push(wrote - started);
@@ -871,8 +885,8 @@ async function fanOut(
     await pause(ROUND_GAP_MS);
   }
   const clientsCpuMs = ((await peers.request<number>('cpu')) - cpuFrom.clients) / FAN_ROUNDS;
-  const serversCpuMs = ((await serversCpu()) - cpuFrom.servers) / FAN_ROUNDS;
-  return { last, first, returned, clientsCpuMs, serversCpuMs };
+  const serversCpuMs = ((await servers.cpu()) - cpuFrom.servers) / FAN_ROUNDS;
+  return { last, first, returned, sent, clientsCpuMs, serversCpuMs };
 }
 
 const sumOf = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
@@ -899,9 +913,20 @@ async function oursPeers(context: SuiteContext, server: PostgresServer, scale: F
       let after: Memory[] = [];
       const writer = nodes[0] as NodeProcess;
       const times = await fanOut(
-        (doc) => writer.insert('fanout', doc),
+        {
+          write: (doc) => writer.insert('fanout', doc),
+          watch: async (doc) => {
+            await Promise.all(nodes.map((n) => n.request('watch', { id: doc._id })));
+          },
+          sent: async (doc) => {
+            const sent = await Promise.all(nodes.map((n) => n.request<{ count: number; last: number }>('sent', {})));
+            const frames = sumOf(sent.map((s) => s.count));
+            check(frames === PEERS, () => `the nodes wrote ${frames} frames naming ${doc._id} to ${PEERS} sessions`);
+            return Math.max(...sent.map((s) => s.last));
+          },
+          cpu: async () => sumOf(await Promise.all(nodes.map((n) => n.request<number>('cpu', {})))),
+        },
         peers,
-        async () => sumOf(await Promise.all(nodes.map((n) => n.request<number>('cpu', {})))),
         async () => {
           after = await Promise.all(nodes.map((n) => n.memory()));
         },
@@ -920,6 +945,7 @@ async function oursPeers(context: SuiteContext, server: PostgresServer, scale: F
         fanOut: times.last,
         firstArrival: times.first,
         writeReturned: times.returned,
+        serversSent: times.sent,
         rssGrowth: sumOf(after.map((m, i) => m.rss - (before[i] as Memory).rss)),
         heapGrowth: sumOf(after.map((m, i) => m.heapUsed - (before[i] as Memory).heapUsed)),
         split,
@@ -945,10 +971,17 @@ async function rawPeers(scale: FanScale): Promise<PeersSample> {
     const { ms: connectMs } = await clients.request<{ ms: number }>('connect', {}, 90_000);
     await until(`the raw server counting ${PEERS} clients`, async () => (await host.request<number>('clients')) === PEERS);
     let after: Memory | undefined;
+    let broadcastEnd = 0;
     const times = await fanOut(
-      (doc) => host.request('broadcast', { text: JSON.stringify(doc) }),
+      {
+        write: async (doc) => {
+          broadcastEnd = await host.request<number>('broadcast', { text: JSON.stringify(doc) });
+        },
+        watch: async () => {},
+        sent: async () => broadcastEnd,
+        cpu: () => host.request<number>('cpu'),
+      },
       clients,
-      () => host.request<number>('cpu'),
       async () => {
         after = await host.request<Memory>('memory');
       },
@@ -959,6 +992,7 @@ async function rawPeers(scale: FanScale): Promise<PeersSample> {
       fanOut: times.last,
       firstArrival: times.first,
       writeReturned: times.returned,
+      serversSent: times.sent,
       rssGrowth: grown.rss - before.rss,
       heapGrowth: grown.heapUsed - before.heapUsed,
       split: [PEERS],
@@ -987,7 +1021,7 @@ async function peersRows(context: SuiteContext, server: PostgresServer, scale: F
     raw.push(r);
     const kb = (bytes: number): string => `${(bytes / 1024 / PEERS).toFixed(0)} KB`;
     const fans = (sample: PeersSample): string =>
-      `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))}; CPU per write: clients ${ms(sample.clientsCpuMs)}, servers ${ms(sample.serversCpuMs)})`;
+      `fan-out ${sample.fanOut.map(ms).join(', ')} (medians: the write returned ${ms(median(sample.writeReturned))}, the first client had it ${ms(median(sample.firstArrival))}, the servers had written it to all ${ms(median(sample.serversSent))}; CPU per write: clients ${ms(sample.clientsCpuMs)}, servers ${ms(sample.serversCpuMs)})`;
     context.log(
       `  ours: connect ${ms(o.connectMs)} (sessions ${o.split.join(' + ')}), ${fans(o)}, RSS +${kb(o.rssGrowth)}/peer, heap +${kb(o.heapGrowth)}/peer`,
     );
@@ -996,6 +1030,8 @@ async function peersRows(context: SuiteContext, server: PostgresServer, scale: F
   const repetitions = ours.length;
   const all = (samples: PeersSample[]): number[] => samples.flatMap((s) => s.fanOut).sort((a, b) => a - b);
   const [of, rf] = [all(ours), all(raw)];
+  const allSent = (samples: PeersSample[]): number[] => samples.flatMap((s) => s.serversSent).sort((a, b) => a - b);
+  const [os, rs] = [allSent(ours), allSent(raw)];
   const mb = (bytes: number): number => bytes / 1024 / 1024;
   const splits = [...new Set(ours.map((s) => s.split.join(' + ')))].join(', ');
   return [
@@ -1025,6 +1061,13 @@ async function peersRows(context: SuiteContext, server: PostgresServer, scale: F
       kind: 'time',
       ours: of.at(-1) ?? NaN,
       raw: rf.at(-1) ?? NaN,
+      repetitions,
+    },
+    {
+      name: `1 write on node 1 → both nodes have written it to all ${PEERS} sessions (${os.length} writes): p50 (raw: the ws server has written it to ${PEERS} clients)`,
+      kind: 'time',
+      ours: percentile(os, 50),
+      raw: percentile(rs, 50),
       repetitions,
     },
     {
