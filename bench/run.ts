@@ -16,6 +16,7 @@ import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
 import { longStatementSuite } from './long-statement.bench.ts';
 import { nodesFanOutSuite, nodesSuite } from './nodes.bench.ts';
+import { nodesMillionSuite } from './nodes-million.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
 import { helpText, parseBenchArgs, suiteGroups } from './run-args.ts';
 import { simulatorSuite } from './simulator.bench.ts';
@@ -33,6 +34,7 @@ const SUITES: readonly Suite[] = [
   ...replicationSuites,
   nodesSuite,
   nodesFanOutSuite,
+  nodesMillionSuite,
   ...evictionSuites,
   inspectorSuite,
   ...lanSuites,

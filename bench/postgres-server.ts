@@ -1,0 +1,79 @@
+/**
+ * The PostgreSQL a benchmark suite runs against: SYNCMESH_TEST_POSTGRES if set, otherwise a
+ * throwaway cluster (scripts/postgres-cluster.js) stopped at the end; a fresh database per
+ * measurement, dropped after it. Without PostgreSQL the suite fails with how to get one. The
+ * same as the `nodes` suite's (bench/nodes.bench.ts), for suites of their own.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+// @ts-expect-error -- plain JavaScript without declarations
+import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
+import { describeServer } from '../src/big-peer/postgres/index.ts';
+import { errorMessage } from '../src/shared/error-message.ts';
+import type { SuiteContext } from './harness.ts';
+
+const POSTGRES_HOW_TO = howTo as string;
+
+export interface PostgresServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export interface Database {
+  readonly url: string;
+}
+
+/** A client of `url` for the length of `use`. */
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(`cannot connect to PostgreSQL at ${describeServer(url)}: ${errorMessage(error)}`, { cause: error });
+  }
+  try {
+    return await use(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** SYNCMESH_TEST_POSTGRES, or a throwaway cluster (stopped by `stop`); without PostgreSQL, an error saying how to get it. */
+export async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
+  const named = process.env.SYNCMESH_TEST_POSTGRES;
+  if (named !== undefined && named !== '') {
+    context.log(`PostgreSQL: SYNCMESH_TEST_POSTGRES (${describeServer(named)})`);
+    try {
+      await withClient(named, (client) => client.query('SELECT 1'));
+    } catch (error) {
+      throw new Error(`${errorMessage(error)}\n${POSTGRES_HOW_TO}`, { cause: error });
+    }
+    return { url: named, stop: async () => {} };
+  }
+  let cluster: PostgresServer;
+  try {
+    cluster = (await startThrowawayCluster()) as PostgresServer;
+  } catch (error) {
+    const message = errorMessage(error);
+    if (message === POSTGRES_HOW_TO) throw error;
+    throw new Error(`a throwaway PostgreSQL cluster did not start: ${message}\n${POSTGRES_HOW_TO}`, { cause: error });
+  }
+  context.log(`PostgreSQL: a throwaway cluster at ${describeServer(cluster.url)}`);
+  return cluster;
+}
+
+/** Runs `use` with a new empty database on the server (syncmesh_bench_<label>_<random>), dropped after it. */
+export async function inFreshDatabase<T>(server: PostgresServer, label: string, use: (db: Database) => Promise<T>): Promise<T> {
+  const name = `syncmesh_bench_${label}_${randomBytes(4).toString('hex')}`;
+  await withClient(server.url, (admin) => admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  try {
+    return await use({ url: url.toString() });
+  } finally {
+    await withClient(server.url, async (admin) => {
+      await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    });
+  }
+}
