@@ -384,7 +384,7 @@ async function millionRows(context: SuiteContext, db: Database): Promise<Row[]> 
 export const nodesMillionSuite: Suite = {
   name: 'nodes-million',
   summary: 'A Big Peer node on PostgreSQL with 1,000,000 orders: load, selective SELECT over HTTP, TTL update vs raw pg and COPY (needs PostgreSQL)',
-  durationSeconds: 900, // estimated before the first full run; see docs/benchmarks.md
+  durationSeconds: 655, // measured: 653 s, one run on the 2-core VM shared with other work (load 5–9), 2026-11-27, throwaway cluster
   title:
     'A Big Peer node on PostgreSQL with a million orders of ~300 B (issue 23) · the node a process of its own; raw = pg on a table (id text, doc jsonb) in the same database',
   async run(context) {
