@@ -195,14 +195,19 @@ async function rawCopy(client: pg.Client, url: string, table: string): Promise<n
   });
   let stderr = '';
   psql.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exited = once(psql, 'exit') as Promise<[number | null, string | null]>;
+  // psql missing, or gone before reading everything: said by the check of how it ended, below.
+  psql.stdin.on('error', () => undefined);
+  const exited = new Promise<[number | null, string | null]>((resolve) => {
+    psql.once('exit', (code, signal) => resolve([code, signal]));
+    psql.once('error', (error) => resolve([null, `${error.message} (the COPY row needs PostgreSQL's client, psql, on the PATH)`]));
+  });
   const timer = setTimeout(() => psql.kill('SIGKILL'), LOAD_LIMIT_MS);
   try {
     for (let first = 0; first < DOCS; first += LOAD_BATCH) {
       const docs = generateOrders(Math.min(LOAD_BATCH, DOCS - first), first, SEED);
       // Text format: a tab between columns, a backslash doubled (JSON has no raw tab or newline).
       const chunk = docs.map((d) => `${d._id}\t${JSON.stringify(d).replaceAll('\\', '\\\\')}\n`).join('');
-      if (!psql.stdin.write(chunk)) await Promise.race([once(psql.stdin, 'drain'), exited]);
+      if (!psql.stdin.write(chunk)) await Promise.race([once(psql.stdin, 'drain').catch(() => undefined), exited]);
       if (psql.exitCode !== null) break;
     }
     psql.stdin.end();
