@@ -143,8 +143,9 @@ export const createLogsSlice: SliceCreator<LogsSlice> = (set, get) => {
           setTimeout(step, 0);
           return;
         }
+        // The new view is drawn at the next frame, not in this task after its last slice.
         render.cancel();
-        bump();
+        bumpAtFrame();
       };
       setTimeout(step, 0);
     },
