@@ -215,3 +215,33 @@ export async function within<T>(promise: Promise<T>, timeoutMs: number, what: st
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs `warmup` untimed repetitions of every side, then up to `repeat` timed ones, each
+ * repetition running every side once in turn (a full GC before each), until `budgetMs` is
+ * spent. A side does its own timing and returns milliseconds.
+ */
+export async function alternate(
+  sides: readonly ((repetition: number) => Promise<number>)[],
+  options: { warmup: number; repeat: number; budgetMs: number },
+): Promise<number[][]> {
+  const started = performance.now();
+  let repetition = 0;
+  for (let i = 0; i < options.warmup; i++) {
+    for (const side of sides) {
+      collectGarbage();
+      await side(repetition);
+    }
+    repetition++;
+  }
+  const samples: number[][] = sides.map(() => []);
+  for (let i = 0; i < options.repeat; i++) {
+    if (i > 0 && performance.now() - started > options.budgetMs) break;
+    for (const [s, side] of sides.entries()) {
+      collectGarbage();
+      samples[s]?.push(await side(repetition));
+    }
+    repetition++;
+  }
+  return samples;
+}

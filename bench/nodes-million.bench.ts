@@ -25,7 +25,7 @@ import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { TEST_KEY } from '../src/testing/big-peer/test-helpers.ts';
-import { check, collectGarbage, median, type Row, type Suite, type SuiteContext } from './harness.ts';
+import { alternate, check, median, type Row, type Suite, type SuiteContext } from './harness.ts';
 import { Child, type Memory, type NodeLogs } from './nodes-ipc.ts';
 import type { LoadPlan, MillionHostSetup, Timed } from './nodes-million-host.ts';
 import { generateOrders, orderAt, ordersPerStoreAndStatus, storeName, ORDER_STORES } from './orders.ts';
@@ -62,36 +62,6 @@ const RAW_TTL = "UPDATE raw.orders SET doc = jsonb_set(doc, '{evictionFlag}', 't
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 const mb = (bytes: number): number => bytes / (1024 * 1024);
 const count = (n: number): string => n.toLocaleString('en-US');
-
-/**
- * Runs `warmup` untimed repetitions of every side, then up to `repeat` timed ones, each
- * repetition running every side once in turn (a full GC before each), until `budgetMs` is
- * spent. A side does its own timing and returns milliseconds. (As in bench/nodes.bench.ts.)
- */
-async function alternate(
-  sides: readonly ((repetition: number) => Promise<number>)[],
-  options: { warmup: number; repeat: number; budgetMs: number },
-): Promise<number[][]> {
-  const started = performance.now();
-  let repetition = 0;
-  for (let i = 0; i < options.warmup; i++) {
-    for (const side of sides) {
-      collectGarbage();
-      await side(repetition);
-    }
-    repetition++;
-  }
-  const samples: number[][] = sides.map(() => []);
-  for (let i = 0; i < options.repeat; i++) {
-    if (i > 0 && performance.now() - started > options.budgetMs) break;
-    for (const [s, side] of sides.entries()) {
-      collectGarbage();
-      samples[s]?.push(await side(repetition));
-    }
-    repetition++;
-  }
-  return samples;
-}
 
 /** The node process and what the suite asks of it. */
 class MillionNode {

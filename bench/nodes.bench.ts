@@ -40,18 +40,14 @@ import { TEST_KEY } from '../src/testing/big-peer/test-helpers.ts';
 import { type ObserverEvent, type Sync } from '../src/peer/host.ts';
 import type { FanOutCounts } from '../src/peer/replication/shared-updates.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
-// @ts-expect-error -- plain JavaScript without declarations
-import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
 import { generateDocuments, type BenchDocument } from './documents.ts';
-import { check, collectGarbage, median, percentile, within, type Row, type Suite, type SuiteContext } from './harness.ts';
+import { alternate, check, collectGarbage, median, percentile, within, type Row, type Suite, type SuiteContext } from './harness.ts';
 import { Child, wallNow, writeDocuments, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
 import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
-import { describeServer } from '../src/big-peer/postgres/index.ts';
-import { errorMessage } from '../src/shared/error-message.ts';
+import { inFreshDatabase, postgresServer, withClient, type Database, type PostgresServer } from './postgres-server.ts';
 
-const POSTGRES_HOW_TO = howTo as string;
 const HOST = new URL('./nodes-host.ts', import.meta.url);
 const PEERS_PROCESS = new URL('./nodes-peers.ts', import.meta.url);
 
@@ -124,79 +120,7 @@ async function until(what: string, ready: () => boolean | Promise<boolean>, time
 
 // ---- PostgreSQL ----
 
-interface PostgresServer {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  try {
-    await client.connect();
-  } catch (error) {
-    await client.end().catch(() => undefined);
-    throw new Error(`cannot connect to PostgreSQL at ${describeServer(url)}: ${errorMessage(error)}`, { cause: error });
-  }
-  try {
-    return await use(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-/** SYNCMESH_TEST_POSTGRES, or a throwaway cluster (stopped by `stop`); without PostgreSQL, an error saying how to get it. */
-async function postgresServer(context: SuiteContext): Promise<PostgresServer> {
-  const named = process.env.SYNCMESH_TEST_POSTGRES;
-  if (named !== undefined && named !== '') {
-    context.log(`PostgreSQL: SYNCMESH_TEST_POSTGRES (${describeServer(named)})`);
-    try {
-      await withClient(named, (client) => client.query('SELECT 1'));
-    } catch (error) {
-      throw new Error(`${errorMessage(error)}\n${POSTGRES_HOW_TO}`, { cause: error });
-    }
-    return { url: named, stop: async () => {} };
-  }
-  let cluster: { url: string; stop(): Promise<void> };
-  try {
-    cluster = (await startThrowawayCluster()) as typeof cluster;
-  } catch (error) {
-    const message = errorMessage(error);
-    if (message === POSTGRES_HOW_TO) throw error;
-    throw new Error(`a throwaway PostgreSQL cluster did not start: ${message}\n${POSTGRES_HOW_TO}`, { cause: error });
-  }
-  context.log(`PostgreSQL: a throwaway cluster at ${describeServer(cluster.url)}`);
-  return cluster;
-}
-
-interface Database {
-  readonly url: string;
-  drop(): Promise<void>;
-}
-
-/** A new empty database on the server, named syncmesh_bench_<label>_<random>. */
-async function freshDatabase(server: PostgresServer, label: string): Promise<Database> {
-  const name = `syncmesh_bench_${label}_${randomBytes(4).toString('hex')}`;
-  await withClient(server.url, (admin) => admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
-  const url = new URL(server.url);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () =>
-      withClient(server.url, async (admin) => {
-        await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-      }),
-  };
-}
-
-/** Runs `use` with a fresh database, dropped after it. */
-async function inFreshDatabase<T>(server: PostgresServer, label: string, use: (db: Database) => Promise<T>): Promise<T> {
-  const db = await freshDatabase(server, label);
-  try {
-    return await use(db);
-  } finally {
-    await db.drop();
-  }
-}
+// postgresServer, withClient and inFreshDatabase: bench/postgres-server.ts.
 
 // ---- the node processes ----
 
@@ -302,36 +226,6 @@ async function checkLogs(context: SuiteContext, where: string, sources: readonly
 }
 
 // ---- alternating sides ----
-
-/**
- * Runs `warmup` untimed repetitions of every side, then up to `repeat` timed ones, each
- * repetition running every side once in turn (a full GC before each), until `budgetMs` is
- * spent. A side does its own timing and returns milliseconds.
- */
-async function alternate(
-  sides: readonly ((repetition: number) => Promise<number>)[],
-  options: { warmup: number; repeat: number; budgetMs: number },
-): Promise<number[][]> {
-  const started = performance.now();
-  let repetition = 0;
-  for (let i = 0; i < options.warmup; i++) {
-    for (const side of sides) {
-      collectGarbage();
-      await side(repetition);
-    }
-    repetition++;
-  }
-  const samples: number[][] = sides.map(() => []);
-  for (let i = 0; i < options.repeat; i++) {
-    if (i > 0 && performance.now() - started > options.budgetMs) break;
-    for (const [s, side] of sides.entries()) {
-      collectGarbage();
-      samples[s]?.push(await side(repetition));
-    }
-    repetition++;
-  }
-  return samples;
-}
 
 // ---- 1. writes ----
 

@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL a benchmark suite runs against: SYNCMESH_TEST_POSTGRES if set, otherwise a
  * throwaway cluster (scripts/postgres-cluster.js) stopped at the end; a fresh database per
- * measurement, dropped after it. Without PostgreSQL the suite fails with how to get one. The
- * same as the `nodes` suite's (bench/nodes.bench.ts), for suites of their own.
+ * measurement, dropped after it. Without PostgreSQL the suite fails with how to get one. Shared
+ * by the `nodes` and `nodes-million` suites.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
