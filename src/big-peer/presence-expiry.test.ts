@@ -3,11 +3,7 @@
  * what it keeps, and when it runs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LogHub } from '../peer/log/log-hub.ts';
-import { readAllPresence } from '../peer/presence/presence-source.ts';
-import { MemoryStorage } from '../peer/storage/memory-storage.ts';
-import { Store } from '../peer/store/store.ts';
-import { ManualTimers } from '../peer/time.ts';
+import { LogHub, ManualTimers, MemoryStorage, Store, readAllPresence } from '../peer/host.ts';
 import type { LogEntry } from '../shared/log.ts';
 import { PRESENCE_EXPIRY_FIRST_RUN_MS, PresenceExpiry } from './presence-expiry.ts';
 

@@ -14,8 +14,7 @@
  */
 import { LOG_EVENTS } from '../shared/log.ts';
 import { errorMessage } from '../shared/error-message.ts';
-import type { Logger, Store, TimerHandle, Timers } from '../peer/host.ts';
-import { PRESENCE_COLLECTION } from '../peer/presence/presence-document.ts';
+import { PRESENCE_COLLECTION, type Logger, type Store, type TimerHandle, type Timers } from '../peer/host.ts';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_PRESENCE_EXPIRY_DAYS = 30;

@@ -17,6 +17,8 @@ export type { MutationTargets } from './query/targets.ts';
 export { QueryThreads, QueryThreadsUnavailable, QUERY_THREAD_GRACE_MS, type SelectAnswer, type TargetsAnswer } from './query/query-threads.ts';
 export { SqliteStorage } from './storage/sqlite-storage.ts';
 export { MemoryStorage } from './storage/memory-storage.ts';
+export { PRESENCE_COLLECTION } from './presence/presence-document.ts';
+export { readAllPresence } from './presence/presence-source.ts';
 export type {
   StorageEngine,
   DiskUsage,

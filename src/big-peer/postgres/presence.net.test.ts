@@ -4,8 +4,7 @@
  * that small peers and inspectors name it.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { LogHub } from '../../peer/host.ts';
-import { readAllPresence } from '../../peer/presence/presence-source.ts';
+import { LogHub, readAllPresence } from '../../peer/host.ts';
 import { exitOf, startNode, stopAll, until } from '../../testing/cli/child-process-fixture.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 import { openPgSync } from './open-node.ts';
