@@ -21,6 +21,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   [LOG_EVENTS.databaseChangeNotified]: (f) => `Notifying a database change; transaction = ${f.transaction}`,
   [LOG_EVENTS.externalCommitSeen]: (f) => `Another node committed; txn_id = ${f.txn_id}; collections = ${f.collections}`,
   [LOG_EVENTS.postgresConnected]: (f) => `PostgreSQL store opened; server = ${f.server}; schema = ${f.schema}; last_txn_id = ${f.last_txn_id}`,
+  [LOG_EVENTS.postgresGroupFailed]: (f) =>
+    `PostgreSQL group commit failed, none of its writes committed; writers = ${f.writers}; first_txn_id = ${f.first_txn_id}; error = ${f.error}`,
   [LOG_EVENTS.postgresListenLost]: (f) => `PostgreSQL notifications lost, polling every ${f.poll_ms} ms until they are back; error = ${f.error}`,
   [LOG_EVENTS.postgresMigrated]: (f) =>
     `PostgreSQL schema ready; schema = ${f.schema}; schema_version = ${f.schema_version}${f.migrated_from === f.schema_version ? '' : `; migrated_from = ${f.migrated_from}`}`,
