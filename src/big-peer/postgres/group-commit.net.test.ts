@@ -8,9 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LogHub, Sync, type ExternalCommit, type StoredDocument } from '../../peer/host.ts';
-import { describeRun, startNode, stopAll, until as untilRun } from '../../testing/cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, post } from '../../testing/big-peer/test-helpers.ts';
+import { LogHub, Sync, type ExternalCommit, type StoredDocument, type GroupedWriteTransaction } from '../../peer/host.ts';
+import { stopAll } from '../../testing/cli/child-process-fixture.ts';
+import { post } from '../../testing/big-peer/test-helpers.ts';
+import { startBigPeerNode } from '../../testing/postgres/pg-node-process.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 import { PgStorage, type PgStorageOptions } from './pg-storage.ts';
 
@@ -60,15 +61,21 @@ async function committed(schema: string, collection = 'orders'): Promise<Map<str
   }
 }
 
+/** A write transaction of `storage` that puts doc(id, n) as txn_id `n`, left open for the test to end. */
+async function putting(storage: PgStorage, id: string, n: number): Promise<GroupedWriteTransaction> {
+  const write = await storage.acquireWrite();
+  write.writer.put('orders', doc(id, n));
+  write.writer.setClock({ lastTxnId: n, lastHlc: HLC });
+  return write;
+}
+
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('group commit on the PostgreSQL storage', () => {
   it('answers a writer only once its group commits, and the next writer of the group sees it and takes the next txn_id', async () => {
     const schema = freshSchema();
     const storage = open(schema);
-    const first = await storage.acquireWrite();
-    first.writer.put('orders', doc('a', 1));
-    first.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    const first = await putting(storage, 'a', 1);
     const firstDone = first.commit();
     let answered = false;
     void Promise.resolve(firstDone).then(() => (answered = true));
@@ -98,14 +105,10 @@ describe('group commit on the PostgreSQL storage', () => {
   it('undoes a writer whose statement PostgreSQL refuses alone: the writers before and after it in the group commit', async () => {
     const schema = freshSchema();
     const storage = open(schema);
-    const first = await storage.acquireWrite();
-    first.writer.put('orders', doc('a', 1));
-    first.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    const first = await putting(storage, 'a', 1);
     const firstDone = first.commit();
 
-    const failing = await storage.acquireWrite();
-    failing.writer.put('orders', doc('b', 2));
-    failing.writer.setClock({ lastTxnId: 2, lastHlc: HLC });
+    const failing = await putting(storage, 'b', 2);
     expect(() => (failing.writer as unknown as { query(sql: string): unknown }).query('SELECT 1 / 0')).toThrow(
       expect.objectContaining({ code: 'store/io', message: expect.stringContaining('division by zero') }),
     );
@@ -131,9 +134,7 @@ describe('group commit on the PostgreSQL storage', () => {
     const schema = freshSchema();
     const nodeName = `lost-${randomBytes(4).toString('hex')}`;
     const storage = open(schema, { ...LONG_GROUPS, nodeName });
-    const first = await storage.acquireWrite();
-    first.writer.put('orders', doc('a', 1));
-    first.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    const first = await putting(storage, 'a', 1);
     const firstDone = first.commit();
     const second = await storage.acquireWrite();
     expect(second.writer.get('orders', 'a')).toBeDefined(); // the group's transaction is on the server now
@@ -165,9 +166,7 @@ describe('group commit on the PostgreSQL storage', () => {
   it('fails the writers of a group with store/closed when the store closes while one of them is open', async () => {
     const schema = freshSchema();
     const storage = open(schema);
-    const first = await storage.acquireWrite();
-    first.writer.put('orders', doc('a', 1));
-    first.writer.setClock({ lastTxnId: 1, lastHlc: HLC });
+    const first = await putting(storage, 'a', 1);
     const firstDone = first.commit();
     await storage.acquireWrite(); // open, never ended
     storage.close();
@@ -261,27 +260,7 @@ describe('group commit through the store', () => {
 describe('a Big Peer node killed mid-group', () => {
   it('loses none of the writes it acknowledged to 64 concurrent HTTP clients', async () => {
     const schema = freshSchema();
-    const run = startNode([
-      'bin/syncmesh.js',
-      'big-peer',
-      '--storage',
-      `${url()}?schema=${schema}`,
-      '--node-name',
-      'node-killed-mid-group',
-      '--app-id',
-      TEST_APP,
-      '--playground-token',
-      PLAYGROUND_TOKEN,
-      '--api-key',
-      TEST_KEY,
-      '--host',
-      '127.0.0.1',
-      '--port',
-      '0',
-    ]);
-    await untilRun(run, () => /HTTP API: +http:\/\/127\.0\.0\.1:\d+/.test(run.stdout), 'the node starts');
-    const base = /HTTP API: +(http:\/\/127\.0\.0\.1:\d+)/.exec(run.stdout)?.[1];
-    if (base === undefined) throw describeRun(run, 'the node printed no URL');
+    const { run, url: base } = await startBigPeerNode(`${url()}?schema=${schema}`, 'node-killed-mid-group');
 
     const acknowledged: string[] = [];
     let inFlight = 0;

@@ -8,9 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Sync } from '../../peer/host.ts';
-import { describeRun, startNode, stopAll, until as untilRun, type Run } from '../../testing/cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
+import { stopAll } from '../../testing/cli/child-process-fixture.ts';
+import { post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
 import { TcpBalancer } from '../../testing/big-peer/tcp-balancer.ts';
+import { startBigPeerNode } from '../../testing/postgres/pg-node-process.ts';
 import { smallPeerOf } from '../../testing/postgres/pg-nodes.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
@@ -33,37 +34,6 @@ afterEach(async () => {
   balancer = undefined;
   await stopAll();
 });
-
-interface Node {
-  readonly run: Run;
-  readonly url: string;
-  readonly port: number;
-}
-
-async function startBigPeerNode(storage: string, name: string): Promise<Node> {
-  const run = startNode([
-    'bin/syncmesh.js',
-    'big-peer',
-    '--storage',
-    storage,
-    '--node-name',
-    name,
-    '--app-id',
-    TEST_APP,
-    '--playground-token',
-    PLAYGROUND_TOKEN,
-    '--api-key',
-    TEST_KEY,
-    '--host',
-    '127.0.0.1',
-    '--port',
-    '0',
-  ]);
-  await untilRun(run, () => /HTTP API: +http:\/\/127\.0\.0\.1:\d+/.test(run.stdout), `${name} starts`);
-  const url = /HTTP API: +(http:\/\/127\.0\.0\.1:(\d+))/.exec(run.stdout);
-  if (url === null) throw describeRun(run, `${name} printed no URL`);
-  return { run, url: url[1] as string, port: Number(url[2]) };
-}
 
 const orderIds = async (sync: Sync): Promise<Set<string>> => new Set((await sync.store.execute('SELECT _id FROM orders')).items.map((d) => String(d._id)));
 

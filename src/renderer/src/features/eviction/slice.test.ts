@@ -3,7 +3,7 @@ import type { EvictionRunInfo, EvictionScenarioResult, EvictionState } from '../
 import { createShellSlice } from '../../shell/slice.ts';
 import type { SliceCreator } from '../../store/types.ts';
 import { testStore } from '../../../../testing/renderer/test-bridge.ts';
-import { createEvictionSlice, reconcileScenario, wireEvictionEvents, type EvictionSlice, type ScenarioState } from './slice.ts';
+import { IDLE_SCENARIO, createEvictionSlice, reconcileScenario, wireEvictionEvents, type EvictionSlice, type ScenarioState } from './slice.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const sample = (i: number) => ({ at: T0 + i * 1000, documents: i, storeBytes: 0, databaseBytes: 0, walBytes: 0, rssBytes: 1, heapUsedBytes: 1 });
@@ -218,17 +218,7 @@ describe('cancelling the scenario', () => {
 });
 
 describe('reconcileScenario', () => {
-  const IDLE: ScenarioState = {
-    status: 'idle',
-    cancelling: false,
-    origin: 'here',
-    id: undefined,
-    docs: 0,
-    cycles: 0,
-    rows: [],
-    report: undefined,
-    error: undefined,
-  };
+  const IDLE = IDLE_SCENARIO;
   const row = { way: 'wrong' as const, cycle: 1, evicted: 1, resynced: 1, storeBytes: 0, memoryBytes: 0, bytesReceived: 0, durationMs: 1 };
   const running = { id: 2, docs: 5, cycles: 1, startedAt: T0, rows: [row] };
 

@@ -96,7 +96,7 @@ export interface EvictionSlice {
   setScenarioInputs(docs: string, cycles: string): void;
 }
 
-const IDLE_SCENARIO: ScenarioState = {
+export const IDLE_SCENARIO: ScenarioState = {
   status: 'idle',
   cancelling: false,
   origin: 'here',
