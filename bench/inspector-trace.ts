@@ -5,6 +5,11 @@
  * DevTools' Performance panel). `node bench/inspector-trace.ts <file.json>` prints the renderer
  * main thread's longest gaps between frames and what ran in them.
  *
+ * The compositor's categories are recorded too: the printout ends with how long each commit waited
+ * for raster before it could be drawn (its pending tree), the tiles rastered per draw and the
+ * compositor layers. A frame can be late with an idle main thread when that wait is long: the
+ * main thread's next frame begins only once the previous one is activated.
+ *
  * Tracing costs time itself, so a traced run's figures are not the suite's figures.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +23,11 @@ const CATEGORIES = [
   'v8.execute',
   'blink.user_timing',
   'disabled-by-default-v8.cpu_profiler',
+  'cc',
+  'disabled-by-default-cc.debug.scheduler',
+  'renderer.scheduler',
+  'viz',
+  'input',
 ].join(',');
 
 /** The folder traces go to, when asked for. */
@@ -104,6 +114,36 @@ function analyse(file: string, top: number): void {
       console.log(`  task at +${((task.ts - gap.from) / 1000).toFixed(1)} ms, ${((task.dur ?? 0) / 1000).toFixed(1)} ms: ${parts}`);
     }
   }
+  compositorSummary(traceEvents);
+}
+
+/** Nearest-rank percentile of sorted numbers. */
+const rank = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+/** Commit → activation waits (raster), tiles per draw, and layer counts, from the compositor's events. */
+function compositorSummary(events: readonly TraceEvent[]): void {
+  const waits: number[] = [];
+  let begun: number | undefined;
+  for (const e of events.filter((x) => x.name === 'PendingTree:waiting').sort((a, b) => a.ts - b.ts)) {
+    if (e.ph === 'b') begun = e.ts;
+    else if (e.ph === 'e' && begun !== undefined) {
+      waits.push((e.ts - begun) / 1000);
+      begun = undefined;
+    }
+  }
+  const tiles = events
+    .filter((e) => e.name === 'TileManager::PrepareToDrawFinished')
+    .map((e) => Number((e.args as { stats?: { completed_count?: number } } | undefined)?.stats?.completed_count ?? 0));
+  const layers = events
+    .filter((e) => e.name === 'TreeSynchronizer::PushLayerPropertiesTo.Main')
+    .map((e) => Number((e.args as { layer_count?: number } | undefined)?.layer_count ?? 0));
+  if (waits.length === 0 && tiles.length === 0) return;
+  waits.sort((a, b) => a - b);
+  tiles.sort((a, b) => a - b);
+  console.log(
+    `\ncompositor: ${waits.length} commits waited for raster p50 ${rank(waits, 50).toFixed(1)} ms, p95 ${rank(waits, 95).toFixed(1)} ms, max ${(waits.at(-1) ?? 0).toFixed(1)} ms; ` +
+      `tiles rastered per draw p50 ${rank(tiles, 50)}, max ${tiles.at(-1) ?? 0}; layers at most ${Math.max(0, ...layers)}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
