@@ -4,6 +4,7 @@
  * shows its error.
  */
 import { withContract } from './contract.ts';
+import { compositorLayers } from './compositor.ts';
 import { consoleEditor, resultRows, resultsGrid, runInConsole, typeInto } from './documents.ts';
 import { expect, openInspector, test } from './fixtures.ts';
 import { createMesh, type InspectedPeer } from './processes.ts';
@@ -20,6 +21,12 @@ test.beforeAll(async () => {
       const order = { _id: `order-${String(i).padStart(3, '0')}`, total: i * 7, status: i % 3 === 0 ? 'shipped' : 'open', city: CITIES[i % CITIES.length] };
       await client.query('INSERT INTO orders DOCUMENTS (:order)', { order });
     }
+    // Wider than the grid: it scrolls sideways too.
+    const parts = Array.from({ length: 120 }, (_, i) => ({
+      _id: `part-${String(i).padStart(3, '0')}`,
+      ...Object.fromEntries(Array.from({ length: 12 }, (_, f) => [`field${f}`, `value ${f} of part ${i}`])),
+    }));
+    await client.query(`INSERT INTO parts DOCUMENTS ${parts.map((_, i) => `(:p${i})`).join(', ')}`, Object.fromEntries(parts.map((p, i) => [`p${i}`, p])));
   });
 });
 test.afterAll(() => mesh.stop());
@@ -101,4 +108,33 @@ test('the console completes collection names, then the fields seen in that colle
   await consoleEditor(page).press('Control+Space');
   await expect(page.getByRole('listbox')).toContainText('city');
   await consoleEditor(page).press('Escape');
+});
+
+test('a wide result scrolls down with no compositor layer per row, and its numbers stay at the left when scrolled across', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await runInConsole(page, 'SELECT * FROM parts');
+  await expect(page.getByRole('toolbar', { name: 'Results' })).toContainText('120 rows');
+  const grid = resultsGrid(page);
+  await grid.evaluate((g) => {
+    g.scrollTop = 1_000;
+  });
+  await expect(resultRows(page).first()).not.toContainText('part-000');
+  const rows = await resultRows(page).count();
+  // A sticky number cell per row made every row a layer of its own: more layers than rows.
+  const layers = await compositorLayers(page);
+  expect(layers.length, `${layers.length} layers for ${rows} rows: ${layers.map((l) => `${l.reasons.join('+')} ${l.size}`).join(', ')}`).toBeLessThan(15);
+
+  const numberOffset = () =>
+    grid.evaluate((g) => {
+      const cell = g.querySelector('[role="row"] + [role="row"] [role="rowheader"]') as HTMLElement;
+      return Math.round(cell.getBoundingClientRect().left - g.getBoundingClientRect().left);
+    });
+  expect(await numberOffset()).toBe(0);
+  await grid.evaluate((g) => {
+    g.scrollLeft = 200;
+  });
+  await expect.poll(() => grid.evaluate((g) => g.scrollLeft)).toBe(200);
+  await expect.poll(numberOffset).toBe(0);
+  const header = grid.getByRole('columnheader', { name: '#' });
+  expect(Math.round((await header.boundingBox())?.x ?? -1)).toBe(Math.round((await grid.boundingBox())?.x ?? -2));
 });

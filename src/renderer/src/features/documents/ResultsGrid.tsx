@@ -58,6 +58,7 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
   const last = items.at(-1)?.index ?? 0;
 
   useThrottledFetch(first, last, cache.resultId, ensureRows);
+  useScrolledAcross(scrollRef);
 
   // A new statement starts at the top; a refresh of the same one stays where it is.
   useEffect(() => {
@@ -132,6 +133,27 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
 }
 
 const NUMBER_WIDTH = 64;
+
+/**
+ * Marks the grid `data-scrolled-across` while it is scrolled sideways, which is when the rows'
+ * number cells stick to its left edge (documents.css). A sticky cell is a compositor layer of its
+ * own, whose box may be anywhere the cell can move to, so every row painted after one got a layer
+ * too: 70 layers while scrolling down a wide result, none needed until it is scrolled across. Set
+ * on the element directly: a sideways scroll renders nothing.
+ */
+function useScrolledAcross(scrollRef: { readonly current: HTMLDivElement | null }): void {
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element === null) return undefined;
+    const mark = (): void => {
+      const across = element.scrollLeft > 0;
+      if (element.hasAttribute('data-scrolled-across') !== across) element.toggleAttribute('data-scrolled-across', across);
+    };
+    mark();
+    element.addEventListener('scroll', mark, { passive: true });
+    return () => element.removeEventListener('scroll', mark);
+  }, [scrollRef]);
+}
 
 /**
  * The rows in the order their elements take in the DOM. At rest, in index order (what assistive
