@@ -78,6 +78,8 @@ function nodeHandlers(node: PgNode, frames: typeof import('./sent-frames.ts')): 
     sessions: () => node.peer.sessions,
     fanOut: () => node.peer.sync.fanOut ?? null,
     cpu: cpuMs,
+    /** The storage's counters since it opened: groups committed, writes in them, SQL statements sent and round trips. */
+    counters: () => node.storage.commitCounters,
     /** Starts noting the frames that name the document `id` (a fan-out write about to be made). */
     watch: ({ id }: { id: string }) => frames.watchFrames(id),
     /** How many frames named it, and when the last was written. */

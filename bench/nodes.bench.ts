@@ -42,11 +42,11 @@ import type { FanOutCounts } from '../src/peer/replication/shared-updates.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
 import { alternate, check, collectGarbage, median, percentile, within, type Row, type Suite, type SuiteContext } from './harness.ts';
-import { Child, wallNow, writeDocuments, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
+import { Child, cpuMs, wallNow, writeDocuments, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
 import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
-import { inFreshDatabase, postgresServer, withClient, type Database, type PostgresServer } from './postgres-server.ts';
+import { inFreshDatabase, postgresServer, serverCpuMs, withClient, type Database, type PostgresServer } from './postgres-server.ts';
 
 const HOST = new URL('./nodes-host.ts', import.meta.url);
 const PEERS_PROCESS = new URL('./nodes-peers.ts', import.meta.url);
@@ -184,6 +184,16 @@ class NodeProcess {
     return this.#child.request('memory');
   }
 
+  /** CPU time of the node's process so far (all its threads), milliseconds. */
+  cpu(): Promise<number> {
+    return this.#child.request('cpu');
+  }
+
+  /** The node's storage counters so far (PgStorage.commitCounters). */
+  counters(): Promise<StorageCounters> {
+    return this.#child.request('counters');
+  }
+
   logs(): Promise<NodeLogs> {
     return this.#child.request('logs');
   }
@@ -191,6 +201,13 @@ class NodeProcess {
   close(): Promise<void> {
     return this.#child.close();
   }
+}
+
+interface StorageCounters {
+  readonly groups: number;
+  readonly writes: number;
+  readonly statements: number;
+  readonly roundTrips: number;
 }
 
 /** Starts the nodes one after another on one fresh schema of `db`. */
@@ -397,32 +414,86 @@ async function concurrently(
   return { ms: performance.now() - start, latencies };
 }
 
+/** Where a repetition's CPU went, milliseconds, and what the nodes sent PostgreSQL. */
+interface CpuSpent {
+  /** The nodes' processes, summed (undefined on the raw side, which has none). */
+  readonly nodes: number | undefined;
+  /** The suite's process: the HTTP clients, or the raw `pg` clients. */
+  readonly client: number;
+  /** PostgreSQL's processes (undefined when they cannot be read: another host). */
+  readonly server: number | undefined;
+  readonly counters: StorageCounters | undefined;
+}
+
+/** What the processes of a measurement have used so far (see CpuSpent). */
+async function cpuNow(nodes: readonly NodeProcess[], backendPid: number): Promise<CpuSpent> {
+  const [cpus, counters] = await Promise.all([Promise.all(nodes.map((n) => n.cpu())), Promise.all(nodes.map((n) => n.counters()))]);
+  const sum = (key: keyof StorageCounters): number => counters.reduce((total, c) => total + c[key], 0);
+  return {
+    nodes: nodes.length === 0 ? undefined : cpus.reduce((a, b) => a + b, 0),
+    client: cpuMs(),
+    server: serverCpuMs(backendPid),
+    counters: nodes.length === 0 ? undefined : { groups: sum('groups'), writes: sum('writes'), statements: sum('statements'), roundTrips: sum('roundTrips') },
+  };
+}
+
+/** `after` less `before`, per write. */
+function perWrite(before: CpuSpent, after: CpuSpent, writes: number): CpuSpent {
+  const less = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : (a - b) / writes);
+  const [a, b] = [after.counters, before.counters];
+  return {
+    nodes: less(after.nodes, before.nodes),
+    client: (after.client - before.client) / writes,
+    server: less(after.server, before.server),
+    counters:
+      a === undefined || b === undefined
+        ? undefined
+        : {
+            groups: (a.groups - b.groups) / writes,
+            writes: (a.writes - b.writes) / writes,
+            statements: (a.statements - b.statements) / writes,
+            roundTrips: (a.roundTrips - b.roundTrips) / writes,
+          },
+  };
+}
+
+const totalCpu = (spent: CpuSpent): number => (spent.nodes ?? 0) + spent.client + (spent.server ?? 0);
+
 /**
- * Three rows per node count: HTTP_CLIENTS clients (client c on node c mod n, keep-alive) each
- * writing HTTP_WRITES_PER_CLIENT single documents, total throughput and p50/p99 of one write;
- * raw: as many `pg` clients each running the six statements of RawWriter per write.
+ * Rows per node count: HTTP_CLIENTS clients (client c on node c mod n, keep-alive) each writing
+ * HTTP_WRITES_PER_CLIENT single documents, total throughput and p50/p99 of one write, and where
+ * the CPU went per write (the nodes, the clients, PostgreSQL: what bounds the total on a small
+ * machine); raw: as many `pg` clients each running the six statements of RawWriter per write.
  */
 async function concurrentRows(context: SuiteContext, server: PostgresServer, nodeCount: number): Promise<Row[]> {
   return inFreshDatabase(server, `http${nodeCount}`, (ours) =>
     inFreshDatabase(server, `http${nodeCount}_raw`, async (raw) => {
       const nodes = await startNodes(ours, nodeCount);
       const rawWriters: RawWriter[] = [];
+      // A connection of the suite's own, for the process id of a backend: PostgreSQL's processes are its siblings.
+      const probe = new pg.Client({ connectionString: raw.url, connectionTimeoutMillis: 10_000 });
       try {
+        await probe.connect();
+        const backendPid = Number((await probe.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid);
         await RawWriter.createSchema(raw.url, 'raw');
         for (let i = 0; i < HTTP_CLIENTS; i++) rawWriters.push(await RawWriter.open(raw.url, 'raw'));
         const docs = (repetition: number, side: string): BenchDocument[][] =>
           Array.from({ length: HTTP_CLIENTS }, (_, c) =>
             writeDocuments({ collection: 'orders', count: HTTP_WRITES_PER_CLIENT, seed: WRITE_SEED + c, prefix: `${side}${repetition}-${c}-` }),
           );
+        const total = HTTP_CLIENTS * HTTP_WRITES_PER_CLIENT;
         const latencies: [number[], number[]] = [[], []];
+        const spent: [CpuSpent[], CpuSpent[]] = [[], []];
         const oursSide = async (repetition: number): Promise<number> => {
           const batch = docs(repetition, 'h');
           // An agent per repetition: a node closes connections idle past its keep-alive timeout while the raw side runs.
           const agent = new http.Agent({ keepAlive: true, maxSockets: HTTP_CLIENTS });
           try {
+            const before = await cpuNow(nodes, backendPid);
             const run = await concurrently(HTTP_CLIENTS, HTTP_WRITES_PER_CLIENT, (c, i) =>
               httpInsert(agent, (nodes[c % nodes.length] as NodeProcess).url, batch[c]?.[i] as BenchDocument),
             );
+            spent[0].push(perWrite(before, await cpuNow(nodes, backendPid), total));
             latencies[0].push(...run.latencies);
             return run.ms;
           } finally {
@@ -431,11 +502,13 @@ async function concurrentRows(context: SuiteContext, server: PostgresServer, nod
         };
         const rawSide = async (repetition: number): Promise<number> => {
           const batch = docs(repetition, 'r');
+          const before = await cpuNow([], backendPid);
           const run = await concurrently(HTTP_CLIENTS, HTTP_WRITES_PER_CLIENT, async (c, i) => {
             const started = performance.now();
             await (rawWriters[c] as RawWriter).write('orders', batch[c]?.[i] as BenchDocument);
             return performance.now() - started;
           });
+          spent[1].push(perWrite(before, await cpuNow([], backendPid), total));
           latencies[1].push(...run.latencies);
           return run.ms;
         };
@@ -443,10 +516,19 @@ async function concurrentRows(context: SuiteContext, server: PostgresServer, nod
           `${HTTP_CLIENTS} HTTP clients, ${nodeCount} node(s): ${WRITE_WARMUP} warm-up, then up to ${HTTP_REPEAT} repetitions of ${HTTP_CLIENTS} × ${HTTP_WRITES_PER_CLIENT} writes per side`,
         );
         const [o, r] = (await alternate([oursSide, rawSide], { warmup: WRITE_WARMUP, repeat: HTTP_REPEAT, budgetMs: HTTP_BUDGET_MS })) as [number[], number[]];
-        const total = HTTP_CLIENTS * HTTP_WRITES_PER_CLIENT;
+        // The CPU of the timed repetitions only (the warm-up's comes first).
+        const [oc, rc] = [spent[0].slice(WRITE_WARMUP), spent[1].slice(WRITE_WARMUP)];
+        const us = (value: number | undefined): string => (value === undefined ? '?' : `${(value * 1000).toFixed(0)} µs`);
+        const cpuText = (s: CpuSpent): string =>
+          `nodes ${us(s.nodes)}, client ${us(s.client)}, PostgreSQL ${us(s.server)}` +
+          (s.counters === undefined
+            ? ''
+            : `; ${s.counters.statements.toFixed(2)} statements, ${s.counters.roundTrips.toFixed(2)} round trips, ${(1 / s.counters.groups).toFixed(1)} writes per group`);
         context.log(
           `  ours ${o.map((v) => `${((total / v) * 1000).toFixed(0)}/s`).join(', ')}; raw ${r.map((v) => `${((total / v) * 1000).toFixed(0)}/s`).join(', ')}`,
         );
+        context.log(`  CPU per write, ours: ${oc.map(cpuText).join(' | ')}`);
+        context.log(`  CPU per write, raw: ${rc.map(cpuText).join(' | ')}`);
         const written = (WRITE_WARMUP + o.length) * total;
         const held = await nodes[0]?.count('orders');
         check(held === written, () => `the nodes' store holds ${held} orders, expected ${written}`);
@@ -458,7 +540,7 @@ async function concurrentRows(context: SuiteContext, server: PostgresServer, nod
         const [ol, rl] = [timed(latencies[0]), timed(latencies[1])];
         const where = `${nodeCount} node${nodeCount === 1 ? '' : 's'}`;
         const rawName = `raw: ${HTTP_CLIENTS} pg clients, the six statements each`;
-        return [
+        const rows: Row[] = [
           {
             name: `writes: ${HTTP_CLIENTS} HTTP clients × ${HTTP_WRITES_PER_CLIENT} single-doc INSERTs, ${where}, total (${rawName})`,
             kind: 'throughput',
@@ -481,8 +563,34 @@ async function concurrentRows(context: SuiteContext, server: PostgresServer, nod
             raw: percentile(rl, 99),
             repetitions: o.length,
           },
+          {
+            name: `writes: ${HTTP_CLIENTS} HTTP clients, ${where}: CPU per write, every process: nodes + clients + PostgreSQL (raw: pg clients + PostgreSQL)`,
+            kind: 'time',
+            ours: median(oc.map(totalCpu)),
+            raw: median(rc.map(totalCpu)),
+            repetitions: o.length,
+          },
+          {
+            name: `writes: ${HTTP_CLIENTS} HTTP clients, ${where}: CPU per write of the clients' process (raw: of the ${HTTP_CLIENTS} pg clients')`,
+            kind: 'time',
+            ours: median(oc.map((c) => c.client)),
+            raw: median(rc.map((c) => c.client)),
+            repetitions: o.length,
+          },
         ];
+        const [os, rs] = [oc.map((c) => c.server), rc.map((c) => c.server)];
+        if (os.every((v) => v !== undefined) && rs.every((v) => v !== undefined)) {
+          rows.push({
+            name: `writes: ${HTTP_CLIENTS} HTTP clients, ${where}: CPU per write of PostgreSQL's processes (raw: the same, for the raw clients)`,
+            kind: 'time',
+            ours: median(os),
+            raw: median(rs),
+            repetitions: o.length,
+          });
+        }
+        return rows;
       } finally {
+        await probe.end().catch(() => undefined);
         await Promise.allSettled(rawWriters.map((w) => w.close()));
         await closeAll(nodes);
       }
@@ -1107,6 +1215,40 @@ export const nodesSuite: Suite = {
       rows.push(...(await latencyRows(context, server)));
       for (const scale of FAN_SCALES) rows.push(...(await peersRows(context, server, scale)));
       rows.push(...(await selectRows(context, server)));
+      return rows;
+    } finally {
+      await server.stop();
+    }
+  },
+};
+
+/**
+ * The node counts of the 64 HTTP writers' rows: SYNCMESH_BENCH_HTTP_NODES (e.g. `2` or `1,2`),
+ * else 1, 2 and 4.
+ */
+function httpNodeCounts(): readonly number[] {
+  const named = process.env.SYNCMESH_BENCH_HTTP_NODES;
+  if (named === undefined || named.trim() === '') return HTTP_NODES;
+  const counts = named.split(',').map((part) => Number(part.trim()));
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) {
+    throw new Error(`SYNCMESH_BENCH_HTTP_NODES must be node counts from 1 to 8, comma-separated, not ${JSON.stringify(named)}`);
+  }
+  return counts;
+}
+
+/** The 64 HTTP writers' rows of the `nodes` suite alone. */
+export const nodesWritesSuite: Suite = {
+  name: 'nodes-writes',
+  summary:
+    'Big Peer nodes on PostgreSQL: 64 HTTP writers on 1, 2 and 4 nodes (SYNCMESH_BENCH_HTTP_NODES to choose), throughput, p99 and CPU per write vs raw pg (needs PostgreSQL)',
+  durationSeconds: 215, // the 64 HTTP writers' part of the `nodes` suite, measured on 2026-11-27 (shared machine)
+  title:
+    'Big Peer nodes on PostgreSQL · 64 HTTP writers, each node and PostgreSQL a process of their own, the clients in the suite’s process (raw = 64 pg clients running the same statements)',
+  async run(context) {
+    const server = await postgresServer(context);
+    try {
+      const rows: Row[] = [];
+      for (const count of httpNodeCounts()) rows.push(...(await concurrentRows(context, server, count)));
       return rows;
     } finally {
       await server.stop();

@@ -5,6 +5,7 @@
  * by the `nodes` and `nodes-million` suites.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import pg from 'pg';
 // @ts-expect-error -- plain JavaScript without declarations
 import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
@@ -76,4 +77,41 @@ export async function inFreshDatabase<T>(server: PostgresServer, label: string, 
       await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
     });
   }
+}
+
+/** utime, stime, cutime and cstime of /proc/<pid>/stat, in clock ticks; undefined when it cannot be read. */
+function ticksOf(pid: number): { readonly ppid: number; readonly own: number; readonly children: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The fields after the command's closing parenthesis: state is field 3, ppid 4, utime 14 … cstime 17.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const at = (field: number): number => Number(fields[field - 3]);
+  return { ppid: at(4), own: at(14) + at(15), children: at(16) + at(17) };
+}
+
+/** Linux's USER_HZ: /proc's clock ticks per second (100 on every common kernel). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time the PostgreSQL server's processes have used so far, milliseconds: the postmaster,
+ * its live children (backends, WAL writer, checkpointer …) and the children it has reaped (its
+ * cutime and cstime). Only on the same host (Linux /proc): undefined otherwise, or when the
+ * server's processes cannot be read. `backendPid` is any backend's process id (pg_backend_pid()).
+ */
+export function serverCpuMs(backendPid: number): number | undefined {
+  const postmaster = ticksOf(backendPid)?.ppid;
+  if (postmaster === undefined) return undefined;
+  const root = ticksOf(postmaster);
+  if (root === undefined) return undefined;
+  let ticks = root.own + root.children;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const process = ticksOf(Number(entry));
+    if (process?.ppid === postmaster) ticks += process.own;
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }

@@ -15,7 +15,7 @@ import { evictionSuites } from './eviction.bench.ts';
 import { inspectorSuite } from './inspector.bench.ts';
 import { lanSuites } from './lan.bench.ts';
 import { longStatementSuite } from './long-statement.bench.ts';
-import { nodesFanOutSuite, nodesSuite } from './nodes.bench.ts';
+import { nodesFanOutSuite, nodesSuite, nodesWritesSuite } from './nodes.bench.ts';
 import { nodesMillionSuite } from './nodes-million.bench.ts';
 import { replicationSuites } from './replication.bench.ts';
 import { helpText, parseBenchArgs, suiteGroups } from './run-args.ts';
@@ -34,6 +34,7 @@ const SUITES: readonly Suite[] = [
   ...replicationSuites,
   nodesSuite,
   nodesFanOutSuite,
+  nodesWritesSuite,
   nodesMillionSuite,
   ...evictionSuites,
   inspectorSuite,

@@ -28,6 +28,18 @@ export function openPgSync(
   storage?: Partial<PgStorageOptions>,
   presence?: PresenceOptions,
 ): Sync {
+  return openPgNodeSync(postgres, nodeName, logHub, timers, storage, presence).sync;
+}
+
+/** As openPgSync, with the storage under the Sync too (benchmarks read its statement counters). */
+export function openPgNodeSync(
+  postgres: PostgresConfig,
+  nodeName: string | undefined,
+  logHub: LogHub,
+  timers?: Timers,
+  storage?: Partial<PgStorageOptions>,
+  presence?: PresenceOptions,
+): { readonly sync: Sync; readonly storage: PgStorage } {
   const opened = PgStorage.open({
     url: postgres.url,
     schema: postgres.schema,
@@ -38,13 +50,14 @@ export function openPgSync(
     ...storage,
   });
   try {
-    return new Sync({
+    const sync = new Sync({
       storage: opened,
       storageName: `${opened.server} (schema ${opened.schema})`,
       logHub,
       ...(timers === undefined ? {} : { timers }),
       ...(presence === undefined ? {} : { presence }),
     });
+    return { sync, storage: opened };
   } catch (error) {
     opened.close();
     throw error;

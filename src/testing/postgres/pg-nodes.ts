@@ -8,11 +8,13 @@ import type { LogEntry } from '../../shared/log.ts';
 import { BigPeer } from '../../big-peer/big-peer.ts';
 import { bigPeerConfig, type BigPeerConfig } from '../../big-peer/config.ts';
 import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY } from '../big-peer/test-helpers.ts';
-import { openPgSync } from '../../big-peer/postgres/open-node.ts';
-import { DEFAULT_POLL_INTERVAL_MS, type PgStorageOptions } from '../../big-peer/postgres/pg-storage.ts';
+import { openPgNodeSync } from '../../big-peer/postgres/open-node.ts';
+import { DEFAULT_POLL_INTERVAL_MS, type PgStorage, type PgStorageOptions } from '../../big-peer/postgres/pg-storage.ts';
 
 export interface PgNode {
   readonly peer: BigPeer;
+  /** The node's storage (its statement and round-trip counters). */
+  readonly storage: PgStorage;
   readonly logs: LogEntry[];
   readonly url: string;
   close(): Promise<void>;
@@ -37,7 +39,7 @@ export async function startPgNode(options: PgNodeOptions): Promise<PgNode> {
   });
   const logs: LogEntry[] = [];
   hub.setCustomLogCallback((entry) => logs.push(entry));
-  const sync = openPgSync(
+  const { sync, storage } = openPgNodeSync(
     { url: options.url, schema: options.schema, pollIntervalMs: DEFAULT_POLL_INTERVAL_MS },
     options.name,
     hub,
@@ -62,6 +64,7 @@ export async function startPgNode(options: PgNodeOptions): Promise<PgNode> {
     );
     return {
       peer,
+      storage,
       logs,
       url: peer.url,
       close: async () => {
