@@ -3,8 +3,11 @@
  * in base64url; it is shown once, when created. The Big Peer keeps only its SHA-256 hash, its id,
  * name, dates and permissions, in its store settings. Presented keys are hashed and compared
  * with every known hash in constant time (crypto.timingSafeEqual), so the time a check takes
- * does not tell how much of a key was right. The keys are read from the store at each use, so a
- * key made or revoked on one Big Peer node holds at once on the others sharing its database.
+ * does not tell how much of a key was right. A request is checked against the keys as committed
+ * once it had arrived, so a key made or revoked on one Big Peer node holds from the next request
+ * on, on every node sharing its database: the requests that arrive in one turn of the event loop
+ * share one read of the keys, made after that turn (one read per request would cost a round
+ * trip to PostgreSQL each; a notification of the change could come after the next request).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EVERYTHING, type Permissions } from '../shared/permissions.ts';
@@ -55,24 +58,31 @@ function readStored(text: string | undefined): StoredKey[] {
   });
 }
 
+/** Runs a function after the current turn of the event loop (default setImmediate): when the requests of that turn have arrived. */
+export type AfterTurn = (fn: () => void) => void;
+
 export class ApiKeys {
   readonly #settings: BigPeerSettings;
+  readonly #afterTurn: AfterTurn;
+  /** The read of the keys that the requests arrived so far in this turn wait for. */
+  #reading: Promise<StoredKey[]> | undefined;
   /** The stored keys as last read, and the text they were read from (parsed again only when it changed). */
   #keys: StoredKey[];
   #text: string | undefined;
   /** Hashes of the keys of the configuration, each with every permission. */
   readonly #configured: Buffer[];
 
-  private constructor(settings: BigPeerSettings, text: string | undefined, configured: readonly string[]) {
+  private constructor(settings: BigPeerSettings, text: string | undefined, configured: readonly string[], afterTurn: AfterTurn) {
     this.#settings = settings;
+    this.#afterTurn = afterTurn;
     this.#text = text;
     this.#keys = readStored(text);
     this.#configured = configured.map(hashApiKey);
   }
 
   /** The keys of the store, plus keys from the configuration (accepted with every permission). */
-  static load(settings: BigPeerSettings, configured: readonly string[] = []): ApiKeys {
-    return new ApiKeys(settings, settings.get(SETTING), configured);
+  static load(settings: BigPeerSettings, configured: readonly string[] = [], afterTurn: AfterTurn = setImmediate): ApiKeys {
+    return new ApiKeys(settings, settings.get(SETTING), configured, afterTurn);
   }
 
   /** The stored keys as committed now. */
@@ -83,6 +93,25 @@ export class ApiKeys {
       this.#text = text;
     }
     return this.#keys;
+  }
+
+  /**
+   * The stored keys as committed after this turn of the event loop: every caller of this turn
+   * gets the same read. The read is made (blocking) once the turn is over, so it sees every
+   * commit made before any of these callers asked; a caller of a later turn waits for a later read.
+   */
+  #afterArrival(): Promise<StoredKey[]> {
+    this.#reading ??= new Promise<StoredKey[]>((resolve, reject) => {
+      this.#afterTurn(() => {
+        this.#reading = undefined;
+        try {
+          resolve(this.#current());
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
+    return this.#reading;
   }
 
   list(): ApiKeyInfo[] {
@@ -124,10 +153,11 @@ export class ApiKeys {
   }
 
   /**
-   * The principal of an `Authorization` header.
+   * The principal of an `Authorization` header, checked against the keys as committed after it
+   * arrived (a read shared with the other requests of this turn).
    * @throws HttpError 401 (`http/unauthorized`) when it is missing, not a bearer key, unknown or revoked.
    */
-  authenticate(authorization: string | undefined): Principal {
+  async authenticate(authorization: string | undefined): Promise<Principal> {
     if (authorization === undefined || authorization === '') {
       throw new HttpError(401, 'http/unauthorized', 'this endpoint needs the header Authorization: Bearer <API key>');
     }
@@ -137,7 +167,7 @@ export class ApiKeys {
     let found: StoredKey | undefined;
     let configured = false;
     // Every hash is compared, whichever matches, so that timing tells nothing about which did.
-    for (const key of this.#current()) if (timingSafeEqual(presented, Buffer.from(key.hash, 'hex'))) found = key;
+    for (const key of await this.#afterArrival()) if (timingSafeEqual(presented, Buffer.from(key.hash, 'hex'))) found = key;
     for (const hash of this.#configured) if (timingSafeEqual(presented, hash)) configured = true;
     if (configured) return { keyId: 'config', permissions: EVERYTHING };
     if (found === undefined) throw new HttpError(401, 'http/unauthorized', 'the API key is not valid');

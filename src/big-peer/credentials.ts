@@ -6,8 +6,8 @@
 import type { ApiKeys, Principal } from './api-keys.ts';
 
 export interface Authenticator {
-  /** @throws HttpError 401 when the header names no valid credential. */
-  authenticate(authorization: string | undefined): Principal;
+  /** @throws HttpError 401 (rejects) when the header names no valid credential. */
+  authenticate(authorization: string | undefined): Promise<Principal>;
 }
 
 export function credentials(options: { apiKeys: ApiKeys }): Authenticator {

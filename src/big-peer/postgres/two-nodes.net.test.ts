@@ -119,6 +119,28 @@ describe('two Big Peer nodes on one PostgreSQL database', () => {
     expect((await ask(two)).status).toBe(401);
   });
 
+  it('refuse on node 2, from its next request on, a key revoked through node 1, without waiting to hear of the commit', async () => {
+    const [one, two] = await twoNodes({ pollIntervalMs: 60_000 });
+    const { key, info } = await one.peer.apiKeys.create('ops', EVERYTHING, Date.now());
+    const ask = (node: PgNode, bearer = key) =>
+      call(`${node.url}/api/v4/store/execute`, {
+        method: 'POST',
+        body: { statement: 'SELECT * FROM orders' },
+        headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+      });
+    expect((await ask(two)).status).toBe(200);
+    for (let round = 0; round < 5; round++) {
+      const made = await one.peer.apiKeys.create(`k${round}`, EVERYTHING, Date.now());
+      expect((await ask(two, made.key)).status).toBe(200);
+      await one.peer.apiKeys.revoke(made.info.id, Date.now());
+      expect((await ask(two, made.key)).status).toBe(401);
+    }
+    await one.peer.apiKeys.revoke(info.id, Date.now());
+    const next = await ask(two);
+    expect(next.status).toBe(401);
+    expect(next.text).toContain(`the API key ${info.id} was revoked`);
+  });
+
   it('run a scheduled TTL job on one node only, both nodes having it configured', async () => {
     if (database === undefined) throw new Error('no test database');
     const schema = `n_${randomBytes(6).toString('hex')}`;

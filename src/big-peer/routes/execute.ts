@@ -140,7 +140,7 @@ const DEADLINE_MARGIN_MS = 100;
 
 async function execute(ctx: RequestContext, deps: ExecuteDeps): Promise<Reply> {
   const arrived = performance.now();
-  const principal = deps.apiKeys.authenticate(ctx.req.headers.authorization);
+  const principal = await deps.apiKeys.authenticate(ctx.req.headers.authorization);
   const request = readRequest(await ctx.json());
   const waitFor = readTxnId(ctx.req.headers[TXN_ID_HEADER]);
   let queryType: QueryType = 'unknown';

@@ -56,7 +56,7 @@ class CommandFailed extends Error {
 
 async function write(ctx: RequestContext, deps: WriteDeps): Promise<Reply> {
   const arrived = performance.now();
-  const principal = deps.apiKeys.authenticate(ctx.req.headers.authorization);
+  const principal = await deps.apiKeys.authenticate(ctx.req.headers.authorization);
   const body = await ctx.json();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(400, 'http/bad-request', 'the body must be a JSON object {"args": {…}, "commands": […]}');
