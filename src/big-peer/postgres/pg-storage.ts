@@ -66,6 +66,7 @@ import { Untranslatable, pgIdentifier } from './pg-translate.ts';
 import { liveSql, planQuery, unparsedSql, type PgQueryPlan } from './pg-query-sql.ts';
 import { CATALOG_SQL, createIndexSql, definitionOf, indexedPaths, pgIndexName, type CatalogRow } from './pg-indexes.ts';
 import { planOf } from './pg-explain.ts';
+import { joinedStatements } from './pg-inline.ts';
 
 /** The channel commits are announced on; payload `{"s": schema, "t": last txn_id, "f": first txn_id, "c": [collections]}`. */
 export const COMMIT_CHANNEL = 'syncmesh_commit';
@@ -484,6 +485,9 @@ class PgWriter extends PgReader implements StorageWriter {
       const head = this.#prefix.splice(0);
       if (flush !== undefined) head.push(flush);
       if (head.length === 0) return run(statements);
+      // One text, one round trip, when small enough (pg-inline.ts): its result is the last statement's.
+      const joined = statements.length <= 1 && head.length + statements.length > 1 ? joinedStatements([...head, ...statements]) : undefined;
+      if (joined !== undefined) return run([joined]).slice(0, statements.length);
       return run([...head, ...statements]).slice(head.length);
     }, context);
     this.#clock = clock;
@@ -892,7 +896,10 @@ export class PgStorage implements StorageEngine {
     return {
       writer,
       commit: () => {
-        finish(() => writer.commitStatements(this.schema, first));
+        finish(() => {
+          const statements = writer.commitStatements(this.schema, first);
+          return statements.length > 1 ? [joinedStatements(statements) ?? statements].flat() : statements;
+        });
         this.#known = Math.max(this.#known, writer.committedTxnId);
         this.#pages.clear();
       },
