@@ -1241,7 +1241,7 @@ export const nodesWritesSuite: Suite = {
   name: 'nodes-writes',
   summary:
     'Big Peer nodes on PostgreSQL: 64 HTTP writers on 1, 2 and 4 nodes (SYNCMESH_BENCH_HTTP_NODES to choose), throughput, p99 and CPU per write vs raw pg (needs PostgreSQL)',
-  durationSeconds: 215, // the 64 HTTP writers' part of the `nodes` suite, measured on 2026-11-27 (shared machine)
+  durationSeconds: 135, // measured: one run of 1, 2 and 4 nodes on the 2-core VM shared with other work, 2026-11-27
   title:
     'Big Peer nodes on PostgreSQL · 64 HTTP writers, each node and PostgreSQL a process of their own, the clients in the suite’s process (raw = 64 pg clients running the same statements)',
   async run(context) {
