@@ -122,6 +122,36 @@ export function runStorageAcceptanceTests(name: string, open: () => { storage: S
       });
     });
 
+    it('inserts many in one call, each only where no document or tombstone has its _id, and says which', () => {
+      withStorage((s) => {
+        s.write((w) => w.insertIfAbsent('c', doc({ _id: 'b', n: 1 })));
+        s.write((w) => w.put('c', { id: 'd', value: null, meta: META, txnId: 2 }));
+        s.write((w) => w.insertIfAbsent('other', doc({ _id: 'a', n: 0 })));
+        const ids = ['a', 'b', 'c', 'd', 'e', 7, { k: 1 }];
+        const inserted = s.write((w) =>
+          w.insertManyIfAbsent(
+            'c',
+            ids.map((id, i) => doc({ _id: id, n: 10 + i })),
+          ),
+        );
+        expect(inserted).toEqual([true, false, true, false, true, true, true]);
+        expect(s.read((r) => r.get('c', 'b'))?.value).toEqual({ _id: 'b', n: 1 });
+        expect(s.read((r) => r.get('c', 'd'))?.value).toBeNull();
+        expect(s.read((r) => r.get('c', { k: 1 }))?.value).toEqual({ _id: { k: 1 }, n: 16 });
+        expect(s.read((r) => r.findValues(query('c'))).map((d) => d._id)).toEqual([7, 'a', 'b', 'c', 'e', { k: 1 }]);
+        expect(s.read((r) => r.get('other', 'a'))?.value).toEqual({ _id: 'a', n: 0 });
+        // Past one statement's batch: 2,500 documents, every other one already there.
+        s.write((w) => {
+          for (let i = 0; i < 2_500; i += 2) w.insertIfAbsent('many', doc({ _id: `m${String(i).padStart(4, '0')}`, n: -1 }));
+        });
+        const many = Array.from({ length: 2_500 }, (_, i) => doc({ _id: `m${String(i).padStart(4, '0')}`, n: i }));
+        const flags = s.write((w) => w.insertManyIfAbsent('many', many));
+        expect(flags).toEqual(many.map((_, i) => i % 2 === 1));
+        expect(s.read((r) => r.get('many', 'm2499'))?.value).toEqual({ _id: 'm2499', n: 2499 });
+        expect(s.read((r) => r.get('many', 'm2498'))?.value).toEqual({ _id: 'm2498', n: -1 });
+      });
+    });
+
     it('keeps tombstones out of queries but gives them to get', () => {
       withStorage((s) => {
         s.write((w) => {

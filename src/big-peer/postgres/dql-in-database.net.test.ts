@@ -12,6 +12,8 @@ import { BigPeer } from '../big-peer.ts';
 import { bigPeerConfig } from '../config.ts';
 import { post, TEST_APP, TEST_KEY } from '../../testing/big-peer/test-helpers.ts';
 import { openPgSync } from './open-node.ts';
+import { PgStorage } from './pg-storage.ts';
+import { Sync } from '../../peer/host.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 const EXECUTE = '/api/v4/store/execute';
@@ -76,6 +78,32 @@ describe('DQL on a Big Peer node on PostgreSQL', () => {
       await peer.close();
       sync.close();
       other.close();
+    }
+  }, 60_000);
+  it('writes a bulk INSERT in a statement per 1,000 documents, and gives the documents already there to their policy', async () => {
+    if (database === undefined) throw new Error('no test database');
+    const storage = PgStorage.open({ url: database.url, schema: `bk_${randomBytes(6).toString('hex')}`, pollIntervalMs: 60_000 });
+    const sync = new Sync({ storage, storageName: 'postgres', logHub: new LogHub({ minimumLogLevel: 'ERROR' }) });
+    try {
+      await sync.store.execute('INSERT INTO bulk DOCUMENTS (:a), (:b)', { a: { _id: 'b0100', n: -1 }, b: { _id: 'b2000', n: -1 } });
+      await sync.store.execute('DELETE FROM bulk WHERE _id = :id', { id: 'b2000' });
+      const docs = Array.from({ length: 2_500 }, (_, i) => ({ _id: `b${String(i).padStart(4, '0')}`, n: i }));
+      const before = storage.commitCounters;
+      const result = await sync.store.execute('INSERT INTO bulk DOCUMENTS (:docs) ON ID CONFLICT DO UPDATE', { docs });
+      const after = storage.commitCounters;
+      // Every document, in the order given: 2,498 new, b0100 updated, b2000 written again after its tombstone.
+      expect(result.mutatedDocumentIds).toEqual(docs.map((d) => d._id));
+      // 3 batches, the 2 conflicting documents' reads, their write, the transaction's ends: not 2,500.
+      expect(after.statements - before.statements).toBeLessThanOrEqual(12);
+      const rows = await sync.store.execute('SELECT _id, n FROM bulk WHERE _id IN [:a, :b, :c]', { a: 'b0100', b: 'b2000', c: 'b2499' });
+      expect(rows.items).toEqual([
+        { _id: 'b0100', n: 100 },
+        { _id: 'b2000', n: 2000 },
+        { _id: 'b2499', n: 2499 },
+      ]);
+      expect((await sync.store.execute('SELECT COUNT(*) AS n FROM bulk')).items).toEqual([{ n: 2_500 }]);
+    } finally {
+      sync.close();
     }
   }, 60_000);
 });

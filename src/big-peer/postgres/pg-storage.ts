@@ -157,6 +157,9 @@ class CommitGroup {
 
 type Row = [Uint8Array, string, string, boolean, number];
 
+/** Documents per statement of `insertManyIfAbsent`: a bulk INSERT takes a round trip per this many, not per document. */
+const INSERT_BATCH = 1_000;
+
 const COLUMNS = 'SELECT id, body, meta, deleted, txn_id FROM documents';
 /** Begins a write transaction and takes the cluster write lock: one text, one round trip. */
 const LOCK_CLOCK = 'BEGIN; SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE';
@@ -557,6 +560,33 @@ class PgWriter extends PgReader implements StorageWriter {
       doc.txnId,
     ]);
     return result.rowCount === 1;
+  }
+
+  /** One statement per INSERT_BATCH documents: the ids it did not write are those that were there. */
+  insertManyIfAbsent(collection: string, docs: readonly StoredDocument[]): boolean[] {
+    if (docs.length === 1) return [this.insertIfAbsent(collection, docs[0] as StoredDocument)];
+    const inserted: boolean[] = [];
+    for (let from = 0; from < docs.length; from += INSERT_BATCH) {
+      const batch = docs.slice(from, from + INSERT_BATCH);
+      this.written.add(collection);
+      const ids = batch.map((doc) => sortKey(doc.id).toString('hex'));
+      const { rows } = this.one(
+        'INSERT INTO documents (collection, id, body, meta, deleted, txn_id) ' +
+          "SELECT $1, decode(i, 'hex'), b, m, d, t FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], $6::bigint[]) AS p(i, b, m, d, t) " +
+          "ON CONFLICT DO NOTHING RETURNING encode(id, 'hex')",
+        [
+          collection,
+          ids,
+          batch.map(bodyOf),
+          batch.map((doc) => JSON.stringify(doc.meta)),
+          batch.map((doc) => doc.value === null),
+          batch.map((doc) => doc.txnId),
+        ],
+      );
+      const written = new Set(rows.map((r) => r[0] as string));
+      for (const id of ids) inserted.push(written.has(id));
+    }
+    return inserted;
   }
 
   put(collection: string, doc: StoredDocument): void {

@@ -167,6 +167,10 @@ class MemoryWriter extends MemoryReader implements StorageWriter {
     return true;
   }
 
+  insertManyIfAbsent(collection: string, docs: readonly StoredDocument[]): boolean[] {
+    return docs.map((doc) => this.insertIfAbsent(collection, doc));
+  }
+
   put(collection: string, doc: StoredDocument): void {
     const entry = toEntry(doc);
     this.#set(collection, entry.key.toString('hex'), entry);

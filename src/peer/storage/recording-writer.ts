@@ -81,6 +81,14 @@ export class RecordingWriter implements StorageWriter {
     return inserted;
   }
 
+  insertManyIfAbsent(collection: string, docs: readonly StoredDocument[]): boolean[] {
+    const inserted = this.#inner.insertManyIfAbsent(collection, docs);
+    docs.forEach((doc, i) => {
+      if (inserted[i] === true) this.#changes.push({ collection, id: doc.id, kind: 'put', after: doc.value });
+    });
+    return inserted;
+  }
+
   put(collection: string, doc: StoredDocument, replaces?: StoredDocument): void {
     this.#inner.put(collection, doc, replaces);
     this.#changes.push({ collection, id: doc.id, kind: 'put', after: doc.value });

@@ -388,6 +388,10 @@ class SqliteWriter extends SqliteReader implements StorageWriter {
     return info.changes === 1;
   }
 
+  insertManyIfAbsent(collection: string, docs: readonly StoredDocument[]): boolean[] {
+    return docs.map((doc) => this.insertIfAbsent(collection, doc));
+  }
+
   put(collection: string, doc: StoredDocument, replaces?: StoredDocument): void {
     const key = sortKey(doc.id);
     const body = bodyOf(doc);

@@ -128,6 +128,11 @@ export interface StorageWriter extends StorageReader {
   /** Writes the document unless one with its `_id` (live or tombstone) exists; tells which. */
   insertIfAbsent(collection: string, doc: StoredDocument): boolean;
   /**
+   * `insertIfAbsent` of each document, in order (their `_id`s are distinct); tells which were
+   * written. An engine with a round trip per statement writes them in one.
+   */
+  insertManyIfAbsent(collection: string, docs: readonly StoredDocument[]): boolean[];
+  /**
    * Writes the document, replacing any with its `_id`. `replaces`, when given, is that document
    * as this storage returned it (a find or `get` of this collection): an engine may use it to
    * find the row without a search, and must write correctly whatever happened to the row since.
