@@ -88,7 +88,13 @@ export class Child {
   private constructor(file: URL, label: string, setup: unknown) {
     this.label = label;
     // --expose-gc: a child collects its garbage before it is timed or its memory read.
-    this.#process = fork(file, [JSON.stringify(setup)], { execArgv: ['--expose-gc'], stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
+    // SYNCMESH_BENCH_CPU_PROF=<folder>: each child writes a CPU profile there when it exits (not a suite's figures: profiling costs time).
+    const profiles = process.env.SYNCMESH_BENCH_CPU_PROF;
+    const execArgv = [
+      '--expose-gc',
+      ...(profiles === undefined || profiles === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`, `--cpu-prof-name=${label}-${Date.now()}.cpuprofile`]),
+    ];
+    this.#process = fork(file, [JSON.stringify(setup)], { execArgv, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], serialization: 'advanced' });
     const keep = (chunk: Buffer): void => {
       this.#output.push(
         ...chunk
