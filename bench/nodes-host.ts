@@ -6,7 +6,9 @@
  *   on 127.0.0.1, its PostgreSQL worker thread. It writes when asked (`prepare`, then `go`: the
  *   write loop of the writes rows; `insert`: one fan-out write) and reports its sessions, its
  *   memory, its CPU time, when it had written a fan-out write to its sessions (`watch`, then
- *   `sent`: bench/sent-frames.ts) and its WARN and ERROR log entries.
+ *   `sent`: bench/sent-frames.ts), when its store had each document of a collection committed
+ *   (`track`, then `tracked`: the small peers' writes of bench/nodes-peer-writes.ts) and its WARN
+ *   and ERROR log entries.
  * - `raw-ws`: the baseline server, bare `ws` on 127.0.0.1: it relays each message a client sends
  *   to the other clients (the latency rows) and sends a frame to every client when asked (the
  *   fan-out rows).
@@ -43,6 +45,9 @@ function nodeHandlers(node: PgNode, frames: typeof import('./sent-frames.ts')): 
   const drainer = setInterval(drain, 200);
   let prepared: BenchDocument[] = [];
   let collection = '';
+  // `track`: [_id, when] of each document of the tracked collection the store committed.
+  let untrack: (() => void) | undefined;
+  let committed: [string, number][] = [];
   return {
     info: () => ({ url: node.url }),
     prepare: (plan: WritePlan) => {
@@ -75,6 +80,20 @@ function nodeHandlers(node: PgNode, frames: typeof import('./sent-frames.ts')): 
     },
     /** A statement through the node's store (commands such as CREATE INDEX, which HTTP refuses); answers how many items. */
     execute: async ({ statement }: { statement: string }) => (await node.peer.sync.store.execute(statement)).items.length,
+    /**
+     * From now on notes, for each document of `collection` the node's store commits, when its
+     * commit listeners were told: after its COMMIT in PostgreSQL (a group's, under group commit).
+     */
+    track: ({ collection: of }: { collection: string }) => {
+      untrack?.();
+      committed = [];
+      untrack = node.peer.sync.store.onCommit((txn) => {
+        const at = wallNow();
+        for (const change of txn.changes) if (change.collection === of && change.kind === 'put') committed.push([String(change.id), at]);
+      });
+    },
+    /** What `track` noted since the last call. */
+    tracked: () => committed.splice(0),
     sessions: () => node.peer.sessions,
     fanOut: () => node.peer.sync.fanOut ?? null,
     cpu: cpuMs,
@@ -94,6 +113,7 @@ function nodeHandlers(node: PgNode, frames: typeof import('./sent-frames.ts')): 
     },
     close: async () => {
       clearInterval(drainer);
+      untrack?.();
       await node.close();
     },
   };

@@ -29,7 +29,6 @@
  * (scripts/postgres-cluster.js), stopped at the end; each measurement gets a fresh database,
  * dropped after it. Without PostgreSQL the suite fails with how to get one. Every wait is bounded.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { WebSocket, type RawData } from 'ws';
@@ -38,15 +37,16 @@ import { PG_MIGRATIONS } from '../src/big-peer/postgres/pg-schema.ts';
 import { TcpBalancer } from '../src/testing/big-peer/tcp-balancer.ts';
 import { TEST_KEY } from '../src/testing/big-peer/test-helpers.ts';
 import { type ObserverEvent, type Sync } from '../src/peer/host.ts';
-import type { FanOutCounts } from '../src/peer/replication/shared-updates.ts';
 import { sortKey } from '../src/peer/dql/sort-key.ts';
 import { generateDocuments, type BenchDocument } from './documents.ts';
 import { alternate, check, collectGarbage, median, percentile, within, type Row, type Suite, type SuiteContext } from './harness.ts';
-import { Child, cpuMs, wallNow, writeDocuments, type Memory, type NodeLogs, type Span, type WritePlan } from './nodes-ipc.ts';
+import { Child, cpuMs, wallNow, writeDocuments, type Memory, type NodeLogs, type WritePlan } from './nodes-ipc.ts';
 import type { HostSetup } from './nodes-host.ts';
 import type { Arrival, PeersSetup } from './nodes-peers.ts';
+import { peerWriteRows } from './nodes-peer-writes.ts';
+import { NodeProcess, checkLogs, closeAll, startNodes, type StorageCounters } from './nodes-process.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
-import { inFreshDatabase, postgresServer, serverCpuMs, withClient, type Database, type PostgresServer } from './postgres-server.ts';
+import { inFreshDatabase, postgresServer, serverCpuMs, withClient, type PostgresServer } from './postgres-server.ts';
 
 const HOST = new URL('./nodes-host.ts', import.meta.url);
 const PEERS_PROCESS = new URL('./nodes-peers.ts', import.meta.url);
@@ -59,7 +59,6 @@ const WRITE_WARMUP = 1;
 const WRITE_REPEAT = 5;
 /** Per row, both sides; at least one timed repetition always runs. */
 const WRITE_BUDGET_MS = 25_000;
-const WRITE_TIMEOUT_MS = 60_000;
 
 // ---- latency ----
 const PING_SEED = 37;
@@ -122,127 +121,7 @@ async function until(what: string, ready: () => boolean | Promise<boolean>, time
 
 // postgresServer, withClient and inFreshDatabase: bench/postgres-server.ts.
 
-// ---- the node processes ----
-
-class NodeProcess {
-  readonly name: string;
-  readonly url: string;
-  readonly #child: Child;
-
-  static async start(db: Database, schema: string, name: string): Promise<NodeProcess> {
-    const child = await Child.start(HOST, `Big Peer ${name}`, { role: 'node', url: db.url, schema, name } satisfies HostSetup);
-    try {
-      const { url } = await child.request<{ url: string }>('info');
-      return new NodeProcess(child, name, url);
-    } catch (error) {
-      await child.close();
-      throw error;
-    }
-  }
-
-  private constructor(child: Child, name: string, url: string) {
-    this.#child = child;
-    this.name = name;
-    this.url = url;
-  }
-
-  get port(): number {
-    return Number(new URL(this.url).port);
-  }
-
-  prepare(plan: WritePlan): Promise<void> {
-    return this.#child.request('prepare', plan);
-  }
-
-  go(): Promise<Span> {
-    return this.#child.request('go', {}, WRITE_TIMEOUT_MS);
-  }
-
-  /** A request to the node process's handlers (bench/nodes-host.ts) not wrapped above. */
-  request<T>(kind: string, body: unknown, timeoutMs?: number): Promise<T> {
-    return this.#child.request(kind, body, timeoutMs);
-  }
-
-  insert(collection: string, doc: BenchDocument): Promise<void> {
-    return this.#child.request('insert', { collection, doc }, ROUND_TIMEOUT_MS);
-  }
-
-  count(collection: string): Promise<number> {
-    return this.#child.request('count', { collection });
-  }
-
-  sessions(): Promise<number> {
-    return this.#child.request('sessions');
-  }
-
-  /** The node's fan-out counts (Sync.fanOut), null when it shares nothing. */
-  fanOut(): Promise<FanOutCounts | null> {
-    return this.#child.request('fanOut');
-  }
-
-  memory(): Promise<Memory> {
-    return this.#child.request('memory');
-  }
-
-  /** CPU time of the node's process so far (all its threads), milliseconds. */
-  cpu(): Promise<number> {
-    return this.#child.request('cpu');
-  }
-
-  /** The node's storage counters so far (PgStorage.commitCounters). */
-  counters(): Promise<StorageCounters> {
-    return this.#child.request('counters');
-  }
-
-  logs(): Promise<NodeLogs> {
-    return this.#child.request('logs');
-  }
-
-  close(): Promise<void> {
-    return this.#child.close();
-  }
-}
-
-interface StorageCounters {
-  readonly groups: number;
-  readonly writes: number;
-  readonly statements: number;
-  readonly roundTrips: number;
-}
-
-/** Starts the nodes one after another on one fresh schema of `db`. */
-async function startNodes(db: Database, count: number): Promise<NodeProcess[]> {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const nodes: NodeProcess[] = [];
-  try {
-    for (let i = 1; i <= count; i++) nodes.push(await NodeProcess.start(db, schema, `node-${i}`));
-  } catch (error) {
-    await closeAll(nodes);
-    throw error;
-  }
-  return nodes;
-}
-
-async function closeAll(closables: readonly { close(): Promise<void> }[]): Promise<void> {
-  const results = await Promise.allSettled(closables.map((c) => c.close()));
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
-}
-
-/** Throws on any ERROR the nodes logged; reports their WARN entries on stderr. */
-async function checkLogs(context: SuiteContext, where: string, sources: readonly { logs(): Promise<NodeLogs> }[]): Promise<void> {
-  const errors: string[] = [];
-  const warnings: string[] = [];
-  for (const source of sources) {
-    const logs = await source.logs();
-    errors.push(...logs.errors);
-    warnings.push(...logs.warnings);
-  }
-  check(errors.length === 0, () => `${where}: ${errors.length} ERROR log entr(y/ies): ${errors.slice(0, 3).join(' | ')}`);
-  if (warnings.length > 0) context.log(`${where}: ${warnings.length} WARN entr(y/ies), e.g. ${warnings[0]}`);
-}
-
-// ---- alternating sides ----
+// ---- the node processes: NodeProcess, startNodes, closeAll, checkLogs (bench/nodes-process.ts) ----
 
 // ---- 1. writes ----
 
@@ -1212,6 +1091,7 @@ export const nodesSuite: Suite = {
       rows.push(await writeRow(context, server, 1));
       rows.push(await writeRow(context, server, 2));
       for (const count of HTTP_NODES) rows.push(...(await concurrentRows(context, server, count)));
+      for (const count of HTTP_NODES) rows.push(...(await peerWriteRows(context, server, count)));
       rows.push(...(await latencyRows(context, server)));
       for (const scale of FAN_SCALES) rows.push(...(await peersRows(context, server, scale)));
       rows.push(...(await selectRows(context, server)));
@@ -1223,7 +1103,7 @@ export const nodesSuite: Suite = {
 };
 
 /**
- * The node counts of the 64 HTTP writers' rows: SYNCMESH_BENCH_HTTP_NODES (e.g. `2` or `1,2`),
+ * The node counts of the `nodes-writes` rows: SYNCMESH_BENCH_HTTP_NODES (e.g. `2` or `1,2`),
  * else 1, 2 and 4.
  */
 function httpNodeCounts(): readonly number[] {
@@ -1236,19 +1116,40 @@ function httpNodeCounts(): readonly number[] {
   return counts;
 }
 
-/** The 64 HTTP writers' rows of the `nodes` suite alone. */
+const WRITERS = ['http', 'peers'] as const;
+type Writers = (typeof WRITERS)[number];
+
+/**
+ * Which writers' rows `nodes-writes` runs: SYNCMESH_BENCH_WRITERS (`http`: the 64 HTTP clients;
+ * `peers`: the 200 replicating small peers; `http,peers`), else both.
+ */
+function writerKinds(): ReadonlySet<Writers> {
+  const named = process.env.SYNCMESH_BENCH_WRITERS;
+  if (named === undefined || named.trim() === '') return new Set(WRITERS);
+  const kinds = named.split(',').map((part) => part.trim());
+  const unknown = kinds.filter((k) => !(WRITERS as readonly string[]).includes(k));
+  if (unknown.length > 0 || kinds.length === 0) {
+    throw new Error(`SYNCMESH_BENCH_WRITERS must be http, peers or http,peers, not ${JSON.stringify(named)}`);
+  }
+  return new Set(kinds as Writers[]);
+}
+
+/** The writers' rows of the `nodes` suite alone: 64 HTTP clients, and 200 replicating small peers. */
 export const nodesWritesSuite: Suite = {
   name: 'nodes-writes',
   summary:
-    'Big Peer nodes on PostgreSQL: 64 HTTP writers on 1, 2 and 4 nodes (SYNCMESH_BENCH_HTTP_NODES to choose), throughput, p99 and CPU per write vs raw pg (needs PostgreSQL)',
+    'Big Peer nodes on PostgreSQL: 64 HTTP writers and 200 replicating small peers on 1, 2 and 4 nodes (SYNCMESH_BENCH_HTTP_NODES, SYNCMESH_BENCH_WRITERS to choose), throughput, p99 and CPU per write vs raw pg (needs PostgreSQL)',
   durationSeconds: 135, // measured: one run of 1, 2 and 4 nodes on the 2-core VM shared with other work, 2026-11-27
   title:
-    'Big Peer nodes on PostgreSQL · 64 HTTP writers, each node and PostgreSQL a process of their own, the clients in the suite’s process (raw = 64 pg clients running the same statements)',
+    'Big Peer nodes on PostgreSQL · 64 HTTP writers (in the suite’s process) and 200 small peers (in a process of their own) writing single documents, each node and PostgreSQL a process of their own (raw = 64 or 200 pg clients running the same statements)',
   async run(context) {
+    const counts = httpNodeCounts();
+    const kinds = writerKinds();
     const server = await postgresServer(context);
     try {
       const rows: Row[] = [];
-      for (const count of httpNodeCounts()) rows.push(...(await concurrentRows(context, server, count)));
+      if (kinds.has('http')) for (const count of counts) rows.push(...(await concurrentRows(context, server, count)));
+      if (kinds.has('peers')) for (const count of counts) rows.push(...(await peerWriteRows(context, server, count)));
       return rows;
     } finally {
       await server.stop();
