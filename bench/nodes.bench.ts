@@ -12,6 +12,9 @@
  * - 64 concurrent HTTP writers: 64 keep-alive clients, each 40 single-document INSERTs through
  *   `store/execute`, spread over 1, 2 and 4 nodes: total writes/s, p50 and p99 of one write.
  *   Raw: 64 `pg` clients running the six statements per write at once.
+ * - 200 replicating small peers writing single documents on 1, 2 and 4 nodes
+ *   (bench/nodes-peer-writes.ts): committed in PostgreSQL per second, local commit → node
+ *   commit p50/p99, CPU per write. Raw: 200 `pg` clients running a replicated write's statements.
  * - Latency: small peer A writes one document; timed until an observer on small peer B delivers
  *   it, with A and B on one node, and with A on node 1 and B on node 2 (the commit crosses
  *   nodes through NOTIFY). Raw: ws client → relay server (a process) → ws client; and, for the
@@ -1080,8 +1083,8 @@ async function selectRows(context: SuiteContext, server: PostgresServer): Promis
 export const nodesSuite: Suite = {
   name: 'nodes',
   summary:
-    'Big Peer nodes on PostgreSQL: writes, 64 HTTP writers, cross-node latency, 200 and 1,000 peers, selective SELECT vs raw pg and ws (needs PostgreSQL)',
-  durationSeconds: 420, // estimated from the parts measured on 2026-11-27 (shared machine): 215 s with the 64 HTTP writers, about 105 s of 1,000 peers, about 100 s of SELECT rows
+    'Big Peer nodes on PostgreSQL: writes, 64 HTTP writers, 200 writing small peers, cross-node latency, 200 and 1,000 peers, selective SELECT vs raw pg and ws (needs PostgreSQL)',
+  durationSeconds: 590, // estimated from the parts measured on 2026-11-27 (shared machine): 215 s with the 64 HTTP writers, about 165 s of 200 writing small peers, about 105 s of 1,000 peers, about 100 s of SELECT rows
   title:
     'Big Peer nodes on PostgreSQL · each node, raw server and the peers a process of its own; writes through the store (raw = pg running the same statements); small peer → small peer latency (raw = ws relay, pg NOTIFY); 200 and 1,000 small peers through a TCP balancer (raw = ws server and clients)',
   async run(context) {
@@ -1139,7 +1142,7 @@ export const nodesWritesSuite: Suite = {
   name: 'nodes-writes',
   summary:
     'Big Peer nodes on PostgreSQL: 64 HTTP writers and 200 replicating small peers on 1, 2 and 4 nodes (SYNCMESH_BENCH_HTTP_NODES, SYNCMESH_BENCH_WRITERS to choose), throughput, p99 and CPU per write vs raw pg (needs PostgreSQL)',
-  durationSeconds: 135, // measured: one run of 1, 2 and 4 nodes on the 2-core VM shared with other work, 2026-11-27
+  durationSeconds: 240, // measured: 234 s for one run of both writers on 1, 2 and 4 nodes (the small peers' rows about 165 s) on the 2-core VM shared with other work, 2026-11-27
   title:
     'Big Peer nodes on PostgreSQL · 64 HTTP writers (in the suite’s process) and 200 small peers (in a process of their own) writing single documents, each node and PostgreSQL a process of their own (raw = 64 or 200 pg clients running the same statements)',
   async run(context) {
