@@ -20,7 +20,8 @@ export interface PgBridgeOptions {
 }
 
 export interface Notifications {
-  notification(channel: string, payload: string): void;
+  /** `rows`: what the listen's `prefetch` read for it, when it did. */
+  notification(channel: string, payload: string, rows: unknown[][] | undefined): void;
   listening(channel: string): void;
   lost(channel: string, error: string): void;
 }
@@ -111,10 +112,14 @@ export class PgBridge {
     this.#unwrap(this.#callSync(sql === undefined ? { kind: 'end', session } : { kind: 'end', session, sql }));
   }
 
-  /** LISTENs on `channel`; `events` hear of its notifications, and of the connection lost and back. */
-  listen(channel: string, events: Notifications): void {
+  /**
+   * LISTENs on `channel`; `events` hear of its notifications, and of the connection lost and
+   * back. `prefetch`: a statement the worker runs with another process's notification's payload
+   * as `$1` before passing it on, with its rows (pg-protocol.ts).
+   */
+  listen(channel: string, prefetch: string | undefined, events: Notifications): void {
     this.#notifications = events;
-    void this.#callAsync({ kind: 'listen', channel }).catch(() => {});
+    void this.#callAsync(prefetch === undefined ? { kind: 'listen', channel } : { kind: 'listen', channel, prefetch }).catch(() => {});
   }
 
   /** Closes the connections and ends the worker. */
@@ -196,7 +201,7 @@ export class PgBridge {
         return;
       }
       case 'notification':
-        return this.#notifications?.notification(event.channel, event.payload);
+        return this.#notifications?.notification(event.channel, event.payload, event.rows);
       case 'listening':
         return this.#notifications?.listening(event.channel);
       case 'listen-lost':

@@ -11,6 +11,8 @@ import type { MessagePort } from 'node:worker_threads';
 export interface Statement {
   readonly sql: string;
   readonly params?: readonly unknown[];
+  /** A text of several statements answers with the result of its last, or of the one at this place (from 0). */
+  readonly resultOf?: number;
 }
 
 /** A statement's rows, each an array of column values (`bytea` arrives as a Uint8Array). */
@@ -41,8 +43,13 @@ export type WorkerRequest =
   | { readonly kind: 'run'; readonly session: number; readonly statements: readonly Statement[]; readonly rollbackOnError?: boolean }
   /** Runs `sql` (COMMIT, ROLLBACK) if given, and gives the session's connection back for reuse. */
   | { readonly kind: 'end'; readonly session: number; readonly sql?: string }
-  /** LISTENs on a channel on a connection of its own, reconnecting while the worker runs. */
-  | { readonly kind: 'listen'; readonly channel: string }
+  /**
+   * LISTENs on a channel on a connection of its own, reconnecting while the worker runs. With
+   * `prefetch`, a notification that another server process sent (not a connection of this
+   * worker) comes with the rows of that statement, run with its payload as `$1` (none if it fails),
+   * unless its payload carries them already (a JSON object with `r`).
+   */
+  | { readonly kind: 'listen'; readonly channel: string; readonly prefetch?: string }
   /** Closes every connection. */
   | { readonly kind: 'close' };
 
@@ -63,6 +70,6 @@ export interface PostedRequest {
 
 export type WorkerEvent =
   | { readonly kind: 'reply'; readonly seq: number; readonly outcome: WorkerOutcome }
-  | { readonly kind: 'notification'; readonly channel: string; readonly payload: string }
+  | { readonly kind: 'notification'; readonly channel: string; readonly payload: string; readonly rows?: unknown[][] }
   | { readonly kind: 'listening'; readonly channel: string }
   | { readonly kind: 'listen-lost'; readonly channel: string; readonly error: string };

@@ -16,6 +16,9 @@
  * - A commit NOTIFYs the other nodes (channel `syncmesh_commit`, with its first and last txn_id
  *   and collections); a poller reads the clock every `pollIntervalMs` too, so a lost
  *   notification delays a change by that much at most (`onExternalCommit`).
+ * - After a commit, no node blocks on a read of the change page its sessions ask for: the group
+ *   reads back what it wrote before its COMMIT, and the other nodes get it with the NOTIFY or
+ *   from their worker thread as it arrives (pg-change-pages.ts).
  * - Conditions, ORDER BY, LIMIT and OFFSET run in PostgreSQL, translated to SQL over the jsonb
  *   form of the body (pg-translate.ts, pg-query-sql.ts); what has no SQL form is left to the
  *   reference evaluator, on the documents the rest of the condition lets through, and logged at
@@ -38,7 +41,6 @@ import {
   type ClockState,
   type CollectionInfo,
   type DiskUsage,
-  type DocumentMeta,
   type DocumentQuery,
   type Expr,
   type ExternalCommit,
@@ -67,8 +69,24 @@ import { liveSql, planQuery, unparsedSql, type PgQueryPlan } from './pg-query-sq
 import { CATALOG_SQL, createIndexSql, definitionOf, indexedPaths, pgIndexName, type CatalogRow } from './pg-indexes.ts';
 import { planOf } from './pg-explain.ts';
 import { joinedStatements } from './pg-inline.ts';
+import {
+  ChangePageCache,
+  bufferOf,
+  pageOf,
+  payloadRows,
+  payloadSql,
+  prefetchSql,
+  rowsByCollection,
+  seedSql,
+  toStored,
+  type Row,
+  type Seed,
+} from './pg-change-pages.ts';
 
-/** The channel commits are announced on; payload `{"s": schema, "t": last txn_id, "f": first txn_id, "c": [collections]}`. */
+/**
+ * The channel commits are announced on; payload `{"s": schema, "t": last txn_id, "f": first
+ * txn_id, "c": [collections], "r": [rows it wrote]}`, `r` only when it fits (pg-change-pages.ts).
+ */
 export const COMMIT_CHANNEL = 'syncmesh_commit';
 /** A NOTIFY payload must stay under 8000 bytes: past this, the collections are left out (any may have changed). */
 const MAX_PAYLOAD = 7_000;
@@ -155,23 +173,12 @@ class CommitGroup {
   }
 }
 
-type Row = [Uint8Array, string, string, boolean, number];
-
 /** Documents per statement of `insertManyIfAbsent`: a bulk INSERT takes a round trip per this many, not per document. */
 const INSERT_BATCH = 1_000;
 
 const COLUMNS = 'SELECT id, body, meta, deleted, txn_id FROM documents';
 /** Begins a write transaction and takes the cluster write lock: one text, one round trip. */
 const LOCK_CLOCK = 'BEGIN; SELECT txn_id, hlc FROM clock WHERE one = 1 FOR UPDATE';
-
-function bufferOf(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function toStored(row: Row): StoredDocument {
-  const body = JSON.parse(row[1]) as JsonObject;
-  return { id: body._id as JsonValue, value: row[3] ? null : body, meta: JSON.parse(row[2]) as DocumentMeta, txnId: row[4] };
-}
 
 function bodyOf(doc: StoredDocument): string {
   return JSON.stringify(doc.value ?? { _id: doc.id });
@@ -180,29 +187,6 @@ function bodyOf(doc: StoredDocument): string {
 /** Does SQL answer this query exactly, in `_id` order with no condition? */
 function isPlain(query: DocumentQuery): boolean {
   return query.where === undefined && query.orderBy.length === 0;
-}
-
-/**
- * Pages of `changedSince` read since the last commit this storage knows of. After a commit every
- * session of a node asks for the same page (the changes after the same txn_id, up to the same
- * one): it is read once, not once per session. Any commit (own, told or polled) empties it.
- */
-class ChangePageCache {
-  static readonly MAX = 256;
-  readonly #pages = new Map<string, ChangePage>();
-
-  get(key: string): ChangePage | undefined {
-    return this.#pages.get(key);
-  }
-
-  set(key: string, page: ChangePage): void {
-    if (this.#pages.size >= ChangePageCache.MAX) this.#pages.clear();
-    this.#pages.set(key, page);
-  }
-
-  clear(): void {
-    this.#pages.clear();
-  }
 }
 
 /** What readers share with their storage: its logger, and the paths its secondary indexes hold. */
@@ -385,9 +369,8 @@ class PgReader implements StorageReader {
   changedSince(query: ChangeQuery): ChangePage {
     if (!Number.isInteger(query.limit) || query.limit < 1) throw new RangeError(`changedSince needs a limit >= 1, not ${query.limit}`);
     if (this.#pages === undefined) return this.#changedSince(query);
-    const key = JSON.stringify([query.collection, query.afterTxnId, query.uptoTxnId, query.cursor?.txnId, query.cursor?.key, query.limit]);
-    let page = this.#pages.get(key);
-    if (page === undefined) this.#pages.set(key, (page = this.#changedSince(query)));
+    let page = this.#pages.get(query);
+    if (page === undefined) this.#pages.set(query, (page = this.#changedSince(query)));
     return page;
   }
 
@@ -412,13 +395,7 @@ class PgReader implements StorageReader {
           query.uptoTxnId,
           query.limit + 1,
         ]);
-    const more = rows.length > query.limit;
-    if (more) rows.length = query.limit;
-    const last = rows[rows.length - 1] as Row | undefined;
-    return {
-      documents: (rows as Row[]).map(toStored),
-      next: more && last !== undefined ? { txnId: last[4], key: bufferOf(last[0]).toString('hex') } : undefined,
-    };
+    return pageOf(rows as Row[], query.limit);
   }
 
   collections(): CollectionInfo[] {
@@ -443,19 +420,23 @@ class PgReader implements StorageReader {
  * statement (a data-modifying WITH), then COMMIT, as one text. A text of several statements
  * takes no parameters, so the values are quoted literals (`pg.escapeLiteral`). `f` in the
  * payload is the first txn_id it commits: a node that knew the one before knows exactly which
- * collections changed.
+ * collections changed. `seed`: what the text reads back just before its COMMIT and answers with,
+ * and puts in the payload when it fits (pg-change-pages.ts).
  */
-function commitEnd(schema: string, moved: { first: number; clock: ClockState; collections: ReadonlySet<string> } | undefined): Statement[] {
+function commitEnd(schema: string, moved: { first: number; clock: ClockState; collections: ReadonlySet<string> } | undefined, seed?: Seed): Statement[] {
   if (moved === undefined) return [{ sql: 'COMMIT' }];
   const { first, clock } = moved;
   if (!Number.isSafeInteger(clock.lastTxnId)) throw new StoreError('store/io', `a txn_id must be an integer, not ${clock.lastTxnId}`);
   let payload = JSON.stringify({ s: schema, t: clock.lastTxnId, f: first, c: [...moved.collections] });
-  if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ s: schema, t: clock.lastTxnId });
+  const full = payload.length <= MAX_PAYLOAD;
+  if (!full) payload = JSON.stringify({ s: schema, t: clock.lastTxnId });
   return [
     {
       sql:
         `WITH c AS (UPDATE clock SET txn_id = ${clock.lastTxnId}, hlc = ${pg.escapeLiteral(clock.lastHlc)} WHERE one = 1) ` +
-        `SELECT pg_notify(${pg.escapeLiteral(COMMIT_CHANNEL)}, ${pg.escapeLiteral(payload)}); COMMIT`,
+        `SELECT pg_notify(${pg.escapeLiteral(COMMIT_CHANNEL)}, ${seed !== undefined && full ? payloadSql(payload, seed, MAX_PAYLOAD) : pg.escapeLiteral(payload)}); ` +
+        `${seed === undefined ? '' : `${seedSql(seed)}; `}COMMIT`,
+      ...(seed === undefined ? {} : { resultOf: 1 }),
     },
   ];
 }
@@ -1033,14 +1014,20 @@ export class PgStorage implements StorageEngine {
     group.state = 'committing';
     const last = group.clock.lastTxnId;
     if (group.moved) this.#committingUpTo = last;
-    const statements = commitEnd(this.schema, group.moved ? { first: group.firstTxnId, clock: group.clock, collections: group.collections } : undefined);
+    // What the group wrote, read back before its COMMIT: the sessions' pages after it, cut without a read.
+    const seed = group.moved ? { collections: group.collections, after: group.firstTxnId - 1, upto: last } : undefined;
+    const statements = commitEnd(this.schema, group.moved ? { first: group.firstTxnId, clock: group.clock, collections: group.collections } : undefined, seed);
     this.#bridge.run(this.#writeSession, statements, { rollbackOnError: true }).then(
-      () => {
+      ([written]) => {
         group.state = 'done';
         if (this.#group === group) this.#group = undefined;
         this.#committingUpTo = 0;
+        const newest = last >= this.#known;
         this.#known = Math.max(this.#known, last);
         this.#pages.clear();
+        // Not when another node's later commit is known already: the rows may have changed since.
+        if (seed !== undefined && newest && written !== undefined)
+          this.#pages.know(group.collections, group.firstTxnId - 1, last, rowsByCollection(written.rows));
         this.#groups++;
         this.#groupedWrites += group.members;
         group.resolve();
@@ -1089,9 +1076,9 @@ export class PgStorage implements StorageEngine {
   }
 
   #startHearing(): void {
-    this.#bridge.listen(COMMIT_CHANNEL, {
-      notification: (_channel, payload) => {
-        let parsed: { s?: unknown; t?: unknown; f?: unknown; c?: unknown };
+    this.#bridge.listen(COMMIT_CHANNEL, prefetchSql(this.schema), {
+      notification: (_channel, payload, rows) => {
+        let parsed: { s?: unknown; t?: unknown; f?: unknown; c?: unknown; r?: unknown };
         try {
           parsed = JSON.parse(payload) as typeof parsed;
         } catch {
@@ -1099,7 +1086,10 @@ export class PgStorage implements StorageEngine {
         }
         if (parsed.s !== this.schema || typeof parsed.t !== 'number') return;
         const collections = Array.isArray(parsed.c) ? parsed.c.filter((c): c is string => typeof c === 'string') : undefined;
-        this.#found(parsed.t, collections, typeof parsed.f === 'number' ? parsed.f : parsed.t);
+        // What the commit wrote, in its payload or read by the worker as it came (`f` names where it starts).
+        const carried = payloadRows(parsed.r) ?? rows;
+        const read = carried !== undefined && typeof parsed.f === 'number' ? rowsByCollection(carried) : undefined;
+        this.#found(parsed.t, collections, typeof parsed.f === 'number' ? parsed.f : parsed.t, read);
       },
       listening: () => {
         // Commits made while nobody listened are found by the next poll; look at once.
@@ -1122,9 +1112,11 @@ export class PgStorage implements StorageEngine {
    * they directly follow the last one known. This node's own group, whose COMMIT is on its way,
    * is not told as another's: its writers are told when the COMMIT answers.
    */
-  #found(txnId: number, collections: readonly string[] | undefined, first = txnId): void {
+  #found(txnId: number, collections: readonly string[] | undefined, first = txnId, read?: ReadonlyMap<string, Row[]>): void {
     if (this.#closed || !(txnId > this.#known) || txnId <= this.#committingUpTo) return;
     this.#pages.clear();
+    // Before the listeners hear of it: the sessions they wake find their pages cut from it.
+    if (read !== undefined && collections !== undefined) this.#pages.know(collections, first - 1, txnId, read);
     const gap = first !== this.#known + 1;
     this.#known = txnId;
     const commit: ExternalCommit = { txnId, collections: gap ? undefined : collections };

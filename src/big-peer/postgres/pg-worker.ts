@@ -27,6 +27,8 @@ interface Session {
 }
 
 const sessions = new Map<number, Session>();
+/** The server processes of this worker's connections (not its LISTEN ones): their NOTIFYs are this node's own. */
+const ownPids = new Set<number>();
 const idle: pg.Client[] = [];
 const broken = new WeakSet<pg.Client>();
 let closing = false;
@@ -59,6 +61,11 @@ async function takeClient(fresh = false): Promise<pg.Client> {
     void client.end().catch(() => {});
     throw error;
   }
+  const pid = (client as unknown as { processID: number | null }).processID;
+  if (pid !== null) {
+    ownPids.add(pid);
+    client.once('end', () => ownPids.delete(pid));
+  }
   return client;
 }
 
@@ -85,8 +92,8 @@ async function runStatements(client: pg.Client, statements: readonly Statement[]
       statement.params === undefined
         ? await client.query({ text: statement.sql, rowMode: 'array' })
         : await client.query({ text: statement.sql, values: statement.params as unknown[], rowMode: 'array' });
-    // A text of several statements answers with one result each: its last is the one asked for.
-    const last = (Array.isArray(result) ? result[result.length - 1] : result) as pg.QueryArrayResult | undefined;
+    // A text of several statements answers with one result each: its last, or the one named, is the one asked for.
+    const last = (Array.isArray(result) ? result[statement.resultOf ?? result.length - 1] : result) as pg.QueryArrayResult | undefined;
     results.push({ rows: (last?.rows ?? []) as unknown[][], rowCount: last?.rowCount ?? 0 });
   }
   return results;
@@ -138,7 +145,7 @@ async function handle(request: WorkerRequest): Promise<StatementResult[]> {
         return [];
       });
     case 'listen':
-      void listen(request.channel, 0);
+      void listen(request.channel, request.prefetch, 0);
       return [];
     case 'close':
       closing = true;
@@ -164,8 +171,12 @@ function inSession<T>(id: number, fn: (session: Session) => Promise<T>): Promise
 
 const listeners = new Set<pg.Client>();
 
-/** LISTENs on `channel`; when the connection drops, says so and tries again, ever later, until the worker closes. */
-async function listen(channel: string, attempt: number): Promise<void> {
+/**
+ * LISTENs on `channel`; when the connection drops, says so and tries again, ever later, until the
+ * worker closes. Another process's notification waits for the rows of `prefetch`, read on the
+ * same connection; the notifications go to the main thread in the order they came.
+ */
+async function listen(channel: string, prefetch: string | undefined, attempt: number): Promise<void> {
   if (closing) return;
   const client = newClient();
   let lost = false;
@@ -177,12 +188,25 @@ async function listen(channel: string, attempt: number): Promise<void> {
     if (closing) return;
     post({ kind: 'listen-lost', channel, error: errorOf(error).message });
     const delay = LISTEN_RETRY_MS[Math.min(attempt, LISTEN_RETRY_MS.length - 1)] as number;
-    setTimeout(() => void listen(channel, attempt + 1), delay).unref();
+    setTimeout(() => void listen(channel, prefetch, attempt + 1), delay).unref();
   };
+  let posted = Promise.resolve();
   client.on('error', onLost);
   client.on('end', () => onLost(new Error('the connection ended')));
   client.on('notification', (message) => {
-    if (message.channel === channel) post({ kind: 'notification', channel, payload: message.payload ?? '' });
+    if (message.channel !== channel) return;
+    const payload = message.payload ?? '';
+    const rows =
+      prefetch === undefined || ownPids.has(message.processId) || carriesRows(payload)
+        ? undefined
+        : client.query({ text: prefetch, values: [payload], rowMode: 'array' }).then(
+            (result) => result.rows as unknown[][],
+            () => undefined,
+          );
+    posted = posted.then(async () => {
+      const read = await rows;
+      post(read === undefined ? { kind: 'notification', channel, payload } : { kind: 'notification', channel, payload, rows: read });
+    });
   });
   try {
     await client.connect();
@@ -192,6 +216,15 @@ async function listen(channel: string, attempt: number): Promise<void> {
     attempt = 0;
   } catch (error) {
     onLost(error);
+  }
+}
+
+/** Does the payload carry the rows `prefetch` would read (a JSON object with `r`)? */
+function carriesRows(payload: string): boolean {
+  try {
+    return Array.isArray((JSON.parse(payload) as { r?: unknown } | null)?.r);
+  } catch {
+    return false;
   }
 }
 
