@@ -6,10 +6,10 @@
  *   read once. Any commit the node learns of (its own, told or polled) empties it.
  * - Known ranges: the rows of a collection whose txn_id is in (after, upto], read where they are
  *   provably all of them, so that any page inside that range is cut from them exactly as
- *   PostgreSQL would answer it. A node's own group reads them inside its transaction, just
- *   before its COMMIT, while it still holds the clock row (`seedSql`): txn_ids (clock at lock,
- *   last of group] are this group's alone, and nothing else writes meanwhile. The same read
- *   goes into its NOTIFY's payload when it fits (`payloadSql`), so the other nodes have the
+ *   PostgreSQL would answer it. A node's own group reads them inside its transaction, in the
+ *   statement of its NOTIFY, while it still holds the clock row (`seededNotify`): txn_ids (clock
+ *   at lock, last of group] are this group's alone, and nothing else writes meanwhile. The same
+ *   read goes into the NOTIFY's payload when it fits, so the other nodes have the
  *   rows as they hear of the commit; when it does not fit, their worker thread reads them as
  *   the NOTIFY arrives (`prefetchSql`), before the main thread hears of it. Either way the main
  *   thread finds the pages ready instead of blocking on a read.
@@ -41,22 +41,25 @@ export function pageOf(rows: readonly Row[], limit: number): ChangePage {
 }
 
 /**
- * Most rows a known range holds per collection. A group that wrote more is known as a prefix:
- * the pages inside it are still answered (the first page of 500 is), those past it read.
+ * Most rows a group's read gives back, all collections together. A group that wrote more is
+ * known in part: the collections whose rows all came, and a prefix of the one cut short, whose
+ * pages inside it are still answered (the first page of 500 is); the rest is read.
  */
 export const KNOWN_ROWS = 1_024;
 
+/** Most rows a NOTIFY payload may carry: more would not fit in its 8,000 bytes anyway. */
+const PAYLOAD_ROWS = 100;
+
 /**
- * The rows of collection `c` (with its place `o` in the list) with txn_id in (`after`, `upto`],
- * at most KNOWN_ROWS + 1 per collection, each collection's in the order of `changedSince`.
- * `collections`, `after` and `upto` are SQL expressions yielding text[], bigint and bigint.
+ * The rows of `collections` with txn_id in (`after`, `upto`], in (collection, txn_id, id) order,
+ * at most KNOWN_ROWS + 1: [collection, id, body, meta, deleted, txn_id]. The arguments are SQL
+ * expressions yielding text[], bigint and bigint. As plain as it can be: it is planned at every
+ * commit.
  */
 function rangeSql(collections: string, after: string, upto: string): string {
   return (
-    'SELECT c.name, d.id, d.body, d.meta, d.deleted, d.txn_id ' +
-    `FROM unnest(${collections}) WITH ORDINALITY AS c(name, o) CROSS JOIN LATERAL ` +
-    `(SELECT id, body, meta, deleted, txn_id FROM documents WHERE collection = c.name AND txn_id > ${after} AND txn_id <= ${upto} ` +
-    `ORDER BY txn_id, id LIMIT ${KNOWN_ROWS + 1}) AS d ORDER BY c.o, d.txn_id, d.id`
+    `SELECT collection, id, body, meta, deleted, txn_id FROM documents WHERE collection = ANY(${collections}) AND txn_id > ${after} AND txn_id <= ${upto} ` +
+    `ORDER BY collection, txn_id, id LIMIT ${KNOWN_ROWS + 1}`
   );
 }
 
@@ -67,36 +70,38 @@ export interface Seed {
   readonly upto: number;
 }
 
-function seedRangeSql(seed: Seed): string {
-  const names = [...seed.collections].map((c) => pg.escapeLiteral(c));
-  return rangeSql(`ARRAY[${names.join(', ')}]::text[]`, String(seed.after), String(seed.upto));
-}
-
-/** The statement a group runs before its COMMIT: what it wrote, read back in its own transaction. No parameters (it goes in one text with the COMMIT). */
-export function seedSql(seed: Seed): string {
-  return seedRangeSql(seed);
-}
-
-/** Most rows a NOTIFY payload may carry: more would not fit in its 8,000 bytes anyway. */
-const PAYLOAD_ROWS = 100;
-
 /**
- * The SQL of a NOTIFY payload: `payload` (a JSON object, as text) with, when it stays within
- * `max` bytes, the rows of `seed` as `r`: [[collection, id as hex, body, meta, deleted, txn_id],
- * …], each collection's in the order of `changedSince`. The other nodes then need no read.
+ * The parts of a group's NOTIFY statement (`WITH c AS (UPDATE clock …) SELECT pg_notify(…)`)
+ * that read back what it wrote, in its own transaction, while it holds the clock row: `cte` to
+ * add to its WITH, `payload` for pg_notify's payload (`payload`, a JSON object as text, with
+ * the rows as `r` when `carry` and they fit within `max` bytes), and `select` to add after it,
+ * so that the statement answers with the rows as JSON text (`rowsOfJson`).
  */
-export function payloadSql(payload: string, seed: Seed, max: number): string {
+export function seededNotify(seed: Seed, payload: string, max: number, carry: boolean): { cte: string; payload: string; select: string } {
+  const names = [...seed.collections].map((c) => pg.escapeLiteral(c));
+  const rows = rangeSql(`ARRAY[${names.join(', ')}]::text[]`, String(seed.after), String(seed.upto));
   const base = pg.escapeLiteral(payload);
-  // More rows than could fit are not made into JSON at all (NULL: the payload goes without them).
-  const rows =
-    `(SELECT CASE WHEN count(*) <= ${PAYLOAD_ROWS} THEN coalesce(` +
-    "json_agg(json_build_array(q.name, encode(q.id, 'hex'), q.body, q.meta, q.deleted, q.txn_id) ORDER BY q.name, q.txn_id, q.id), '[]') END " +
-    `FROM (SELECT * FROM (${seedRangeSql(seed)}) AS r LIMIT ${PAYLOAD_ROWS + 1}) AS q)`;
-  return `(SELECT CASE WHEN octet_length(p) <= ${max} THEN p ELSE ${base} END FROM (SELECT left(${base}, -1) || ',"r":' || ${rows}::text || '}' AS p) AS x)`;
+  // `{…}` becomes `{…,"r":[…]}`: the room left for the rows' JSON is known here, in bytes.
+  const room = max - Buffer.byteLength(payload) - ',"r":'.length;
+  const head = pg.escapeLiteral(`${payload.slice(0, -1)},"r":`);
+  return {
+    cte:
+      ", r AS (SELECT coalesce(json_agg(json_build_array(q.collection, encode(q.id, 'hex'), q.body, q.meta, q.deleted, q.txn_id) " +
+      `ORDER BY q.collection, q.txn_id, q.id)::text, '[]') AS j, count(*) AS n FROM (${rows}) AS q)`,
+    payload: carry && room > 2 ? `CASE WHEN r.n <= ${PAYLOAD_ROWS} AND octet_length(r.j) <= ${room} THEN ${head} || r.j || '}' ELSE ${base} END` : base,
+    select: ', r.j FROM r',
+  };
 }
 
-/** The rows a NOTIFY payload carries (`r` of `payloadSql`), as `rangeSql` gives them; undefined when it carries none. */
-export function payloadRows(r: unknown): unknown[][] | undefined {
+/** The rows of `seededNotify` (its JSON text, or a payload's `r` parsed) as `rangeSql` gives them; undefined when malformed. */
+export function rowsOfJson(r: unknown): unknown[][] | undefined {
+  if (typeof r === 'string') {
+    try {
+      r = JSON.parse(r);
+    } catch {
+      return undefined;
+    }
+  }
   if (!Array.isArray(r)) return undefined;
   const out: unknown[][] = [];
   for (const e of r as unknown[]) {
@@ -121,18 +126,6 @@ export function prefetchSql(schema: string): string {
     `(${p} ->> 'f')::bigint - 1`,
     `(${p} ->> 't')::bigint`,
   );
-}
-
-/** The rows of `rangeSql` by collection: [collection, ...Row]. */
-export function rowsByCollection(rows: readonly unknown[][]): Map<string, Row[]> {
-  const out = new Map<string, Row[]>();
-  for (const r of rows) {
-    const collection = r[0] as string;
-    let list = out.get(collection);
-    if (list === undefined) out.set(collection, (list = []));
-    list.push(r.slice(1) as Row);
-  }
-  return out;
 }
 
 /** All the rows of a collection with txn_id in (after, upto] (or, not `complete`, the first of them in order). */
@@ -173,15 +166,25 @@ export class ChangePageCache {
   }
 
   /**
-   * Gives the rows of the collections `rows` holds, and of each other one of `collections` none,
-   * as all that changed in (after, upto]: every row of those collections whose last commit is
-   * in that range, as of a snapshot at or after `upto` no older than this storage knows.
+   * Gives what changed in (after, upto] in `collections`: `rows` as `rangeSql` reads them, as of
+   * a snapshot at or after `upto` no older than this storage knows. When they were cut at
+   * KNOWN_ROWS + 1, only the collections whose rows all came are known whole, the one cut short
+   * as a prefix, and the others not at all.
    */
-  know(collections: Iterable<string>, after: number, upto: number, rows: ReadonlyMap<string, Row[]>): void {
+  know(collections: Iterable<string>, after: number, upto: number, rows: readonly unknown[][]): void {
+    const found = new Map<string, Row[]>();
+    for (const r of rows) {
+      const collection = r[0] as string;
+      let list = found.get(collection);
+      if (list === undefined) found.set(collection, (list = []));
+      list.push(r.slice(1) as Row);
+    }
+    const cut = rows.length > KNOWN_ROWS ? (rows[rows.length - 1]?.[0] as string) : undefined;
     for (const collection of collections) {
-      const found = rows.get(collection) ?? [];
-      const complete = found.length <= KNOWN_ROWS;
-      this.#ranges.set(collection, { after, upto, rows: found, complete });
+      const own = found.get(collection);
+      // Cut short: a collection absent may come after the cut, in an order (collation) not known here.
+      if (cut !== undefined && own === undefined) continue;
+      this.#ranges.set(collection, { after, upto, rows: own ?? [], complete: collection !== cut });
     }
   }
 

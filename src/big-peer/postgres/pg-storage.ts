@@ -69,19 +69,7 @@ import { liveSql, planQuery, unparsedSql, type PgQueryPlan } from './pg-query-sq
 import { CATALOG_SQL, createIndexSql, definitionOf, indexedPaths, pgIndexName, type CatalogRow } from './pg-indexes.ts';
 import { planOf } from './pg-explain.ts';
 import { joinedStatements } from './pg-inline.ts';
-import {
-  ChangePageCache,
-  bufferOf,
-  pageOf,
-  payloadRows,
-  payloadSql,
-  prefetchSql,
-  rowsByCollection,
-  seedSql,
-  toStored,
-  type Row,
-  type Seed,
-} from './pg-change-pages.ts';
+import { ChangePageCache, bufferOf, pageOf, prefetchSql, rowsOfJson, seededNotify, toStored, type Row, type Seed } from './pg-change-pages.ts';
 
 /**
  * The channel commits are announced on; payload `{"s": schema, "t": last txn_id, "f": first
@@ -420,8 +408,8 @@ class PgReader implements StorageReader {
  * statement (a data-modifying WITH), then COMMIT, as one text. A text of several statements
  * takes no parameters, so the values are quoted literals (`pg.escapeLiteral`). `f` in the
  * payload is the first txn_id it commits: a node that knew the one before knows exactly which
- * collections changed. `seed`: what the text reads back just before its COMMIT and answers with,
- * and puts in the payload when it fits (pg-change-pages.ts).
+ * collections changed. `seed`: what the statement reads back and answers with, and puts in the
+ * payload when it fits (pg-change-pages.ts).
  */
 function commitEnd(schema: string, moved: { first: number; clock: ClockState; collections: ReadonlySet<string> } | undefined, seed?: Seed): Statement[] {
   if (moved === undefined) return [{ sql: 'COMMIT' }];
@@ -430,13 +418,13 @@ function commitEnd(schema: string, moved: { first: number; clock: ClockState; co
   let payload = JSON.stringify({ s: schema, t: clock.lastTxnId, f: first, c: [...moved.collections] });
   const full = payload.length <= MAX_PAYLOAD;
   if (!full) payload = JSON.stringify({ s: schema, t: clock.lastTxnId });
+  const read = seed === undefined ? undefined : seededNotify(seed, payload, MAX_PAYLOAD, full);
   return [
     {
       sql:
-        `WITH c AS (UPDATE clock SET txn_id = ${clock.lastTxnId}, hlc = ${pg.escapeLiteral(clock.lastHlc)} WHERE one = 1) ` +
-        `SELECT pg_notify(${pg.escapeLiteral(COMMIT_CHANNEL)}, ${seed !== undefined && full ? payloadSql(payload, seed, MAX_PAYLOAD) : pg.escapeLiteral(payload)}); ` +
-        `${seed === undefined ? '' : `${seedSql(seed)}; `}COMMIT`,
-      ...(seed === undefined ? {} : { resultOf: 1 }),
+        `WITH c AS (UPDATE clock SET txn_id = ${clock.lastTxnId}, hlc = ${pg.escapeLiteral(clock.lastHlc)} WHERE one = 1)${read?.cte ?? ''} ` +
+        `SELECT pg_notify(${pg.escapeLiteral(COMMIT_CHANNEL)}, ${read?.payload ?? pg.escapeLiteral(payload)})${read?.select ?? ''}; COMMIT`,
+      ...(read === undefined ? {} : { resultOf: 0 }),
     },
   ];
 }
@@ -1026,8 +1014,8 @@ export class PgStorage implements StorageEngine {
         this.#known = Math.max(this.#known, last);
         this.#pages.clear();
         // Not when another node's later commit is known already: the rows may have changed since.
-        if (seed !== undefined && newest && written !== undefined)
-          this.#pages.know(group.collections, group.firstTxnId - 1, last, rowsByCollection(written.rows));
+        const rows = seed === undefined ? undefined : rowsOfJson(written?.rows[0]?.[1]);
+        if (newest && rows !== undefined) this.#pages.know(group.collections, group.firstTxnId - 1, last, rows);
         this.#groups++;
         this.#groupedWrites += group.members;
         group.resolve();
@@ -1087,8 +1075,8 @@ export class PgStorage implements StorageEngine {
         if (parsed.s !== this.schema || typeof parsed.t !== 'number') return;
         const collections = Array.isArray(parsed.c) ? parsed.c.filter((c): c is string => typeof c === 'string') : undefined;
         // What the commit wrote, in its payload or read by the worker as it came (`f` names where it starts).
-        const carried = payloadRows(parsed.r) ?? rows;
-        const read = carried !== undefined && typeof parsed.f === 'number' ? rowsByCollection(carried) : undefined;
+        const carried = rowsOfJson(parsed.r) ?? rows;
+        const read = carried !== undefined && typeof parsed.f === 'number' ? carried : undefined;
         this.#found(parsed.t, collections, typeof parsed.f === 'number' ? parsed.f : parsed.t, read);
       },
       listening: () => {
@@ -1112,7 +1100,7 @@ export class PgStorage implements StorageEngine {
    * they directly follow the last one known. This node's own group, whose COMMIT is on its way,
    * is not told as another's: its writers are told when the COMMIT answers.
    */
-  #found(txnId: number, collections: readonly string[] | undefined, first = txnId, read?: ReadonlyMap<string, Row[]>): void {
+  #found(txnId: number, collections: readonly string[] | undefined, first = txnId, read?: readonly unknown[][]): void {
     if (this.#closed || !(txnId > this.#known) || txnId <= this.#committingUpTo) return;
     this.#pages.clear();
     // Before the listeners hear of it: the sessions they wake find their pages cut from it.
