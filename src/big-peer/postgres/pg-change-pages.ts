@@ -9,10 +9,10 @@
  *   PostgreSQL would answer it. A node's own group reads them inside its transaction, in the
  *   statement of its NOTIFY, while it still holds the clock row (`seededNotify`): txn_ids (clock
  *   at lock, last of group] are this group's alone, and nothing else writes meanwhile. The same
- *   read goes into the NOTIFY's payload when it fits, so the other nodes have the
- *   rows as they hear of the commit; when it does not fit, their worker thread reads them as
- *   the NOTIFY arrives (`prefetchSql`), before the main thread hears of it. Either way the main
- *   thread finds the pages ready instead of blocking on a read.
+ *   read goes into the NOTIFY's payload when it fits, so the other nodes have the rows as they
+ *   hear of the commit; when it does not fit, their worker thread reads them as the NOTIFY
+ *   arrives (`prefetchSql`), before the main thread hears of it. Either way the main thread
+ *   finds the pages ready instead of blocking on a read.
  */
 import pg from 'pg';
 import type { ChangePage, ChangeQuery, DocumentMeta, JsonObject, JsonValue, StoredDocument } from '../../peer/host.ts';
