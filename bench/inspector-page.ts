@@ -77,6 +77,13 @@ export interface FrameRecord {
    * over 50 ms) that started during the recording; null where the browser does not report them.
    */
   readonly longTasks: number[] | null;
+  /**
+   * The animation frames over 50 ms that ended during the recording (PerformanceObserver
+   * `long-animation-frame`), each said in one line: its duration, where its time went (scripts
+   * by invoker, then style and layout, then the rest of rendering). What a long task does not
+   * say; empty where the browser does not report them.
+   */
+  readonly longFrames: string[];
 }
 
 export interface Probe {
@@ -204,6 +211,35 @@ export function installProbe(load: ReadySpec | null): void {
           });
           longTaskObserver.observe({ type: 'longtask' });
         }
+        const longFrames: string[] = [];
+        let frameObserver: PerformanceObserver | undefined;
+        if (PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) {
+          interface FrameScript {
+            readonly invoker: string;
+            readonly duration: number;
+            readonly forcedStyleAndLayoutDuration: number;
+          }
+          interface LongFrame extends PerformanceEntry {
+            readonly renderStart: number;
+            readonly styleAndLayoutStart: number;
+            readonly blockingDuration: number;
+            readonly scripts: readonly FrameScript[];
+          }
+          const describe = (entry: LongFrame): string => {
+            const end = entry.startTime + entry.duration;
+            const scripts = entry.scripts.map(
+              (x) =>
+                `${x.invoker} ${x.duration.toFixed(0)}${x.forcedStyleAndLayoutDuration > 1 ? ` (forced layout ${x.forcedStyleAndLayoutDuration.toFixed(0)})` : ''}`,
+            );
+            const render = entry.renderStart > 0 ? entry.styleAndLayoutStart - entry.renderStart : 0;
+            const layout = entry.styleAndLayoutStart > 0 ? end - entry.styleAndLayoutStart : 0;
+            return `${entry.duration.toFixed(0)} ms: scripts [${scripts.join(', ')}], rAF and render ${render.toFixed(0)}, style+layout+paint ${layout.toFixed(0)}`;
+          };
+          frameObserver = new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) if (entry.startTime + entry.duration >= recordStart) longFrames.push(describe(entry as LongFrame));
+          });
+          frameObserver.observe({ type: 'long-animation-frame' });
+        }
         let first: number | undefined;
         const frame = (time: number): void => {
           first ??= time;
@@ -223,6 +259,7 @@ export function installProbe(load: ReadySpec | null): void {
               for (const entry of longTaskObserver.takeRecords()) if (entry.startTime + entry.duration >= recordStart) longTasks.push(entry.duration);
               longTaskObserver.disconnect();
             }
+            frameObserver?.disconnect();
             const elementsEnd = elements();
             resolve({
               frameStarts,
@@ -233,6 +270,7 @@ export function installProbe(load: ReadySpec | null): void {
               scrolledTo: scroller?.scrollTop ?? 0,
               scrollRange,
               longTasks,
+              longFrames,
             });
           });
         };

@@ -781,6 +781,7 @@ async function logsRows(env: Environment, logs: PanelCase): Promise<Row[]> {
         context(env).log(`  flood took ${seconds.toFixed(2)} s; the last entry was on screen ${ms(lag)} after it (polled every 100 ms)`);
         context(env).log(`  ${describeStats('idle', frameStats([idle.at(-1) as FrameRecord]))}`);
         context(env).log(`  ${describeStats('flood', frameStats([loaded.at(-1) as FrameRecord]))}`);
+        for (const line of (loaded.at(-1) as FrameRecord).longFrames) context(env).log(`    long frame ${line}`);
         if (scenario.filter) {
           const status = await page.evaluate(() => document.querySelector('[aria-label="Log counts"]')?.textContent ?? '');
           context(env).log(`  filtered status line: ${status}`);
@@ -879,6 +880,7 @@ async function documentsRows(env: Environment, documents: PanelCase): Promise<Ro
       );
       context(env).log(`  ${describeStats('idle', frameStats([idle.at(-1) as FrameRecord]))}`);
       context(env).log(`  ${describeStats('scroll', frameStats([scroll]))}`);
+      for (const line of scroll.longFrames) context(env).log(`    long frame ${line}`);
       memoryScrolled = await memoryOf(cdp);
       // Back to the top for the next repetition (untimed).
       await page.evaluate((selector) => (window as unknown as ProbeWindow).__bench.scrollTo(selector, 0), GRID);

@@ -150,8 +150,10 @@ function useScrolledAcross(scrollRef: { readonly current: HTMLDivElement | null 
       if (element.hasAttribute('data-scrolled-across') !== across) element.toggleAttribute('data-scrolled-across', across);
     };
     mark();
-    element.addEventListener('scroll', mark, { passive: true });
-    return () => element.removeEventListener('scroll', mark);
+    // In the capture phase: before the virtualizer's listener renders new rows, while layout is
+    // still clean. After it, reading scrollLeft forced a layout of those rows (12 ms a frame).
+    element.addEventListener('scroll', mark, { capture: true, passive: true });
+    return () => element.removeEventListener('scroll', mark, { capture: true });
   }, [scrollRef]);
 }
 
