@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangePage, ChangeQuery, ExternalCommit, GroupedWriteTransaction, StoredDocument } from '../../peer/host.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
+import { seededRandom } from '../../testing/seeded-random.ts';
 import { KNOWN_ROWS } from './pg-change-pages.ts';
 import { PgStorage } from './pg-storage.ts';
 
@@ -36,18 +37,6 @@ function open(schema: string): PgStorage {
 
 const HLC = '0000000000010000';
 const COLLECTIONS = ['a', 'b', 'c'];
-
-/** A small deterministic generator (mulberry32), so that a failure can be run again. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function stored(id: string, txnId: number, value: Record<string, unknown> | null): StoredDocument {
   return { id, value: value === null ? null : { _id: id, ...value }, meta: { n: [HLC, `p${txnId}`] } as never, txnId };
@@ -168,7 +157,7 @@ describe('change pages cut without a read after a commit', () => {
   it('answers, on the node that committed and on the other, exactly the pages a fresh read does, over random groups', async () => {
     const schema = `cp_${randomBytes(6).toString('hex')}`;
     const [one, two, oracle] = [open(schema), open(schema), open(schema)];
-    const next = random(20_261_203);
+    const next = seededRandom(20_261_203);
     const twoHears = hearing(two);
     let groups = 0;
     for (let round = 0; round < 24; round++) {

@@ -11,9 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { describeRun, startNode, stopAll, until as untilRun } from '../../testing/cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP, TEST_KEY, call, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
+import { stopAll } from '../../testing/cli/child-process-fixture.ts';
+import { call, post, waitUntil } from '../../testing/big-peer/test-helpers.ts';
 import { TcpBalancer } from '../../testing/big-peer/tcp-balancer.ts';
+import { startBigPeerNode, type BigPeerNodeProcess } from '../../testing/postgres/pg-node-process.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
 
 let database: { url: string; drop(): Promise<void> } | undefined;
@@ -30,32 +31,7 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
-interface Node {
-  readonly url: string;
-}
-
-async function startBigPeerNode(storage: string, name: string): Promise<Node> {
-  const run = startNode([
-    'bin/syncmesh.js',
-    'big-peer',
-    '--storage',
-    storage,
-    '--node-name',
-    name,
-    '--app-id',
-    TEST_APP,
-    '--playground-token',
-    PLAYGROUND_TOKEN,
-    '--api-key',
-    TEST_KEY,
-    '--port',
-    '0',
-  ]);
-  await untilRun(run, () => /HTTP API: +http:\/\/127\.0\.0\.1:\d+/.test(run.stdout), `${name} starts`);
-  const url = /HTTP API: +(http:\/\/127\.0\.0\.1:\d+)/.exec(run.stdout)?.[1];
-  if (url === undefined) throw describeRun(run, `${name} printed no URL`);
-  return { url };
-}
+type Node = Pick<BigPeerNodeProcess, 'url'>;
 
 async function sql(text: string, params: unknown[] = []): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: database?.url });

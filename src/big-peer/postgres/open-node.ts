@@ -13,25 +13,19 @@ export function defaultNodeName(): string {
   return `${hostname()}:${process.pid}`;
 }
 
+/** The Sync of `openPgNodeSync`, which the caller closes. */
+export function openPgSync(...args: Parameters<typeof openPgNodeSync>): Sync {
+  return openPgNodeSync(...args).sync;
+}
+
 /**
  * Opens the node's store (migrating it if this node is the first of a newer version) and a Sync
  * on it; the caller closes the Sync. `storage` overrides the storage's options (tests: its
  * timeouts, or real timers under a Sync on manual ones). `presence`: the node writes the Big
  * Peer's presence document (`--device-name`), as a node on SQLite does; every node of a cluster
- * writes the same one (they share the Big Peer's key), the last write showing.
+ * writes the same one (they share the Big Peer's key), the last write showing. The storage under
+ * the Sync is answered too (benchmarks read its statement counters).
  */
-export function openPgSync(
-  postgres: PostgresConfig,
-  nodeName: string | undefined,
-  logHub: LogHub,
-  timers?: Timers,
-  storage?: Partial<PgStorageOptions>,
-  presence?: PresenceOptions,
-): Sync {
-  return openPgNodeSync(postgres, nodeName, logHub, timers, storage, presence).sync;
-}
-
-/** As openPgSync, with the storage under the Sync too (benchmarks read its statement counters). */
 export function openPgNodeSync(
   postgres: PostgresConfig,
   nodeName: string | undefined,
