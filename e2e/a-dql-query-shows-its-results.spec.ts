@@ -138,3 +138,37 @@ test('a wide result scrolls down with no compositor layer per row, and its numbe
   const header = grid.getByRole('columnheader', { name: '#' });
   expect(Math.round((await header.boundingBox())?.x ?? -1)).toBe(Math.round((await grid.boundingBox())?.x ?? -2));
 });
+
+test('a result being scrolled keeps its rows in index order in the DOM, each at its own place', async ({ page }) => {
+  await openInspector(page, peer, 'Documents');
+  await runInConsole(page, 'SELECT * FROM parts');
+  await expect(page.getByRole('toolbar', { name: 'Results' })).toContainText('120 rows');
+  // Frame by frame, 5 rows and a bit further each, as a quick wheel would: what the DOM holds in
+  // each frame while the grid says it is scrolling, and where each row is drawn.
+  const frames = await resultsGrid(page).evaluate(
+    (grid) =>
+      new Promise<{ scrolling: boolean; indices: number[]; tops: number[] }[]>((resolve) => {
+        const seen: { scrolling: boolean; indices: number[]; tops: number[] }[] = [];
+        let step = 0;
+        const frame = (): void => {
+          const rows = [...grid.querySelectorAll('[role="row"][aria-rowindex]')].filter((r) => r.querySelector('[role="gridcell"]') !== null);
+          seen.push({
+            scrolling: grid.hasAttribute('data-scrolling'),
+            indices: rows.map((r) => Number(r.getAttribute('aria-rowindex'))),
+            tops: rows.map((r) => r.getBoundingClientRect().top),
+          });
+          if (++step > 12) return resolve(seen);
+          grid.scrollTop += 5 * 24 + 7;
+          requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+  expect(frames.filter((f) => f.scrolling).length, 'frames seen while the grid was scrolling').toBeGreaterThan(5);
+  for (const { indices, tops } of frames) {
+    expect(indices.length).toBeGreaterThan(5);
+    expect(indices, 'rows in index order, one after another').toEqual(indices.map((_, i) => (indices[0] as number) + i));
+    const gaps = tops.slice(1).map((top, i) => Math.round(top - (tops[i] as number)));
+    expect(new Set(gaps), 'each row drawn one row below the one before it').toEqual(new Set([24]));
+  }
+});

@@ -25,13 +25,15 @@ const HEADER_HEIGHT = 27;
  */
 const OVERSCAN = 4;
 /**
- * Rows are keyed by their index modulo the number of rows built (`rowKey`). Any run of n
- * consecutive indices covers the n keys once each, so a row that leaves the view always lends its
- * elements to one that enters: a fast scroll, which replaces every row each frame, then changes
- * the text of the same elements instead of removing rows and building and styling new ones; a
- * slow one still moves one row at a time.
+ * Rows are keyed by their slot in the window of built rows (index minus the window's first), and
+ * the window is one block moved by one transform. Each slot's element then stays where it is in
+ * the DOM and only its text changes as the window moves: a fast scroll, which replaces every row
+ * each frame, changes text in the same elements instead of removing, building and styling rows,
+ * and the rows are always in index order in the DOM (what assistive technology reads) with no
+ * reordering when a scroll stops. One transform instead of one per row also leaves the compositor
+ * one paint chunk to place rather than a chunk and a transform node per row.
  */
-const rowKey = (index: number, built: number): number => index % Math.max(1, built);
+const slotKey = (index: number, first: number): number => index - first;
 /**
  * Pages of the visible range are fetched at most this often while the range moves (a throttle,
  * not a debounce: a long scroll fetches as it goes), and once more when it stops.
@@ -114,19 +116,20 @@ export function ResultsGrid({ result, mode }: { readonly result: ResultState; re
             </div>
           )}
         </div>
-        {rowsInDomOrder(items, virtualizer.isScrolling).map((item) => (
-          <Row
-            key={rowKey(item.index, items.length)}
-            index={item.index}
-            top={item.start}
-            row={rowAt(cache, item.index)}
-            mode={mode}
-            columns={columns}
-            widths={widths.map}
-            selected={item.index === selectedIndex && isSameRow(rowAt(cache, item.index), selectedId)}
-            onSelect={selectRow}
-          />
-        ))}
+        <div className="rt-window" style={{ transform: `translateY(${items[0]?.start ?? HEADER_HEIGHT}px)` }}>
+          {items.map((item) => (
+            <Row
+              key={slotKey(item.index, first)}
+              index={item.index}
+              row={rowAt(cache, item.index)}
+              mode={mode}
+              columns={columns}
+              widths={widths.map}
+              selected={item.index === selectedIndex && isSameRow(rowAt(cache, item.index), selectedId)}
+              onSelect={selectRow}
+            />
+          ))}
+        </div>
       </div>
     </div>
   );
@@ -155,18 +158,6 @@ function useScrolledAcross(scrollRef: { readonly current: HTMLDivElement | null 
     element.addEventListener('scroll', mark, { capture: true, passive: true });
     return () => element.removeEventListener('scroll', mark, { capture: true });
   }, [scrollRef]);
-}
-
-/**
- * The rows in the order their elements take in the DOM. At rest, in index order (what assistive
- * technology reads). While scrolling, in key order (see `rowKey`): rows are placed by their
- * transform, not by their order, and each key's element then keeps its place among its siblings
- * frame after frame. In index order, the window's wrap around the keys would make React move
- * most rows' elements every frame (a remove and an insert each, their style computed again).
- */
-function rowsInDomOrder<T extends { readonly index: number }>(items: readonly T[], scrolling: boolean): readonly T[] {
-  if (!scrolling) return items;
-  return [...items].sort((a, b) => rowKey(a.index, items.length) - rowKey(b.index, items.length));
 }
 
 /**
@@ -203,7 +194,6 @@ function isSameRow(row: JsonObject | undefined, id: JsonValue | undefined): bool
 
 interface RowProps {
   readonly index: number;
-  readonly top: number;
   readonly row: JsonObject | undefined;
   readonly mode: ResultMode;
   readonly columns: readonly string[];
@@ -212,7 +202,7 @@ interface RowProps {
   readonly onSelect: (index: number) => void;
 }
 
-const Row = memo(function Row({ index, top, row, mode, columns, widths, selected, onSelect }: RowProps) {
+const Row = memo(function Row({ index, row, mode, columns, widths, selected, onSelect }: RowProps) {
   return (
     <div
       id={`rt-row-${index}`}
@@ -220,7 +210,6 @@ const Row = memo(function Row({ index, top, row, mode, columns, widths, selected
       role="row"
       aria-rowindex={index + 2}
       aria-selected={selected}
-      style={{ transform: `translateY(${top}px)` }}
       onMouseDown={() => onSelect(index)}
     >
       <div className="rt-cell rt-num" role="rowheader" style={{ width: NUMBER_WIDTH }}>
