@@ -21,7 +21,7 @@ import { check, median, percentile, within, type Row, type SuiteContext } from '
 import { Child, cpuMs, wallNow, type NodeLogs } from './nodes-ipc.ts';
 import type { PeersSetup, WritersStopped } from './nodes-peers.ts';
 import { checkLogs, closeAll, startNodes, type NodeProcess, type StorageCounters } from './nodes-process.ts';
-import { inFreshDatabase, serverCpuMs, withClient, type PostgresServer } from './postgres-server.ts';
+import { inFreshDatabase, postgresCpuRows, serverCpuMs, withClient, type PostgresServer } from './postgres-server.ts';
 
 const PEERS_PROCESS = new URL('./nodes-peers.ts', import.meta.url);
 
@@ -402,16 +402,13 @@ export async function peerWriteRows(context: SuiteContext, server: PostgresServe
             repetitions: o.length,
           },
         ];
-        const [op, rp] = [o.map((s) => s.perWrite.postgres), r.map((s) => s.perWrite.postgres)];
-        if (op.every((v) => v !== undefined) && rp.every((v) => v !== undefined)) {
-          rows.push({
-            name: `writes: ${PEERS} small peers, ${where}: CPU per write of PostgreSQL's processes (raw: the same, for the raw clients)`,
-            kind: 'time',
-            ours: median(op),
-            raw: median(rp),
-            repetitions: o.length,
-          });
-        }
+        rows.push(
+          ...postgresCpuRows(
+            `writes: ${PEERS} small peers, ${where}`,
+            o.map((s) => s.perWrite.postgres),
+            r.map((s) => s.perWrite.postgres),
+          ),
+        );
         return rows;
       } finally {
         await Promise.allSettled(counters.map((c) => c.end()));

@@ -49,7 +49,7 @@ import type { Arrival, PeersSetup } from './nodes-peers.ts';
 import { peerWriteRows } from './nodes-peer-writes.ts';
 import { NodeProcess, checkLogs, closeAll, startNodes, type StorageCounters } from './nodes-process.ts';
 import { Logs, SETUP_TIMEOUT_MS, closePeer, countOf } from './peers.ts';
-import { inFreshDatabase, postgresServer, serverCpuMs, withClient, type PostgresServer } from './postgres-server.ts';
+import { inFreshDatabase, postgresCpuRows, postgresServer, serverCpuMs, withClient, type PostgresServer } from './postgres-server.ts';
 
 const HOST = new URL('./nodes-host.ts', import.meta.url);
 const PEERS_PROCESS = new URL('./nodes-peers.ts', import.meta.url);
@@ -460,16 +460,13 @@ async function concurrentRows(context: SuiteContext, server: PostgresServer, nod
             repetitions: o.length,
           },
         ];
-        const [os, rs] = [oc.map((c) => c.server), rc.map((c) => c.server)];
-        if (os.every((v) => v !== undefined) && rs.every((v) => v !== undefined)) {
-          rows.push({
-            name: `writes: ${HTTP_CLIENTS} HTTP clients, ${where}: CPU per write of PostgreSQL's processes (raw: the same, for the raw clients)`,
-            kind: 'time',
-            ours: median(os),
-            raw: median(rs),
-            repetitions: o.length,
-          });
-        }
+        rows.push(
+          ...postgresCpuRows(
+            `writes: ${HTTP_CLIENTS} HTTP clients, ${where}`,
+            oc.map((c) => c.server),
+            rc.map((c) => c.server),
+          ),
+        );
         return rows;
       } finally {
         await probe.end().catch(() => undefined);

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { POSTGRES_HOW_TO as howTo, startThrowawayCluster } from '../scripts/postgres-cluster.js';
 import { describeServer } from '../src/big-peer/postgres/index.ts';
 import { errorMessage } from '../src/shared/error-message.ts';
-import type { SuiteContext } from './harness.ts';
+import { median, type Row, type SuiteContext } from './harness.ts';
 
 const POSTGRES_HOW_TO = howTo as string;
 
@@ -114,4 +114,21 @@ export function serverCpuMs(backendPid: number): number | undefined {
     if (process?.ppid === postmaster) ticks += process.own;
   }
   return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/**
+ * The row "CPU per write of PostgreSQL's processes" of a writes benchmark, ours against raw, or
+ * none when a repetition could not read the server's CPU time (`serverCpuMs`).
+ */
+export function postgresCpuRows(label: string, ours: readonly (number | undefined)[], raw: readonly (number | undefined)[]): Row[] {
+  if (!ours.every((v) => v !== undefined) || !raw.every((v) => v !== undefined)) return [];
+  return [
+    {
+      name: `${label}: CPU per write of PostgreSQL's processes (raw: the same, for the raw clients)`,
+      kind: 'time',
+      ours: median(ours as number[]),
+      raw: median(raw as number[]),
+      repetitions: ours.length,
+    },
+  ];
 }

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { exitOf, startNode, stopAll, until } from '../../testing/cli/child-process-fixture.ts';
-import { PLAYGROUND_TOKEN, TEST_APP } from '../../testing/big-peer/test-helpers.ts';
+import { exitOf, stopAll, until } from '../../testing/cli/child-process-fixture.ts';
 import { PG_SCHEMA_VERSION, VERSIONS_TABLE } from './pg-schema.ts';
 import { createTestDatabase } from '../../testing/postgres/test-postgres.ts';
+import { spawnBigPeerNode } from '../../testing/postgres/pg-node-process.ts';
 
 let database: { url: string; drop(): Promise<void> } | undefined;
 beforeAll(async () => {
@@ -23,20 +23,7 @@ afterEach(() => stopAll());
 
 function bigPeer(schema: string, name: string) {
   if (database === undefined) throw new Error('no test database');
-  return startNode([
-    'bin/syncmesh.js',
-    'big-peer',
-    '--storage',
-    `${database.url}?schema=${schema}`,
-    '--node-name',
-    name,
-    '--app-id',
-    TEST_APP,
-    '--playground-token',
-    PLAYGROUND_TOKEN,
-    '--port',
-    '0',
-  ]);
+  return spawnBigPeerNode(`${database.url}?schema=${schema}`, name);
 }
 
 async function admin(): Promise<pg.Client> {

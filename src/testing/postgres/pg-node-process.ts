@@ -13,9 +13,12 @@ export interface BigPeerNodeProcess {
   readonly port: number;
 }
 
-/** Starts a node on `storage` (a PostgreSQL URL with its `?schema=`), named `name`. */
-export async function startBigPeerNode(storage: string, name: string): Promise<BigPeerNodeProcess> {
-  const run = startNode([
+/**
+ * Spawns a node on `storage` (a PostgreSQL URL with its `?schema=`), named `name`, without waiting
+ * for it: for a test that watches it start, wait or refuse.
+ */
+export function spawnBigPeerNode(storage: string, name: string): Run {
+  return startNode([
     'bin/syncmesh.js',
     'big-peer',
     '--storage',
@@ -33,6 +36,11 @@ export async function startBigPeerNode(storage: string, name: string): Promise<B
     '--port',
     '0',
   ]);
+}
+
+/** Starts a node on `storage` (a PostgreSQL URL with its `?schema=`), named `name`. */
+export async function startBigPeerNode(storage: string, name: string): Promise<BigPeerNodeProcess> {
+  const run = spawnBigPeerNode(storage, name);
   await until(run, () => /HTTP API: +http:\/\/127\.0\.0\.1:\d+/.test(run.stdout), `${name} starts`);
   const url = /HTTP API: +(http:\/\/127\.0\.0\.1:(\d+))/.exec(run.stdout);
   if (url === null) throw describeRun(run, `${name} printed no URL`);
